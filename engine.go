@@ -1,0 +1,386 @@
+package warden
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sync"
+	"time"
+)
+
+// Entry is one configured guardrail of a stage.
+type Entry struct {
+	// Name identifies the guardrail in results, audit and errors; unique within its stage.
+	Name string
+	// Module is the module ID the guardrail came from, if any (informational).
+	Module string
+	// Guardrail implements the interface of the stage it is listed under.
+	Guardrail any
+	Options   Options
+}
+
+// Spec lists the guardrails of each stage in definition order, and where their evaluations are recorded.
+type Spec struct {
+	Input      []Entry
+	Response   []Entry
+	ToolCall   []Entry
+	ToolResult []Entry
+	Output     []Entry
+	Stream     []Entry
+	// Recorder receives every stage's evaluations; nil records nothing beyond what callers are returned.
+	Recorder Recorder
+}
+
+// Engine runs a fixed set of guardrails. It is immutable after NewEngine and safe for concurrent use; one
+// Engine serves every request of a process.
+type Engine struct {
+	inputBlocking []bound[InputCheck]
+	inputParallel []bound[InputCheck]
+	inputCount    int
+	response      []bound[ResponseCheck]
+	toolCall      []bound[ToolCallCheck]
+	toolResult    []bound[ToolResultCheck]
+	output        []bound[OutputCheck]
+	stream        []bound[PartCheck]
+	recorder      Recorder
+}
+
+// NewEngine checks a Spec and prepares it. Every problem is reported, joined: a nil guardrail, one that does
+// not implement its stage's interface, a missing or repeated name, an option that does not apply to the
+// stage, an invalid tool pattern.
+func NewEngine(spec Spec) (*Engine, error) {
+	e := &Engine{recorder: spec.Recorder}
+	var errs []error
+	var input []bound[InputCheck]
+	input, errs = bind(StageInput, spec.Input, errs, func(g any) (func(context.Context, InputCheck) (Decision, error), bool) {
+		t, ok := g.(InputGuardrail)
+		return adapt(t, ok, InputGuardrail.CheckInput)
+	})
+	for _, b := range input {
+		if b.opts.Execution == ExecutionParallel {
+			e.inputParallel = append(e.inputParallel, b)
+		} else {
+			e.inputBlocking = append(e.inputBlocking, b)
+		}
+	}
+	e.inputCount = len(input)
+	e.response, errs = bind(StageResponse, spec.Response, errs, func(g any) (func(context.Context, ResponseCheck) (Decision, error), bool) {
+		t, ok := g.(ResponseGuardrail)
+		return adapt(t, ok, ResponseGuardrail.CheckResponse)
+	})
+	e.toolCall, errs = bind(StageToolCall, spec.ToolCall, errs, func(g any) (func(context.Context, ToolCallCheck) (Decision, error), bool) {
+		t, ok := g.(ToolCallGuardrail)
+		return adapt(t, ok, ToolCallGuardrail.CheckToolCall)
+	})
+	e.toolResult, errs = bind(StageToolResult, spec.ToolResult, errs, func(g any) (func(context.Context, ToolResultCheck) (Decision, error), bool) {
+		t, ok := g.(ToolResultGuardrail)
+		return adapt(t, ok, ToolResultGuardrail.CheckToolResult)
+	})
+	e.output, errs = bind(StageOutput, spec.Output, errs, func(g any) (func(context.Context, OutputCheck) (Decision, error), bool) {
+		t, ok := g.(OutputGuardrail)
+		return adapt(t, ok, OutputGuardrail.CheckOutput)
+	})
+	e.stream, errs = bind(StageStream, spec.Stream, errs, func(g any) (func(context.Context, PartCheck) (Decision, error), bool) {
+		t, ok := g.(StreamGuardrail)
+		return adapt(t, ok, StreamGuardrail.CheckPart)
+	})
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return e, nil
+}
+
+// adapt turns a stage interface value into its check function once, at load.
+func adapt[G any, C any](g G, ok bool, method func(G, context.Context, C) (Decision, error)) (func(context.Context, C) (Decision, error), bool) {
+	if !ok {
+		return nil, false
+	}
+	return func(ctx context.Context, c C) (Decision, error) { return method(g, ctx, c) }, true
+}
+
+var stageInterfaces = [...]string{StageInput: "InputGuardrail", StageResponse: "ResponseGuardrail", StageToolCall: "ToolCallGuardrail",
+	StageToolResult: "ToolResultGuardrail", StageOutput: "OutputGuardrail", StageStream: "StreamGuardrail"}
+
+func bind[C any](stage Stage, entries []Entry, errs []error, as func(any) (func(context.Context, C) (Decision, error), bool)) ([]bound[C], []error) {
+	out := make([]bound[C], 0, len(entries))
+	seen := make(map[string]bool, len(entries))
+	for i, en := range entries {
+		where := fmt.Sprintf("%s guardrail %d (%q)", stage, i+1, en.Name)
+		switch {
+		case en.Name == "":
+			errs = append(errs, fmt.Errorf("%s guardrail %d: no name", stage, i+1))
+			continue
+		case seen[en.Name]:
+			errs = append(errs, fmt.Errorf("%s: name used twice in the stage", where))
+			continue
+		case en.Guardrail == nil:
+			errs = append(errs, fmt.Errorf("%s: nil guardrail", where))
+			continue
+		}
+		seen[en.Name] = true
+		check, ok := as(en.Guardrail)
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: %T does not implement warden.%s", where, en.Guardrail, stageInterfaces[stage]))
+			continue
+		}
+		if en.Options.Execution == ExecutionParallel && stage != StageInput {
+			errs = append(errs, fmt.Errorf("%s: execution parallel applies to input guardrails only", where))
+		}
+		if len(en.Options.Tools) > 0 && stage != StageToolCall && stage != StageToolResult {
+			errs = append(errs, fmt.Errorf("%s: tools applies to tool_call and tool_result guardrails only", where))
+		}
+		for _, p := range en.Options.Tools {
+			if _, err := path.Match(p, ""); err != nil {
+				errs = append(errs, fmt.Errorf("%s: tool pattern %q: %v", where, p, err))
+			}
+		}
+		if en.Options.Timeout < 0 {
+			errs = append(errs, fmt.Errorf("%s: negative timeout", where))
+		}
+		out = append(out, bound[C]{name: en.Name, module: en.Module, stage: stage, pos: i, opts: en.Options, check: check})
+	}
+	return out, errs
+}
+
+// Outcome is what a stage decided about one subject.
+type Outcome[T any] struct {
+	Stage Stage
+	// Value is the subject to go on with: the original, or the replacement left by modify decisions.
+	// For a rejected tool result it is the result the model sees instead, carrying Message.
+	Value T
+	// Decision is the stage's effective decision: allow, modify (Replacement is Value), or the decision of
+	// the guardrail that rejected, asked to retry or halted.
+	Decision Decision
+	// Message is the text the model sees in place of a rejected subject; empty otherwise.
+	Message string
+	// Evaluations has one entry per configured guardrail of the stage, in definition order.
+	Evaluations []Evaluation
+}
+
+// Allowed reports whether the subject (or its replacement) may go on.
+func (o Outcome[T]) Allowed() bool {
+	return o.Decision.Action == ActionAllow || o.Decision.Action == ActionModify
+}
+
+// CheckInput runs every input guardrail on a run's input and waits for all of them: blocking ones in order,
+// then parallel ones concurrently; a halt cancels the parallel ones still running. To overlap parallel
+// guardrails with the model call, use Run.Input.
+func (e *Engine) CheckInput(ctx context.Context, c InputCheck) (Outcome[[]Message], error) {
+	out, tw := e.inputBlockingStage(ctx, c)
+	if tw == nil && len(e.inputParallel) > 0 {
+		c.Messages = out.Value
+		pevs, halt := runParallel(ctx, e.inputParallel, c)
+		out.Evaluations = e.mergeInput(out.Evaluations, pevs)
+		if halt >= 0 {
+			out.Decision = pevs[halt].Decision
+			tw = newTripwire(StageInput, pevs[halt], nil)
+		}
+	}
+	record(e, ctx, StageInput, c.Run, out.Decision, out.Evaluations, c)
+	if tw != nil {
+		tw.Results = out.Evaluations
+		return out, tw
+	}
+	return out, nil
+}
+
+// inputBlockingStage runs the blocking input guardrails; its evaluations are laid out for every input
+// guardrail, the parallel ones' slots still empty.
+func (e *Engine) inputBlockingStage(ctx context.Context, c InputCheck) (Outcome[[]Message], *TripwireError) {
+	msgs, d, evs, decisive := runChain(ctx, e.inputBlocking, c, "", func(c InputCheck, r any) InputCheck {
+		c.Messages = r.([]Message)
+		return c
+	})
+	out := Outcome[[]Message]{Stage: StageInput, Value: msgs.Messages, Decision: d, Evaluations: e.mergeInput(evs, nil)}
+	if d.Action == ActionHalt {
+		// Parallel guardrails are never started once a blocking one halted.
+		for _, b := range e.inputParallel {
+			out.Evaluations[b.pos] = b.notReached(evs[decisive])
+		}
+		return out, newTripwire(StageInput, evs[decisive], nil)
+	}
+	return out, nil
+}
+
+// mergeInput lays blocking and parallel evaluations out in definition order. blocking is either already
+// merged (len == inputCount) or the blocking chain's own.
+func (e *Engine) mergeInput(blocking, parallel []Evaluation) []Evaluation {
+	if len(blocking) == e.inputCount && parallel == nil {
+		return blocking
+	}
+	all := blocking
+	if len(blocking) != e.inputCount {
+		all = make([]Evaluation, e.inputCount)
+		for i, b := range e.inputBlocking {
+			all[b.pos] = blocking[i]
+		}
+	}
+	for i, b := range e.inputParallel {
+		if i < len(parallel) {
+			all[b.pos] = parallel[i]
+		}
+	}
+	return all
+}
+
+// runParallel runs guardrails concurrently; the first to halt cancels the others, which are then recorded
+// as skipped. It returns the evaluations in list order and the index of the halting one, or -1.
+func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([]Evaluation, int) {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	evs := make([]Evaluation, len(list))
+	var mu sync.Mutex
+	first := -1
+	var wg sync.WaitGroup
+	for i := range list {
+		wg.Go(func() {
+			ev := list[i].evaluate(pctx, c, "")
+			evs[i] = ev
+			if ev.Effect == ActionHalt {
+				mu.Lock()
+				if first < 0 {
+					first = i
+					cancel()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if first >= 0 && ctx.Err() == nil {
+		for i := range evs {
+			if i != first && evs[i].Status == StatusErrored && errors.Is(evs[i].Err, context.Canceled) {
+				evs[i] = list[i].skipped(Evaluation{Guardrail: list[i].name, Module: list[i].module, Stage: StageInput, Mode: list[i].opts.Mode, Duration: evs[i].Duration},
+					fmt.Sprintf("cancelled: %q halted the run", list[first].name))
+			}
+		}
+	}
+	return evs, first
+}
+
+// CheckResponse runs the response guardrails on one model response, in order.
+func (e *Engine) CheckResponse(ctx context.Context, c ResponseCheck) (Outcome[Response], error) {
+	v, d, evs, decisive := runChain(ctx, e.response, c, "", func(c ResponseCheck, r any) ResponseCheck {
+		c.Response = r.(Response)
+		return c
+	})
+	out := Outcome[Response]{Stage: StageResponse, Value: v.Response, Decision: d, Evaluations: evs}
+	record(e, ctx, StageResponse, c.Run, d, evs, c)
+	return out, haltError(StageResponse, d, evs, decisive)
+}
+
+// CheckToolCall authorizes one tool call. Guardrails run in order, each on the call as modified by the ones
+// before; the first reject or halt ends the stage. A reject is not an error: the tool must not run, and
+// Outcome.Message is the tool result the model sees instead. A call whose arguments are incomplete is
+// rejected before any guardrail runs. A halt returns a *TripwireError.
+func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[ToolCall], error) {
+	if c.Time.IsZero() {
+		c.Time = time.Now()
+	}
+	if !c.Call.Complete {
+		d := Decision{Action: ActionReject, Guardrail: "warden", Reasons: []Reason{{Code: CodeIncompleteToolCall, Message: "the call's arguments were cut off or are not valid JSON"}}}
+		evs := skipAll(e.toolCall, "tool call incomplete: rejected before evaluation")
+		out := Outcome[ToolCall]{Stage: StageToolCall, Value: c.Call, Decision: d, Message: DenyMessage(c.Call.Name, d), Evaluations: evs}
+		record(e, ctx, StageToolCall, c.Run, d, evs, c)
+		return out, nil
+	}
+	v, d, evs, decisive := runChain(ctx, e.toolCall, c, c.Call.Name, func(c ToolCallCheck, r any) ToolCallCheck {
+		c.Call = r.(ToolCall)
+		return c
+	})
+	out := Outcome[ToolCall]{Stage: StageToolCall, Value: v.Call, Decision: d, Evaluations: evs}
+	if d.Action == ActionReject {
+		out.Message = DenyMessage(c.Call.Name, d)
+	}
+	record(e, ctx, StageToolCall, c.Run, d, evs, c)
+	return out, haltError(StageToolCall, d, evs, decisive)
+}
+
+// CheckToolResult runs the tool-result guardrails on what a tool returned, in order. A reject replaces the
+// result with a message the model sees (Outcome.Value carries it, IsError set).
+func (e *Engine) CheckToolResult(ctx context.Context, c ToolResultCheck) (Outcome[ToolResult], error) {
+	v, d, evs, decisive := runChain(ctx, e.toolResult, c, c.Call.Name, func(c ToolResultCheck, r any) ToolResultCheck {
+		c.Result = r.(ToolResult)
+		return c
+	})
+	out := Outcome[ToolResult]{Stage: StageToolResult, Value: v.Result, Decision: d, Evaluations: evs}
+	if d.Action == ActionReject {
+		r := d.FirstReason()
+		out.Message = "Guardrail withheld the result of tool '" + c.Call.Name + "' (" + r.Code + "). Reason: " + r.Message + "."
+		out.Value = ToolResult{CallID: c.Result.CallID, Name: c.Result.Name, Content: out.Message, IsError: true}
+	}
+	record(e, ctx, StageToolResult, c.Run, d, evs, c)
+	return out, haltError(StageToolResult, d, evs, decisive)
+}
+
+// CheckOutput runs the output guardrails on a run's final output, in order.
+func (e *Engine) CheckOutput(ctx context.Context, c OutputCheck) (Outcome[Message], error) {
+	v, d, evs, decisive := runChain(ctx, e.output, c, "", func(c OutputCheck, r any) OutputCheck {
+		c.Output = r.(Message)
+		return c
+	})
+	out := Outcome[Message]{Stage: StageOutput, Value: v.Output, Decision: d, Evaluations: evs}
+	record(e, ctx, StageOutput, c.Run, d, evs, c)
+	return out, haltError(StageOutput, d, evs, decisive)
+}
+
+// CheckPart runs the stream guardrails on one stream part, in order. The stream runner calls it; it decides
+// what text a part may see and when text is released.
+func (e *Engine) CheckPart(ctx context.Context, c PartCheck) (Outcome[Part], error) {
+	v, d, evs, decisive := runChain(ctx, e.stream, c, "", func(c PartCheck, r any) PartCheck {
+		c.Part = r.(Part)
+		return c
+	})
+	out := Outcome[Part]{Stage: StageStream, Value: v.Part, Decision: d, Evaluations: evs}
+	record(e, ctx, StageStream, c.Run, d, evs, c)
+	return out, haltError(StageStream, d, evs, decisive)
+}
+
+// Guardrails returns the names of the configured guardrails of a stage, in definition order.
+func (e *Engine) Guardrails(s Stage) []string {
+	var names []string
+	collect := func(n string) { names = append(names, n) }
+	switch s {
+	case StageInput:
+		names = make([]string, e.inputCount)
+		for _, b := range e.inputBlocking {
+			names[b.pos] = b.name
+		}
+		for _, b := range e.inputParallel {
+			names[b.pos] = b.name
+		}
+	case StageResponse:
+		for _, b := range e.response {
+			collect(b.name)
+		}
+	case StageToolCall:
+		for _, b := range e.toolCall {
+			collect(b.name)
+		}
+	case StageToolResult:
+		for _, b := range e.toolResult {
+			collect(b.name)
+		}
+	case StageOutput:
+		for _, b := range e.output {
+			collect(b.name)
+		}
+	case StageStream:
+		for _, b := range e.stream {
+			collect(b.name)
+		}
+	}
+	return names
+}
+
+func haltError(s Stage, d Decision, evs []Evaluation, decisive int) error {
+	if d.Action != ActionHalt {
+		return nil
+	}
+	return newTripwire(s, evs[decisive], evs)
+}
+
+func newTripwire(s Stage, ev Evaluation, results []Evaluation) *TripwireError {
+	return &TripwireError{Stage: s, Guardrail: ev.Guardrail, Decision: ev.Decision, Results: results, cause: ev.Err}
+}

@@ -1,0 +1,220 @@
+package warden
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"time"
+)
+
+// bound is one configured guardrail, prepared for its stage: the check is the stage method of the
+// guardrail, taken once at NewEngine so the hot path makes no type assertion.
+type bound[C any] struct {
+	name   string
+	module string
+	stage  Stage
+	pos    int // definition position within the stage
+	opts   Options
+	check  func(context.Context, C) (Decision, error)
+}
+
+// evaluate runs the guardrail once and classifies what happened. It is the one place where recovery,
+// timeouts, modes and fail-open are applied, so every stage behaves the same.
+func (b *bound[C]) evaluate(ctx context.Context, c C, tool string) Evaluation {
+	ev := Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}
+	if b.opts.Mode == ModeOff {
+		return b.skipped(ev, "mode off")
+	}
+	if len(b.opts.Tools) > 0 && !matchTool(b.opts.Tools, tool) {
+		return b.skipped(ev, "tool not in this guardrail's tools")
+	}
+	if err := ctx.Err(); err != nil {
+		// The caller is gone or the run halted: nothing can be checked, so nothing may pass.
+		return b.failed(ev, err, true)
+	}
+	start := time.Now()
+	d, err := b.call(ctx, c)
+	ev.Duration = time.Since(start)
+	if err != nil {
+		var na *notApplicable
+		if errors.As(err, &na) {
+			return b.skipped(ev, na.why)
+		}
+		return b.failed(ev, err, false)
+	}
+	if err := b.validate(d); err != nil {
+		return b.failed(ev, err, false)
+	}
+	d.Guardrail = b.name
+	ev.Status = StatusEvaluated
+	ev.Decision = d
+	ev.Effect = d.Action
+	if b.opts.Mode == ModeMonitor {
+		ev.Effect = ActionAllow
+	}
+	return ev
+}
+
+func (b *bound[C]) call(ctx context.Context, c C) (d Decision, err error) {
+	if b.opts.Timeout > 0 {
+		return b.callBounded(ctx, c)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d, err = Decision{}, &PanicError{Value: r}
+		}
+	}()
+	return b.check(ctx, c)
+}
+
+// callBounded enforces the timeout even on a guardrail that ignores its context: the engine stops waiting
+// at the deadline and the abandoned call finishes on its own.
+func (b *bound[C]) callBounded(ctx context.Context, c C) (Decision, error) {
+	tctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
+	defer cancel()
+	type answer struct {
+		d   Decision
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		var a answer
+		defer func() {
+			if r := recover(); r != nil {
+				a = answer{err: &PanicError{Value: r}}
+			}
+			ch <- a
+		}()
+		a.d, a.err = b.check(tctx, c)
+	}()
+	select {
+	case a := <-ch:
+		if a.err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+			return Decision{}, fmt.Errorf("%w after %s: %w", ErrTimeout, b.opts.Timeout, a.err)
+		}
+		return a.d, a.err
+	case <-tctx.Done():
+		if err := ctx.Err(); err != nil {
+			return Decision{}, err
+		}
+		return Decision{}, fmt.Errorf("%w after %s", ErrTimeout, b.opts.Timeout)
+	}
+}
+
+// validate rejects decisions the stage cannot apply, so a guardrail's mistake denies instead of passing.
+func (b *bound[C]) validate(d Decision) error {
+	switch {
+	case d.Action == ActionUnset:
+		return ErrNoAction
+	case !b.stage.accepts(d.Action):
+		return &InvalidDecisionError{Stage: b.stage, Action: d.Action, Why: "the stage does not accept this action"}
+	case d.Action != ActionModify:
+		return nil
+	case b.stage == StageInput && b.opts.Execution == ExecutionParallel:
+		return &InvalidDecisionError{Stage: b.stage, Action: d.Action, Why: "a parallel input guardrail cannot modify input the model already has"}
+	case !replacementFits(b.stage, d.Replacement):
+		return &InvalidDecisionError{Stage: b.stage, Action: d.Action, Why: fmt.Sprintf("replacement is %T, want %s", d.Replacement, replacementType(b.stage))}
+	}
+	return nil
+}
+
+func (b *bound[C]) skipped(ev Evaluation, why string) Evaluation {
+	ev.Status = StatusSkipped
+	ev.Skip = why
+	ev.Effect = ActionAllow
+	return ev
+}
+
+// failed records an error. It denies unless the guardrail is fail-open or monitoring; forceClosed denies
+// regardless, for failures that are not the guardrail's (a cancelled context).
+func (b *bound[C]) failed(ev Evaluation, err error, forceClosed bool) Evaluation {
+	ev.Status = StatusErrored
+	ev.Err = err
+	code, what := CodeGuardrailError, "guardrail error"
+	if b.stage == StageToolCall {
+		code, what = CodeEvaluatorError, "guardrail provider error" // seed 001's text
+	}
+	if !forceClosed && (b.opts.FailOpen || b.opts.Mode == ModeMonitor) {
+		ev.Decision = Decision{Action: ActionAllow, Guardrail: b.name, Reasons: []Reason{{Code: code, Message: what + " (fail-open)"}}}
+		ev.Effect = ActionAllow
+		return ev
+	}
+	ev.Decision = Decision{Action: b.stage.denyAction(), Guardrail: b.name, Reasons: []Reason{{Code: code, Message: what + " (fail-closed)"}}}
+	ev.Effect = ev.Decision.Action
+	return ev
+}
+
+// notReached records a guardrail that an earlier one's decision kept from running.
+func (b *bound[C]) notReached(by Evaluation) Evaluation {
+	ev := Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}
+	return b.skipped(ev, fmt.Sprintf("not reached: %q decided %s", by.Guardrail, by.Effect))
+}
+
+// denyAction is what "deny" means at a stage: the model is told at tool stages, the run ends elsewhere.
+func (s Stage) denyAction() Action {
+	if s == StageToolCall || s == StageToolResult {
+		return ActionReject
+	}
+	return ActionHalt
+}
+
+func replacementFits(s Stage, r any) bool {
+	var ok bool
+	switch s {
+	case StageInput:
+		_, ok = r.([]Message)
+	case StageResponse:
+		_, ok = r.(Response)
+	case StageToolCall:
+		_, ok = r.(ToolCall)
+	case StageToolResult:
+		_, ok = r.(ToolResult)
+	case StageOutput:
+		_, ok = r.(Message)
+	case StageStream:
+		_, ok = r.(Part)
+	}
+	return ok
+}
+
+func replacementType(s Stage) string {
+	return [...]string{StageInput: "[]warden.Message", StageResponse: "warden.Response", StageToolCall: "warden.ToolCall",
+		StageToolResult: "warden.ToolResult", StageOutput: "warden.Message", StageStream: "warden.Part"}[s]
+}
+
+func matchTool(patterns []string, tool string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, tool); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// runChain runs guardrails in definition order, each on the subject as modified by the ones before it; the
+// first reject, retry or halt ends the chain and the rest are recorded as not reached. It returns the final
+// subject, the stage's effective decision, one evaluation per guardrail and the index of the decisive one
+// (-1 when none blocked).
+func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, apply func(C, any) C) (C, Decision, []Evaluation, int) {
+	evs := make([]Evaluation, len(list))
+	final := Decision{Action: ActionAllow}
+	decisive := -1
+	for i := range list {
+		if decisive >= 0 {
+			evs[i] = list[i].notReached(evs[decisive])
+			continue
+		}
+		ev := list[i].evaluate(ctx, c, tool)
+		evs[i] = ev
+		switch ev.Effect {
+		case ActionModify:
+			c = apply(c, ev.Decision.Replacement)
+			final = ev.Decision
+		case ActionReject, ActionHalt, ActionRetry:
+			final = ev.Decision
+			decisive = i
+		}
+	}
+	return c, final, evs, decisive
+}

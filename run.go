@@ -1,0 +1,206 @@
+package warden
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+)
+
+// Run guards one agent run across its turns. Its input step starts the parallel input guardrails alongside
+// the model call; every later step (response, tool call, tool result, output) first waits for them, so
+// nothing the model produced is released, and no tool runs, while an input guardrail is pending. A halt at
+// any step cancels the run's context and every later step returns the same *TripwireError.
+//
+// A Run is safe for concurrent use: the tool calls of one turn may be checked at once.
+type Run struct {
+	e      *Engine
+	info   RunInfo
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	mu       sync.Mutex
+	parallel chan struct{} // closed when the parallel input guardrails have finished; nil if none started
+	results  []Evaluation
+	halt     *TripwireError
+}
+
+// StartRun begins a run. The returned context is cancelled when a guardrail halts the run (its cause is the
+// *TripwireError) or when Close is called; pass it to the model call so a parallel input tripwire stops it.
+func (e *Engine) StartRun(ctx context.Context, info RunInfo) (*Run, context.Context) {
+	rctx, cancel := context.WithCancelCause(ctx)
+	return &Run{e: e, info: info, ctx: rctx, cancel: cancel}, rctx
+}
+
+// Input checks the run's input. Blocking input guardrails finish before it returns, in order, and their
+// evaluations are in the outcome; parallel ones keep running on the run's context, and their evaluations
+// join Results when they finish. Call the model only when Input returns no error.
+func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], error) {
+	if err := r.wait(ctx); err != nil {
+		return Outcome[[]Message]{Stage: StageInput, Value: msgs, Evaluations: r.e.skipStage(StageInput, "run halted")}, err
+	}
+	c := InputCheck{Run: r.info, Messages: msgs}
+	out, tw := r.e.inputBlockingStage(ctx, c)
+	if tw != nil || len(r.e.inputParallel) == 0 {
+		record(r.e, ctx, StageInput, r.info, out.Decision, out.Evaluations, c)
+		return out, r.add(out.Evaluations, tw)
+	}
+	c.Messages = out.Value
+	done := make(chan struct{})
+	r.mu.Lock()
+	r.parallel = done
+	r.mu.Unlock()
+	blocking := slices.Clone(out.Evaluations)
+	go func() {
+		defer close(done)
+		pevs, halt := runParallel(r.ctx, r.e.inputParallel, c)
+		all := r.e.mergeInput(blocking, pevs)
+		d := out.Decision
+		var tw *TripwireError
+		if halt >= 0 {
+			d = pevs[halt].Decision
+			tw = newTripwire(StageInput, pevs[halt], nil)
+		}
+		record(r.e, r.ctx, StageInput, r.info, d, all, c)
+		r.add(all, tw)
+	}()
+	// Only the blocking guardrails' evaluations are known yet; the parallel slots are filled in Results.
+	out.Evaluations = out.Evaluations[:0:0]
+	for _, ev := range blocking {
+		if ev.Status != 0 {
+			out.Evaluations = append(out.Evaluations, ev)
+		}
+	}
+	return out, nil
+}
+
+// Wait blocks until the parallel input guardrails have finished and returns the run's tripwire, if any.
+func (r *Run) Wait(ctx context.Context) error { return r.wait(ctx) }
+
+// Response checks a model response once the input guardrails have passed.
+func (r *Run) Response(ctx context.Context, resp Response) (Outcome[Response], error) {
+	return gated(r, ctx, StageResponse, resp, func() (Outcome[Response], error) {
+		return r.e.CheckResponse(ctx, ResponseCheck{Run: r.info, Response: resp})
+	})
+}
+
+// ToolCall authorizes a tool call once the input guardrails have passed. Run the tool only when the
+// outcome is Allowed and there is no error; otherwise give the model Outcome.Message as the tool's result.
+func (r *Run) ToolCall(ctx context.Context, call ToolCall) (Outcome[ToolCall], error) {
+	return gated(r, ctx, StageToolCall, call, func() (Outcome[ToolCall], error) {
+		return r.e.CheckToolCall(ctx, ToolCallCheck{Run: r.info, Call: call})
+	})
+}
+
+// ToolResult checks a tool's result once the input guardrails have passed.
+func (r *Run) ToolResult(ctx context.Context, call ToolCall, result ToolResult) (Outcome[ToolResult], error) {
+	return gated(r, ctx, StageToolResult, result, func() (Outcome[ToolResult], error) {
+		return r.e.CheckToolResult(ctx, ToolResultCheck{Run: r.info, Call: call, Result: result})
+	})
+}
+
+// Output checks the run's final output once the input guardrails have passed.
+func (r *Run) Output(ctx context.Context, msg Message) (Outcome[Message], error) {
+	return gated(r, ctx, StageOutput, msg, func() (Outcome[Message], error) {
+		return r.e.CheckOutput(ctx, OutputCheck{Run: r.info, Output: msg})
+	})
+}
+
+// Results returns every evaluation of the run so far: stages in the order they ran, guardrails within a
+// stage in definition order. Parallel input guardrails appear once they have finished.
+func (r *Run) Results() []Evaluation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.results)
+}
+
+// Close ends the run: it cancels the run's context and waits for parallel input guardrails to return.
+func (r *Run) Close() {
+	r.cancel(nil)
+	r.mu.Lock()
+	done := r.parallel
+	r.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+func gated[T any](r *Run, ctx context.Context, s Stage, subject T, check func() (Outcome[T], error)) (Outcome[T], error) {
+	if err := r.wait(ctx); err != nil {
+		return Outcome[T]{Stage: s, Value: subject, Evaluations: r.e.skipStage(s, "run halted")}, err
+	}
+	out, err := check()
+	return out, r.add(out.Evaluations, err)
+}
+
+func (r *Run) wait(ctx context.Context) error {
+	r.mu.Lock()
+	done := r.parallel
+	r.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.halt != nil {
+		return r.halt
+	}
+	return nil
+}
+
+// add appends a step's evaluations; on the run's first tripwire it stamps every result so far on the
+// error and cancels the run.
+func (r *Run) add(evs []Evaluation, err error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results = append(r.results, evs...)
+	var tw *TripwireError
+	if !errors.As(err, &tw) || tw == nil {
+		return err
+	}
+	if r.halt == nil {
+		tw.Results = slices.Clone(r.results)
+		r.halt = tw
+		r.cancel(tw)
+	}
+	return tw
+}
+
+// skipStage records every guardrail of a stage as skipped, for a subject the stage never looked at.
+func (e *Engine) skipStage(s Stage, why string) []Evaluation {
+	switch s {
+	case StageInput:
+		all := make([]Evaluation, e.inputCount)
+		for i, ev := range skipAll(e.inputBlocking, why) {
+			all[e.inputBlocking[i].pos] = ev
+		}
+		for i, ev := range skipAll(e.inputParallel, why) {
+			all[e.inputParallel[i].pos] = ev
+		}
+		return all
+	case StageResponse:
+		return skipAll(e.response, why)
+	case StageToolCall:
+		return skipAll(e.toolCall, why)
+	case StageToolResult:
+		return skipAll(e.toolResult, why)
+	case StageOutput:
+		return skipAll(e.output, why)
+	case StageStream:
+		return skipAll(e.stream, why)
+	}
+	return nil
+}
+
+func skipAll[C any](list []bound[C], why string) []Evaluation {
+	evs := make([]Evaluation, len(list))
+	for i := range list {
+		b := &list[i]
+		evs[i] = b.skipped(Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}, why)
+	}
+	return evs
+}
