@@ -45,10 +45,10 @@ func entry(name string, g any, opts ...func(*warden.Options)) warden.Entry {
 	return e
 }
 
-func failOpen(o *warden.Options)       { o.FailOpen = true }
-func monitor(o *warden.Options)        { o.Mode = warden.ModeMonitor }
-func off(o *warden.Options)            { o.Mode = warden.ModeOff }
-func parallel(o *warden.Options)       { o.Execution = warden.ExecutionParallel }
+func failOpen(o *warden.Options) { o.FailOpen = true }
+func monitor(o *warden.Options)  { o.Mode = warden.ModeMonitor }
+func off(o *warden.Options)      { o.Mode = warden.ModeOff }
+func parallel(o *warden.Options) { o.Execution = warden.ExecutionParallel }
 func timeout(d time.Duration) func(*warden.Options) {
 	return func(o *warden.Options) { o.Timeout = d }
 }
