@@ -67,8 +67,6 @@ type Decision struct {
 	// ([]Message at input, Response at response, ToolCall at tool_call, ToolResult at tool_result,
 	// Message at output, Part at stream). Any other type is an error.
 	Replacement any
-	// Feedback is the text a retry sends to the model.
-	Feedback string
 	// Guardrail is the configured name of the guardrail that decided; the engine fills it in.
 	Guardrail string
 	// PolicyID identifies the policy (and version) that decided, where the guardrail has one.
@@ -96,9 +94,18 @@ func Halt(code, message string) Decision {
 	return Decision{Action: ActionHalt, Reasons: []Reason{{Code: code, Message: message}}}
 }
 
-// Retry returns a decision that asks the model to try again with feedback.
+// Retry returns a decision that asks the model to try again; feedback, the first reason's message, is
+// what the model is told.
 func Retry(code, feedback string) Decision {
-	return Decision{Action: ActionRetry, Feedback: feedback, Reasons: []Reason{{Code: code, Message: feedback}}}
+	return Decision{Action: ActionRetry, Reasons: []Reason{{Code: code, Message: feedback}}}
+}
+
+// Feedback returns what a retry tells the model: the first reason's message.
+func (d Decision) Feedback() string {
+	if len(d.Reasons) == 0 {
+		return ""
+	}
+	return d.Reasons[0].Message
 }
 
 // FirstReason returns the first reason, with the fallbacks of seed 001 when there is none:

@@ -53,9 +53,9 @@ func NewEngine(spec Spec) (*Engine, error) {
 	e := &Engine{recorder: spec.Recorder}
 	var errs []error
 	var input []bound[InputCheck]
-	input, errs = bind(StageInput, spec.Input, errs, func(g any) (func(context.Context, InputCheck) (Decision, error), bool) {
-		t, ok := g.(InputGuardrail)
-		return adapt(t, ok, InputGuardrail.CheckInput)
+	input, errs = bind[InputCheck](StageInput, spec.Input, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.input, ok = g.(InputGuardrail)
+		return ok
 	})
 	for _, b := range input {
 		if b.opts.Execution == ExecutionParallel {
@@ -65,25 +65,25 @@ func NewEngine(spec Spec) (*Engine, error) {
 		}
 	}
 	e.inputCount = len(input)
-	e.response, errs = bind(StageResponse, spec.Response, errs, func(g any) (func(context.Context, ResponseCheck) (Decision, error), bool) {
-		t, ok := g.(ResponseGuardrail)
-		return adapt(t, ok, ResponseGuardrail.CheckResponse)
+	e.response, errs = bind[ResponseCheck](StageResponse, spec.Response, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.response, ok = g.(ResponseGuardrail)
+		return ok
 	})
-	e.toolCall, errs = bind(StageToolCall, spec.ToolCall, errs, func(g any) (func(context.Context, ToolCallCheck) (Decision, error), bool) {
-		t, ok := g.(ToolCallGuardrail)
-		return adapt(t, ok, ToolCallGuardrail.CheckToolCall)
+	e.toolCall, errs = bind[ToolCallCheck](StageToolCall, spec.ToolCall, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.toolCall, ok = g.(ToolCallGuardrail)
+		return ok
 	})
-	e.toolResult, errs = bind(StageToolResult, spec.ToolResult, errs, func(g any) (func(context.Context, ToolResultCheck) (Decision, error), bool) {
-		t, ok := g.(ToolResultGuardrail)
-		return adapt(t, ok, ToolResultGuardrail.CheckToolResult)
+	e.toolResult, errs = bind[ToolResultCheck](StageToolResult, spec.ToolResult, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.toolResult, ok = g.(ToolResultGuardrail)
+		return ok
 	})
-	e.output, errs = bind(StageOutput, spec.Output, errs, func(g any) (func(context.Context, OutputCheck) (Decision, error), bool) {
-		t, ok := g.(OutputGuardrail)
-		return adapt(t, ok, OutputGuardrail.CheckOutput)
+	e.output, errs = bind[OutputCheck](StageOutput, spec.Output, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.output, ok = g.(OutputGuardrail)
+		return ok
 	})
-	e.stream, errs = bind(StageStream, spec.Stream, errs, func(g any) (func(context.Context, PartCheck) (Decision, error), bool) {
-		t, ok := g.(StreamGuardrail)
-		return adapt(t, ok, StreamGuardrail.CheckPart)
+	e.stream, errs = bind[PartCheck](StageStream, spec.Stream, errs, func(g any, to *stageGuardrail) (ok bool) {
+		to.stream, ok = g.(StreamGuardrail)
+		return ok
 	})
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -91,18 +91,10 @@ func NewEngine(spec Spec) (*Engine, error) {
 	return e, nil
 }
 
-// adapt turns a stage interface value into its check function once, at load.
-func adapt[G any, C any](g G, ok bool, method func(G, context.Context, C) (Decision, error)) (func(context.Context, C) (Decision, error), bool) {
-	if !ok {
-		return nil, false
-	}
-	return func(ctx context.Context, c C) (Decision, error) { return method(g, ctx, c) }, true
-}
-
 var stageInterfaces = [...]string{StageInput: "InputGuardrail", StageResponse: "ResponseGuardrail", StageToolCall: "ToolCallGuardrail",
 	StageToolResult: "ToolResultGuardrail", StageOutput: "OutputGuardrail", StageStream: "StreamGuardrail"}
 
-func bind[C any](stage Stage, entries []Entry, errs []error, as func(any) (func(context.Context, C) (Decision, error), bool)) ([]bound[C], []error) {
+func bind[C any](stage Stage, entries []Entry, errs []error, as func(g any, to *stageGuardrail) bool) ([]bound[C], []error) {
 	out := make([]bound[C], 0, len(entries))
 	seen := make(map[string]bool, len(entries))
 	for i, en := range entries {
@@ -119,8 +111,8 @@ func bind[C any](stage Stage, entries []Entry, errs []error, as func(any) (func(
 			continue
 		}
 		seen[en.Name] = true
-		check, ok := as(en.Guardrail)
-		if !ok {
+		var g stageGuardrail
+		if !as(en.Guardrail, &g) {
 			errs = append(errs, fmt.Errorf("%s: %T does not implement warden.%s", where, en.Guardrail, stageInterfaces[stage]))
 			continue
 		}
@@ -138,7 +130,7 @@ func bind[C any](stage Stage, entries []Entry, errs []error, as func(any) (func(
 		if en.Options.Timeout < 0 {
 			errs = append(errs, fmt.Errorf("%s: negative timeout", where))
 		}
-		out = append(out, bound[C]{name: en.Name, module: en.Module, stage: stage, pos: i, opts: en.Options, check: check})
+		out = append(out, bound[C]{name: en.Name, module: en.Module, stage: stage, pos: i, opts: en.Options, g: g})
 	}
 	return out, errs
 }
@@ -188,7 +180,7 @@ func (e *Engine) CheckInput(ctx context.Context, c InputCheck) (Outcome[[]Messag
 // inputBlockingStage runs the blocking input guardrails; its evaluations are laid out for every input
 // guardrail, the parallel ones' slots still empty.
 func (e *Engine) inputBlockingStage(ctx context.Context, c InputCheck) (Outcome[[]Message], *TripwireError) {
-	msgs, d, evs, decisive := runChain(ctx, e.inputBlocking, c, "", func(c InputCheck, r any) InputCheck {
+	msgs, d, evs, decisive := runChain(ctx, e.inputBlocking, c, "", clock(), func(c InputCheck, r any) InputCheck {
 		c.Messages = r.([]Message)
 		return c
 	})
@@ -235,9 +227,9 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([
 	var wg sync.WaitGroup
 	for i := range list {
 		wg.Go(func() {
-			ev := list[i].evaluate(pctx, c, "")
-			evs[i] = ev
-			if ev.Effect == ActionHalt {
+			own := c
+			list[i].evaluate(pctx, &own, "", clock(), &evs[i])
+			if evs[i].Effect == ActionHalt {
 				mu.Lock()
 				if first < 0 {
 					first = i
@@ -251,8 +243,9 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([
 	if first >= 0 && ctx.Err() == nil {
 		for i := range evs {
 			if i != first && evs[i].Status == StatusErrored && errors.Is(evs[i].Err, context.Canceled) {
-				evs[i] = list[i].skipped(Evaluation{Guardrail: list[i].name, Module: list[i].module, Stage: StageInput, Mode: list[i].opts.Mode, Duration: evs[i].Duration},
-					fmt.Sprintf("cancelled: %q halted the run", list[first].name))
+				d := evs[i].Duration
+				evs[i] = list[i].skipped(fmt.Sprintf("cancelled: %q halted the run", list[first].name))
+				evs[i].Duration = d
 			}
 		}
 	}
@@ -261,7 +254,7 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([
 
 // CheckResponse runs the response guardrails on one model response, in order.
 func (e *Engine) CheckResponse(ctx context.Context, c ResponseCheck) (Outcome[Response], error) {
-	v, d, evs, decisive := runChain(ctx, e.response, c, "", func(c ResponseCheck, r any) ResponseCheck {
+	v, d, evs, decisive := runChain(ctx, e.response, c, "", clock(), func(c ResponseCheck, r any) ResponseCheck {
 		c.Response = r.(Response)
 		return c
 	})
@@ -275,8 +268,12 @@ func (e *Engine) CheckResponse(ctx context.Context, c ResponseCheck) (Outcome[Re
 // Outcome.Message is the tool result the model sees instead. A call whose arguments are incomplete is
 // rejected before any guardrail runs. A halt returns a *TripwireError.
 func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[ToolCall], error) {
+	var start time.Duration
 	if c.Time.IsZero() {
-		c.Time = time.Now()
+		now := time.Now()
+		c.Time, start = now, now.Sub(epoch) // one clock read serves both
+	} else {
+		start = clock()
 	}
 	if !c.Call.Complete {
 		d := Decision{Action: ActionReject, Guardrail: "warden", Reasons: []Reason{{Code: CodeIncompleteToolCall, Message: "the call's arguments were cut off or are not valid JSON"}}}
@@ -285,7 +282,7 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 		record(e, ctx, StageToolCall, c.Run, d, evs, c)
 		return out, nil
 	}
-	v, d, evs, decisive := runChain(ctx, e.toolCall, c, c.Call.Name, func(c ToolCallCheck, r any) ToolCallCheck {
+	v, d, evs, decisive := runChain(ctx, e.toolCall, c, c.Call.Name, start, func(c ToolCallCheck, r any) ToolCallCheck {
 		c.Call = r.(ToolCall)
 		return c
 	})
@@ -300,7 +297,7 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 // CheckToolResult runs the tool-result guardrails on what a tool returned, in order. A reject replaces the
 // result with a message the model sees (Outcome.Value carries it, IsError set).
 func (e *Engine) CheckToolResult(ctx context.Context, c ToolResultCheck) (Outcome[ToolResult], error) {
-	v, d, evs, decisive := runChain(ctx, e.toolResult, c, c.Call.Name, func(c ToolResultCheck, r any) ToolResultCheck {
+	v, d, evs, decisive := runChain(ctx, e.toolResult, c, c.Call.Name, clock(), func(c ToolResultCheck, r any) ToolResultCheck {
 		c.Result = r.(ToolResult)
 		return c
 	})
@@ -316,7 +313,7 @@ func (e *Engine) CheckToolResult(ctx context.Context, c ToolResultCheck) (Outcom
 
 // CheckOutput runs the output guardrails on a run's final output, in order.
 func (e *Engine) CheckOutput(ctx context.Context, c OutputCheck) (Outcome[Message], error) {
-	v, d, evs, decisive := runChain(ctx, e.output, c, "", func(c OutputCheck, r any) OutputCheck {
+	v, d, evs, decisive := runChain(ctx, e.output, c, "", clock(), func(c OutputCheck, r any) OutputCheck {
 		c.Output = r.(Message)
 		return c
 	})
@@ -328,7 +325,7 @@ func (e *Engine) CheckOutput(ctx context.Context, c OutputCheck) (Outcome[Messag
 // CheckPart runs the stream guardrails on one stream part, in order. The stream runner calls it; it decides
 // what text a part may see and when text is released.
 func (e *Engine) CheckPart(ctx context.Context, c PartCheck) (Outcome[Part], error) {
-	v, d, evs, decisive := runChain(ctx, e.stream, c, "", func(c PartCheck, r any) PartCheck {
+	v, d, evs, decisive := runChain(ctx, e.stream, c, "", clock(), func(c PartCheck, r any) PartCheck {
 		c.Part = r.(Part)
 		return c
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"time"
+	"unsafe"
 )
 
 // bound is one configured guardrail, prepared for its stage: the check is the stage method of the
@@ -16,47 +17,30 @@ type bound[C any] struct {
 	stage  Stage
 	pos    int // definition position within the stage
 	opts   Options
-	check  func(context.Context, C) (Decision, error)
+	g     stageGuardrail
 }
 
-// evaluate runs the guardrail once and classifies what happened. It is the one place where recovery,
-// timeouts, modes and fail-open are applied, so every stage behaves the same.
-func (b *bound[C]) evaluate(ctx context.Context, c C, tool string) Evaluation {
-	ev := Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}
-	if b.opts.Mode == ModeOff {
-		return b.skipped(ev, "mode off")
-	}
-	if len(b.opts.Tools) > 0 && !matchTool(b.opts.Tools, tool) {
-		return b.skipped(ev, "tool not in this guardrail's tools")
-	}
-	if err := ctx.Err(); err != nil {
-		// The caller is gone or the run halted: nothing can be checked, so nothing may pass.
-		return b.failed(ev, err, true)
-	}
-	start := time.Now()
-	d, err := b.call(ctx, c)
-	ev.Duration = time.Since(start)
-	if err != nil {
-		var na *notApplicable
-		if errors.As(err, &na) {
-			return b.skipped(ev, na.why)
-		}
-		return b.failed(ev, err, false)
-	}
-	if err := b.validate(d); err != nil {
-		return b.failed(ev, err, false)
-	}
-	d.Guardrail = b.name
-	ev.Status = StatusEvaluated
-	ev.Decision = d
-	ev.Effect = d.Action
-	if b.opts.Mode == ModeMonitor {
-		ev.Effect = ActionAllow
-	}
-	return ev
+// stageGuardrail holds a guardrail as the interface of its stage; exactly one field is set. Calling the
+// interface directly (rather than through a method value) saves a call hop that copies the subject.
+type stageGuardrail struct {
+	input      InputGuardrail
+	response   ResponseGuardrail
+	toolCall   ToolCallGuardrail
+	toolResult ToolResultGuardrail
+	output     OutputGuardrail
+	stream     StreamGuardrail
 }
 
-func (b *bound[C]) call(ctx context.Context, c C) (d Decision, err error) {
+// check calls the guardrail's stage method. The subject travels by pointer down to here and is copied once,
+// into the guardrail's own call; a pointer handed to the guardrail would escape to the heap.
+//
+// The conversions are sound because bind pairs each stage with exactly one subject type (bound[ToolCallCheck]
+// always has stage tool_call, and so on). They replace a type switch on any(c), which in generic code makes
+// the compiler move every subject to the heap: one allocation per stage call.
+//
+// A panic in the guardrail is recovered here and confined to this evaluation. With a timeout the call runs in
+// its own goroutine (callBounded); without one it runs inline, which costs nothing extra.
+func (b *bound[C]) check(ctx context.Context, c *C) (d Decision, err error) {
 	if b.opts.Timeout > 0 {
 		return b.callBounded(ctx, c)
 	}
@@ -65,12 +49,82 @@ func (b *bound[C]) call(ctx context.Context, c C) (d Decision, err error) {
 			d, err = Decision{}, &PanicError{Value: r}
 		}
 	}()
-	return b.check(ctx, c)
+	return b.invoke(ctx, c)
+}
+
+func (b *bound[C]) invoke(ctx context.Context, c *C) (Decision, error) {
+	p := unsafe.Pointer(c)
+	switch b.stage {
+	case StageToolCall:
+		return b.g.toolCall.CheckToolCall(ctx, *(*ToolCallCheck)(p))
+	case StageToolResult:
+		return b.g.toolResult.CheckToolResult(ctx, *(*ToolResultCheck)(p))
+	case StageInput:
+		return b.g.input.CheckInput(ctx, *(*InputCheck)(p))
+	case StageResponse:
+		return b.g.response.CheckResponse(ctx, *(*ResponseCheck)(p))
+	case StageOutput:
+		return b.g.output.CheckOutput(ctx, *(*OutputCheck)(p))
+	case StageStream:
+		return b.g.stream.CheckPart(ctx, *(*PartCheck)(p))
+	}
+	panic(fmt.Sprintf("warden: guardrail %q has no stage", b.name))
+}
+
+// epoch anchors the engine's clock: durations are differences of monotonic offsets from it, which cost one
+// clock read each instead of time.Now's wall and monotonic pair.
+var epoch = time.Now()
+
+func clock() time.Duration { return time.Since(epoch) }
+
+// evaluate runs the guardrail once and classifies what happened into *ev. It is the one place where
+// recovery, timeouts, modes and fail-open are applied, so every stage behaves the same. start is the clock
+// reading before the call; it returns the reading after, which the next guardrail of a chain starts from.
+func (b *bound[C]) evaluate(ctx context.Context, c *C, tool string, start time.Duration, ev *Evaluation) time.Duration {
+	// ev points into freshly zeroed memory: setting fields one by one avoids copying a whole struct.
+	ev.Guardrail, ev.Module, ev.Stage, ev.Mode = b.name, b.module, b.stage, b.opts.Mode
+	if b.opts.Mode == ModeOff {
+		b.skip(ev, "mode off")
+		return start
+	}
+	if len(b.opts.Tools) > 0 && !matchTool(b.opts.Tools, tool) {
+		b.skip(ev, "tool not in this guardrail's tools")
+		return start
+	}
+	if err := ctx.Err(); err != nil {
+		// The caller is gone or the run halted: nothing can be checked, so nothing may pass.
+		b.fail(ev, err, true)
+		return start
+	}
+	d, err := b.check(ctx, c)
+	end := clock()
+	ev.Duration = end - start
+	if err != nil {
+		var na *notApplicable
+		if errors.As(err, &na) {
+			b.skip(ev, na.why)
+			return end
+		}
+		b.fail(ev, err, false)
+		return end
+	}
+	if err := b.validate(d); err != nil {
+		b.fail(ev, err, false)
+		return end
+	}
+	d.Guardrail = b.name
+	ev.Status = StatusEvaluated
+	ev.Decision = d
+	ev.Effect = d.Action
+	if b.opts.Mode == ModeMonitor {
+		ev.Effect = ActionAllow
+	}
+	return end
 }
 
 // callBounded enforces the timeout even on a guardrail that ignores its context: the engine stops waiting
 // at the deadline and the abandoned call finishes on its own.
-func (b *bound[C]) callBounded(ctx context.Context, c C) (Decision, error) {
+func (b *bound[C]) callBounded(ctx context.Context, c *C) (Decision, error) {
 	tctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
 	defer cancel()
 	type answer struct {
@@ -78,6 +132,7 @@ func (b *bound[C]) callBounded(ctx context.Context, c C) (Decision, error) {
 		err error
 	}
 	ch := make(chan answer, 1)
+	own := *c // the abandoned call must not share the caller's copy
 	go func() {
 		var a answer
 		defer func() {
@@ -86,7 +141,7 @@ func (b *bound[C]) callBounded(ctx context.Context, c C) (Decision, error) {
 			}
 			ch <- a
 		}()
-		a.d, a.err = b.check(tctx, c)
+		a.d, a.err = b.invoke(tctx, &own)
 	}()
 	select {
 	case a := <-ch:
@@ -119,16 +174,22 @@ func (b *bound[C]) validate(d Decision) error {
 	return nil
 }
 
-func (b *bound[C]) skipped(ev Evaluation, why string) Evaluation {
+func (b *bound[C]) skip(ev *Evaluation, why string) {
 	ev.Status = StatusSkipped
 	ev.Skip = why
 	ev.Effect = ActionAllow
+}
+
+// skipped returns a fresh evaluation of b, skipped for why.
+func (b *bound[C]) skipped(why string) Evaluation {
+	ev := Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}
+	b.skip(&ev, why)
 	return ev
 }
 
-// failed records an error. It denies unless the guardrail is fail-open or monitoring; forceClosed denies
+// fail records an error. It denies unless the guardrail is fail-open or monitoring; forceClosed denies
 // regardless, for failures that are not the guardrail's (a cancelled context).
-func (b *bound[C]) failed(ev Evaluation, err error, forceClosed bool) Evaluation {
+func (b *bound[C]) fail(ev *Evaluation, err error, forceClosed bool) {
 	ev.Status = StatusErrored
 	ev.Err = err
 	code, what := CodeGuardrailError, "guardrail error"
@@ -138,17 +199,15 @@ func (b *bound[C]) failed(ev Evaluation, err error, forceClosed bool) Evaluation
 	if !forceClosed && (b.opts.FailOpen || b.opts.Mode == ModeMonitor) {
 		ev.Decision = Decision{Action: ActionAllow, Guardrail: b.name, Reasons: []Reason{{Code: code, Message: what + " (fail-open)"}}}
 		ev.Effect = ActionAllow
-		return ev
+		return
 	}
 	ev.Decision = Decision{Action: b.stage.denyAction(), Guardrail: b.name, Reasons: []Reason{{Code: code, Message: what + " (fail-closed)"}}}
 	ev.Effect = ev.Decision.Action
-	return ev
 }
 
 // notReached records a guardrail that an earlier one's decision kept from running.
 func (b *bound[C]) notReached(by Evaluation) Evaluation {
-	ev := Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}
-	return b.skipped(ev, fmt.Sprintf("not reached: %q decided %s", by.Guardrail, by.Effect))
+	return b.skipped(fmt.Sprintf("not reached: %q decided %s", by.Guardrail, by.Effect))
 }
 
 // denyAction is what "deny" means at a stage: the model is told at tool stages, the run ends elsewhere.
@@ -196,7 +255,9 @@ func matchTool(patterns []string, tool string) bool {
 // first reject, retry or halt ends the chain and the rest are recorded as not reached. It returns the final
 // subject, the stage's effective decision, one evaluation per guardrail and the index of the decisive one
 // (-1 when none blocked).
-func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, apply func(C, any) C) (C, Decision, []Evaluation, int) {
+//
+// now is a clock reading taken just before the call.
+func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, now time.Duration, apply func(C, any) C) (C, Decision, []Evaluation, int) {
 	evs := make([]Evaluation, len(list))
 	final := Decision{Action: ActionAllow}
 	decisive := -1
@@ -205,8 +266,8 @@ func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, app
 			evs[i] = list[i].notReached(evs[decisive])
 			continue
 		}
-		ev := list[i].evaluate(ctx, c, tool)
-		evs[i] = ev
+		ev := &evs[i]
+		now = list[i].evaluate(ctx, &c, tool, now, ev)
 		switch ev.Effect {
 		case ActionModify:
 			c = apply(c, ev.Decision.Replacement)

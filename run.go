@@ -37,7 +37,7 @@ func (e *Engine) StartRun(ctx context.Context, info RunInfo) (*Run, context.Cont
 // join Results when they finish. Call the model only when Input returns no error.
 func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], error) {
 	if err := r.wait(ctx); err != nil {
-		return Outcome[[]Message]{Stage: StageInput, Value: msgs, Evaluations: r.e.skipStage(StageInput, "run halted")}, err
+		return refused(r, StageInput, msgs, err)
 	}
 	c := InputCheck{Run: r.info, Messages: msgs}
 	out, tw := r.e.inputBlockingStage(ctx, c)
@@ -127,10 +127,25 @@ func (r *Run) Close() {
 
 func gated[T any](r *Run, ctx context.Context, s Stage, subject T, check func() (Outcome[T], error)) (Outcome[T], error) {
 	if err := r.wait(ctx); err != nil {
-		return Outcome[T]{Stage: s, Value: subject, Evaluations: r.e.skipStage(s, "run halted")}, err
+		return refused(r, s, subject, err)
 	}
 	out, err := check()
 	return out, r.add(out.Evaluations, err)
+}
+
+// refused answers a step the run cannot take (it halted, or the caller gave up while waiting): the subject
+// is denied, and its stage's guardrails are recorded as skipped so the run's results still show them.
+func refused[T any](r *Run, s Stage, subject T, err error) (Outcome[T], error) {
+	why := "run halted"
+	var tw *TripwireError
+	if !errors.As(err, &tw) {
+		why = "run cancelled: " + err.Error()
+	}
+	evs := r.e.skipStage(s, why)
+	r.mu.Lock()
+	r.results = append(r.results, evs...)
+	r.mu.Unlock()
+	return Outcome[T]{Stage: s, Value: subject, Evaluations: evs}, err
 }
 
 func (r *Run) wait(ctx context.Context) error {
@@ -199,8 +214,7 @@ func (e *Engine) skipStage(s Stage, why string) []Evaluation {
 func skipAll[C any](list []bound[C], why string) []Evaluation {
 	evs := make([]Evaluation, len(list))
 	for i := range list {
-		b := &list[i]
-		evs[i] = b.skipped(Evaluation{Guardrail: b.name, Module: b.module, Stage: b.stage, Mode: b.opts.Mode}, why)
+		evs[i] = list[i].skipped(why)
 	}
 	return evs
 }

@@ -1,0 +1,77 @@
+package warden_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+)
+
+func newNothing() any { return &struct{}{} }
+
+func TestRegisterPanicsOnWiringMistakes(t *testing.T) {
+	warden.Register(warden.ModuleInfo{ID: "guardrail.output.test_registered_once", New: newNothing})
+	tests := []struct {
+		desc string
+		info warden.ModuleInfo
+		want string
+	}{
+		{"an empty ID", warden.ModuleInfo{New: newNothing}, "empty module ID"},
+		{"an ID without a namespace", warden.ModuleInfo{ID: "allowlist", New: newNothing}, "not namespaced"},
+		{"a nil New", warden.ModuleInfo{ID: "guardrail.output.test_nil_new"}, "nil New"},
+		{"an ID registered twice", warden.ModuleInfo{ID: "guardrail.output.test_registered_once", New: newNothing}, "called twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); !strings.Contains(s, tt.want) {
+					t.Errorf("panic = %v, want it to contain %q", r, tt.want)
+				}
+			}()
+			warden.Register(tt.info)
+		})
+	}
+}
+
+func TestLookupGuardrail(t *testing.T) {
+	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_result.test_zeta", New: newNothing})
+	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_result.test_alpha", New: newNothing})
+	tests := []struct {
+		desc    string
+		stage   warden.Stage
+		name    string
+		wantID  string
+		wantErr string
+	}{
+		{"finds a module registered for the stage", warden.StageToolResult, "test_alpha", "guardrail.tool_result.test_alpha", ""},
+		{"a miss lists the stage's modules, sorted", warden.StageToolResult, "test_beta", "",
+			`unknown guardrail "test_beta" (forgotten import?); registered for tool_result: test_alpha, test_zeta`},
+		{"a module of another stage is not found", warden.StageStream, "test_alpha", "", "no stream guardrails are registered"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			info, err := warden.LookupGuardrail(tt.stage, tt.name)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || info.ID != tt.wantID {
+				t.Errorf("got %q, %v; want %q", info.ID, err, tt.wantID)
+			}
+		})
+	}
+}
+
+func TestModulesAreSorted(t *testing.T) {
+	warden.Register(warden.ModuleInfo{ID: "guardrail.input.test_b", New: newNothing})
+	warden.Register(warden.ModuleInfo{ID: "guardrail.input.test_a", New: newNothing})
+	mods := warden.Modules()
+	for i := 1; i < len(mods); i++ {
+		if mods[i-1].ID >= mods[i].ID {
+			t.Fatalf("modules out of order: %q before %q", mods[i-1].ID, mods[i].ID)
+		}
+	}
+}
