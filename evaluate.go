@@ -17,7 +17,7 @@ type bound[C any] struct {
 	stage  Stage
 	pos    int // definition position within the stage
 	opts   Options
-	g     stageGuardrail
+	g      stageGuardrail
 }
 
 // stageGuardrail holds a guardrail as the interface of its stage; exactly one field is set. Calling the

@@ -20,7 +20,9 @@ func allowInput() warden.InputGuardrailFunc {
 }
 
 func haltInput(code string) warden.InputGuardrailFunc {
-	return inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) { return warden.Halt(code, "tripped"), nil })
+	return inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) {
+		return warden.Halt(code, "tripped"), nil
+	})
 }
 
 // waitInput blocks until release is closed or its context ends, then decides d.
@@ -41,8 +43,11 @@ func TestBlockingInputHaltStopsTheRunBeforeTheModel(t *testing.T) {
 	t.Parallel()
 	toolChecked := false
 	e := mustEngine(t, warden.Spec{
-		Input:    []warden.Entry{entry("guard", haltInput("test.blocked")), entry("later", allowInput(), parallel)},
-		ToolCall: []warden.Entry{entry("tc", warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) { toolChecked = true; return warden.Allow(), nil }))},
+		Input: []warden.Entry{entry("guard", haltInput("test.blocked")), entry("later", allowInput(), parallel)},
+		ToolCall: []warden.Entry{entry("tc", warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) {
+			toolChecked = true
+			return warden.Allow(), nil
+		}))},
 	})
 	run, rctx := e.StartRun(context.Background(), warden.RunInfo{RunID: "r1"})
 	defer run.Close()
@@ -137,7 +142,10 @@ func TestParallelInputHaltCancelsTheRunAndSiblings(t *testing.T) {
 			entry("sibling", waitInput(never, warden.Allow()), parallel),
 			entry("tripper", waitInput(trip, warden.Halt("test.injection", "prompt injection")), parallel),
 		},
-		ToolCall: []warden.Entry{entry("tc", warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) { toolChecked = true; return warden.Allow(), nil }))},
+		ToolCall: []warden.Entry{entry("tc", warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) {
+			toolChecked = true
+			return warden.Allow(), nil
+		}))},
 	})
 	run, rctx := e.StartRun(context.Background(), warden.RunInfo{})
 	defer run.Close()
@@ -196,8 +204,10 @@ func TestInputStage(t *testing.T) {
 		want    []summary
 	}{
 		{
-			desc:    "a parallel guardrail cannot modify the input, and failing closed halts",
-			entries: []warden.Entry{entry("p", inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) { return warden.Modify([]warden.Message{}), nil }), parallel)},
+			desc: "a parallel guardrail cannot modify the input, and failing closed halts",
+			entries: []warden.Entry{entry("p", inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) {
+				return warden.Modify([]warden.Message{}), nil
+			}), parallel)},
 			wantErr: true,
 			want:    []summary{{"p", "errored", "halt", "warden.guardrail_error"}},
 		},
@@ -219,9 +229,11 @@ func TestInputStage(t *testing.T) {
 			want:    []summary{{"r", "errored", "halt", "warden.guardrail_error"}},
 		},
 		{
-			desc:    "an input guardrail that errors fail-open lets the run go on",
-			entries: []warden.Entry{entry("e", inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) { return warden.Decision{}, errors.New("judge down") }), failOpen)},
-			want:    []summary{{"e", "errored", "allow", "warden.guardrail_error"}},
+			desc: "an input guardrail that errors fail-open lets the run go on",
+			entries: []warden.Entry{entry("e", inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) {
+				return warden.Decision{}, errors.New("judge down")
+			}), failOpen)},
+			want: []summary{{"e", "errored", "allow", "warden.guardrail_error"}},
 		},
 	}
 	for _, tt := range tests {
