@@ -2,4 +2,7 @@ module github.com/agentwarden/warden
 
 go 1.26
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require (
+	github.com/google/go-cmp v0.7.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+)

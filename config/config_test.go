@@ -1,0 +1,300 @@
+package config_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/config"
+)
+
+// fixed is a test module: it decides what its config says, and records its lifecycle.
+type fixed struct {
+	Action string          `yaml:"action"`
+	Code   string          `yaml:"code"`
+	Limit  int             `yaml:"limit"`
+	Wait   warden.Duration `yaml:"wait"`
+	Nested struct {
+		Depth int `yaml:"depth"`
+	} `yaml:"nested"`
+	FailAt string `yaml:"fail_at"` // provision | validate
+	closed *[]string
+	name   string
+}
+
+var (
+	lifecycleMu sync.Mutex
+	closedLog   []string
+)
+
+func (f *fixed) Provision(context.Context) error {
+	if f.FailAt == "provision" {
+		return errors.New("cannot reach the policy store")
+	}
+	return nil
+}
+
+func (f *fixed) Validate() error {
+	if f.FailAt == "validate" {
+		return errors.New("limit must be positive")
+	}
+	return nil
+}
+
+func (f *fixed) Close() error {
+	lifecycleMu.Lock()
+	defer lifecycleMu.Unlock()
+	closedLog = append(closedLog, f.Code)
+	return nil
+}
+
+func (f *fixed) CheckToolCall(context.Context, warden.ToolCallCheck) (warden.Decision, error) {
+	switch f.Action {
+	case "reject":
+		return warden.Reject(f.Code, "rejected by config"), nil
+	case "error":
+		return warden.Decision{}, errors.New("broken")
+	}
+	return warden.Allow(), nil
+}
+
+func init() {
+	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_call.fixed", New: func() any { return new(fixed) }, Summary: "test module"})
+	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_call.not_a_tool_guard", New: func() any { return new(struct{}) }})
+}
+
+func TestParseReportsPositionKeyAndCause(t *testing.T) {
+	t.Setenv("WARDEN_TEST_SET", "value")
+	tests := []struct {
+		desc string
+		yaml string
+		want string
+	}{
+		{"an unknown top-level key, with a suggestion", "version: 1\nguardrailz: {}\n",
+			`test.yaml:2:1: guardrailz: unknown key "guardrailz" (did you mean "guardrails"?)`},
+		{"an unknown key in a guardrail entry", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      fail_open: true\n",
+			`test.yaml:5:7: guardrails.tool_call[0].fail_open: unknown key "fail_open" (did you mean "fail_closed"?)`},
+		{"an unknown stage", "version: 1\nguardrails:\n  tools: []\n",
+			`test.yaml:3:3: guardrails.tools: unknown key "tools"`},
+		{"a mode that does not exist", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      mode: loud\n",
+			`test.yaml:5:13: guardrails.tool_call[0].mode: unknown mode "loud" (want enforce, monitor or off)`},
+		{"a duration that does not parse", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      timeout: soon\n",
+			`test.yaml:5:16: guardrails.tool_call[0].timeout: invalid duration "soon"`},
+		{"a bool that is not one", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      fail_closed: maybe\n",
+			`test.yaml:5:20: guardrails.tool_call[0].fail_closed: cannot unmarshal !!str`},
+		{"a stage that is not a list", "version: 1\nguardrails:\n  tool_call: {use: fixed}\n",
+			`test.yaml:3:14: guardrails.tool_call: want a list, got a mapping`},
+		{"a missing version", "guardrails: {}\n", `test.yaml:1:1: version: missing; write version: 1`},
+		{"an unsupported version", "version: 2\n", `test.yaml:1:1: version: unsupported version 2 (want 1)`},
+		{"a guardrail without use", "version: 1\nguardrails:\n  tool_call:\n    - name: x\n",
+			`test.yaml:4:7: guardrails.tool_call[0].use: missing: name the module this guardrail uses`},
+		{"two guardrails with one name", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n    - use: fixed\n",
+			`test.yaml:5:7: guardrails.tool_call[1].name: "fixed" is already the name of guardrails.tool_call[0]`},
+		{"parallel execution outside input", "version: 1\nguardrails:\n  output:\n    - use: fixed\n      execution: parallel\n",
+			`guardrails.output[0].execution: parallel applies to input guardrails only`},
+		{"a tools filter outside the tool stages", "version: 1\nguardrails:\n  input:\n    - use: fixed\n      tools: [bash]\n",
+			`guardrails.input[0].tools: applies to tool_call and tool_result guardrails only`},
+		{"a bad tool pattern", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      tools: ['[bash']\n",
+			`guardrails.tool_call[0].tools[0]: bad pattern "[bash"`},
+		{"an environment variable that is not set", "version: 1\naudit:\n  path: ${WARDEN_TEST_UNSET}/audit.jsonl\n",
+			`test.yaml:3:9: audit.path: environment variable WARDEN_TEST_UNSET is not set (write ${WARDEN_TEST_UNSET:-default} to give a default)`},
+		{"a key given twice", "version: 1\nversion: 1\n", `test.yaml:2:1: version: key repeated (first at line 1)`},
+		{"YAML that does not parse", "version: 1\nguardrails: [\n", `test.yaml:2: not valid YAML`},
+		{"an empty file", "", `test.yaml:1:1: the file is empty`},
+		{"an unknown audit sink", "version: 1\naudit:\n  sink: kafka\n", `audit.sink: unknown sink "kafka" (want jsonl or none)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			_, err := config.Parse("test.yaml", []byte(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v\nwant it to contain %s", err, tt.want)
+			}
+			var ce *config.Error
+			if err != nil && !errors.As(err, &ce) {
+				t.Errorf("err is %T, want it to hold a *config.Error", err)
+			}
+		})
+	}
+}
+
+func TestParseReportsEveryProblemSorted(t *testing.T) {
+	t.Parallel()
+	_, err := config.Parse("f.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      mode: loud\n      colour: red\nextra: 1\n"))
+	var es config.Errors
+	if !errors.As(err, &es) || len(es) != 3 {
+		t.Fatalf("err = %v, want 3 problems", err)
+	}
+	for i := 1; i < len(es); i++ {
+		if es[i-1].Line > es[i].Line {
+			t.Errorf("problems out of order: line %d before line %d", es[i-1].Line, es[i].Line)
+		}
+	}
+}
+
+func TestEnvironmentExpansion(t *testing.T) {
+	t.Setenv("WARDEN_TEST_CODE", "from.env")
+	tests := []struct {
+		desc, value, want string
+	}{
+		{"a set variable is replaced", "${WARDEN_TEST_CODE}", "from.env"},
+		{"a default applies when the variable is unset", "${WARDEN_TEST_NOPE:-fallback}", "fallback"},
+		{"a variable inside text is replaced", "x-${WARDEN_TEST_CODE}-y", "x-from.env-y"},
+		{"$${ is a literal ${", "$${WARDEN_TEST_CODE}", "${WARDEN_TEST_CODE}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			p, err := config.Parse("t.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config: {code: '"+tt.value+"'}\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f struct {
+				Code string `yaml:"code"`
+			}
+			if err := p.File.Guardrails.ToolCall[0].Config.Decode(&f); err != nil || f.Code != tt.want {
+				t.Errorf("code = %q (%v), want %q", f.Code, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildReportsModuleProblems(t *testing.T) {
+	tests := []struct {
+		desc string
+		yaml string
+		want string
+	}{
+		{"an unknown module lists what is registered", "version: 1\nguardrails:\n  tool_call:\n    - use: fixd\n",
+			`t.yaml:4:12: guardrails.tool_call[0].use: unknown guardrail "fixd" (forgotten import?); registered for tool_call: fixed, not_a_tool_guard`},
+		{"an unknown key in a module's config names the module", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config:\n        limt: 3\n",
+			`t.yaml:6:9: guardrail.tool_call.fixed: guardrails.tool_call[0].config.limt: unknown key "limt" (did you mean "limit"?)`},
+		{"a nested unknown key in a module's config", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config:\n        nested: {deep: 1}\n",
+			`t.yaml:6:18: guardrail.tool_call.fixed: guardrails.tool_call[0].config.nested.deep: unknown key "deep" (known keys: depth)`},
+		{"a wrong type in a module's config", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config:\n        limit: lots\n",
+			`t.yaml:6:16: guardrail.tool_call.fixed: guardrails.tool_call[0].config.limit: cannot unmarshal !!str`},
+		{"a module config that is not a mapping", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config: [1]\n",
+			`guardrails.tool_call[0].config: want a mapping of keys, got a list`},
+		{"a provision failure names the module and its config", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config: {fail_at: provision}\n",
+			`t.yaml:5:15: guardrail.tool_call.fixed: guardrails.tool_call[0].config: cannot reach the policy store`},
+		{"a validation failure names the module and its config", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      config: {fail_at: validate}\n",
+			`t.yaml:5:15: guardrail.tool_call.fixed: guardrails.tool_call[0].config: limit must be positive`},
+		{"a module that does not fit its stage is a wiring error", "version: 1\nguardrails:\n  tool_call:\n    - use: not_a_tool_guard\n",
+			`does not implement warden.ToolCallGuardrail`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			p, err := config.Parse("t.yaml", []byte(tt.yaml))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			_, err = p.Build(context.Background(), config.Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v\nwant it to contain %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildClosesWhatItProvisionedWhenALaterModuleFails(t *testing.T) {
+	lifecycleMu.Lock()
+	closedLog = nil
+	lifecycleMu.Unlock()
+	p, err := config.Parse("t.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - {use: fixed, name: a, config: {code: first}}\n    - {use: fixed, name: b, config: {code: second, fail_at: validate}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Build(context.Background(), config.Options{}); err == nil {
+		t.Fatal("build succeeded, want the validation failure")
+	}
+	lifecycleMu.Lock()
+	defer lifecycleMu.Unlock()
+	if strings.Join(closedLog, ",") != "second,first" {
+		t.Errorf("closed %v, want the failed module and then the provisioned one", closedLog)
+	}
+}
+
+func TestBuiltEngineHonoursOptions(t *testing.T) {
+	var audit bytes.Buffer
+	p, err := config.Parse("t.yaml", []byte(`version: 1
+guardrails:
+  tool_call:
+    - name: open
+      use: fixed
+      fail_closed: false
+      config: {action: error, code: a}
+    - name: watch
+      use: fixed
+      mode: monitor
+      config: {action: reject, code: watched}
+    - name: only-mcp
+      use: fixed
+      tools: ["mcp__*"]
+      config: {action: reject, code: mcp}
+audit:
+  path: stdout
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.Build(context.Background(), config.Options{Stdout: &audit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	out, err := l.Engine.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.NewToolCall("c", "bash", []byte(`{}`))})
+	if err != nil || !out.Allowed() {
+		t.Fatalf("allowed = %v (%v), want allowed: fail-open error, monitored reject, skipped filter", out.Allowed(), err)
+	}
+	got := []string{}
+	for _, ev := range out.Evaluations {
+		got = append(got, ev.Guardrail+":"+ev.Status.String())
+	}
+	if strings.Join(got, " ") != "open:errored watch:evaluated only-mcp:skipped" {
+		t.Errorf("evaluations = %v", got)
+	}
+	if n := strings.Count(audit.String(), "\n"); n != 3 {
+		t.Errorf("audit lines = %d, want 3:\n%s", n, audit.String())
+	}
+	if !strings.Contains(audit.String(), `"module":"guardrail.tool_call.fixed"`) {
+		t.Errorf("audit does not name the module:\n%s", audit.String())
+	}
+}
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "warden.yaml")
+	if err := os.WriteFile(good, []byte("version: 1\naudit: {sink: none}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc    string
+		file    string
+		wantErr string
+	}{
+		{"the embedded default loads when no file is named", "", ""},
+		{"a file loads", good, ""},
+		{"a missing file is an error naming it", filepath.Join(dir, "nope.yaml"), "nope.yaml: no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			l, err := config.Load(context.Background(), tt.file, config.Options{Stderr: &bytes.Buffer{}})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+		})
+	}
+}
