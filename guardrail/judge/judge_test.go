@@ -63,7 +63,7 @@ func verdict(v string) func(http.ResponseWriter, string) {
 func flagsWhen(word string) func(http.ResponseWriter, string) {
 	return func(w http.ResponseWriter, content string) {
 		if strings.Contains(content, word) {
-			verdict(`{"flagged": true, "reason": "mentions ` + word + `"}`)(w, content)
+			verdict(`{"flagged": true, "reason": "mentions `+word+`"}`)(w, content)
 			return
 		}
 		verdict(`{"flagged": false, "reason": ""}`)(w, content)
