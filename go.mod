@@ -4,5 +4,7 @@ go 1.26
 
 require (
 	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )

@@ -349,3 +349,9 @@ func keyPos(m *yaml.Node, key string) (int, int) {
 	}
 	return 0, 0
 }
+
+//go:embed schema.json
+var schemaJSON []byte
+
+// Schema returns the JSON Schema of the config file format, as `warden config schema` prints it.
+func Schema() []byte { return bytes.Clone(schemaJSON) }

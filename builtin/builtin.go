@@ -1,0 +1,10 @@
+// Package builtin registers every module that ships with Warden. Import it for its side effect:
+//
+//	import _ "github.com/agentwarden/warden/builtin"
+//
+// A program that wants fewer modules imports the module packages it needs instead.
+package builtin
+
+import (
+	_ "github.com/agentwarden/warden/guardrail/judge" // judge: input, response, tool_call, tool_result, output
+)
