@@ -96,9 +96,9 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 			`test.yaml:4:7: guardrails.tool_call[0].use: missing: name the module this guardrail uses`},
 		{"two guardrails with one name", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n    - use: fixed\n",
 			`test.yaml:5:7: guardrails.tool_call[1].name: "fixed" is already the name of guardrails.tool_call[0]`},
-		{"parallel execution outside input", "version: 1\nguardrails:\n  output:\n    - use: fixed\n      execution: parallel\n",
+		{"parallel execution outside input", "version: 1\nguardrails:\n  output:\n    - use: judge\n      execution: parallel\n",
 			`guardrails.output[0].execution: parallel applies to input guardrails only`},
-		{"a tools filter outside the tool stages", "version: 1\nguardrails:\n  input:\n    - use: fixed\n      tools: [bash]\n",
+		{"a tools filter outside the tool stages", "version: 1\nguardrails:\n  input:\n    - use: judge\n      tools: [bash]\n",
 			`guardrails.input[0].tools: applies to tool_call and tool_result guardrails only`},
 		{"a bad tool pattern", "version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      tools: ['[bash']\n",
 			`guardrails.tool_call[0].tools[0]: bad pattern "[bash"`},
@@ -125,10 +125,10 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 
 func TestParseReportsEveryProblemSorted(t *testing.T) {
 	t.Parallel()
-	_, err := config.Parse("f.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      mode: loud\n      colour: red\nextra: 1\n"))
+	_, err := config.Parse("f.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: fixed\n      mode: loud\n      colour: red\n    - use: fixd\n    - use: fixed\n      name: b\n      config: {limt: 1}\nextra: 1\n"))
 	var es config.Errors
-	if !errors.As(err, &es) || len(es) != 3 {
-		t.Fatalf("err = %v, want 3 problems", err)
+	if !errors.As(err, &es) || len(es) != 5 {
+		t.Fatalf("err = %v, want 5 problems: structure, an unknown module and a module key together", err)
 	}
 	for i := 1; i < len(es); i++ {
 		if es[i-1].Line > es[i].Line {
@@ -163,7 +163,7 @@ func TestEnvironmentExpansion(t *testing.T) {
 	}
 }
 
-func TestBuildReportsModuleProblems(t *testing.T) {
+func TestModuleProblemsNameTheModuleAndPosition(t *testing.T) {
 	tests := []struct {
 		desc string
 		yaml string
@@ -189,10 +189,9 @@ func TestBuildReportsModuleProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			p, err := config.Parse("t.yaml", []byte(tt.yaml))
-			if err != nil {
-				t.Fatalf("parse: %v", err)
+			if err == nil {
+				_, err = p.Build(context.Background(), config.Options{})
 			}
-			_, err = p.Build(context.Background(), config.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v\nwant it to contain %s", err, tt.want)
 			}

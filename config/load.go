@@ -83,8 +83,8 @@ func Load(ctx context.Context, file string, opts Options) (*Loaded, error) {
 	return p.Build(ctx, opts)
 }
 
-// Parse decodes a config file: YAML, ${ENV} expansion, a strict check of every key against the format,
-// defaults, and every rule that needs no module. name is the file name errors report. All problems are
+// Parse decodes a config file: YAML, ${ENV} expansion, a strict check of every key against the format and
+// against each module's config struct, defaults, and every rule that needs no provisioned module. name is the file name errors report. All problems are
 // returned at once, as Errors sorted by position.
 func Parse(name string, data []byte) (*Parsed, error) {
 	errs := &errorList{file: name}
@@ -106,6 +106,7 @@ func Parse(name string, data []byte) (*Parsed, error) {
 	root := doc.Content[0]
 	expandEnv(root, osLookup, "", errs)
 	checkStrict(root, reflect.TypeFor[File](), "", "", errs)
+	checkModules(root, errs)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
@@ -172,8 +173,8 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 	}
 }
 
-// Build provisions every module and returns the engine. A module's error names the module ID and its
-// config's position; on any error, whatever was provisioned is closed again.
+// Build decodes and provisions every module and returns the engine. A module's error names the module ID
+// and its config's position; on any error, whatever was provisioned is closed again.
 func (p *Parsed) Build(ctx context.Context, opts Options) (*Loaded, error) {
 	errs := &errorList{file: p.Name}
 	l := &Loaded{Parsed: p}
@@ -228,11 +229,7 @@ func (p *Parsed) buildGuardrail(ctx context.Context, stage warden.Stage, i int, 
 	cfgLine, cfgCol := at.line, at.col
 	if g.Config.Kind != 0 {
 		cfgLine, cfgCol = g.Config.Line, g.Config.Column
-		before := len(errs.errs)
-		checkStrict(&g.Config, reflect.TypeOf(inst), where+".config", info.ID, errs)
-		if len(errs.errs) > before {
-			return warden.Entry{}, false
-		}
+		// Parse checked every key strictly, so a plain decode is safe here.
 		if err := g.Config.Decode(inst); err != nil {
 			errs.add(cfgLine, cfgCol, where+".config", info.ID, "%s", cleanDecodeError(err))
 			return warden.Entry{}, false
@@ -304,6 +301,34 @@ func (m multiCloser) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkModules looks up the module of every guardrail entry and checks its config's keys strictly. It
+// reads the YAML nodes, not the decoded File, so that it runs even when other keys are wrong and one run
+// reports every problem. New has no side effects, so this needs no provisioning.
+func checkModules(root *yaml.Node, errs *errorList) {
+	g := valueOf(root, "guardrails")
+	for _, s := range warden.Stages {
+		seq := valueOf(g, s.String())
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, item := range seq.Content {
+			use := valueOf(item, "use")
+			if use == nil || use.Kind != yaml.ScalarNode || use.Value == "" {
+				continue // reported as a missing use
+			}
+			where := fmt.Sprintf("guardrails.%s[%d]", s, i)
+			info, err := warden.LookupGuardrail(s, use.Value)
+			if err != nil {
+				errs.add(use.Line, use.Column, where+".use", "", "%v", err)
+				continue
+			}
+			if cfg := valueOf(item, "config"); cfg != nil {
+				checkStrict(cfg, reflect.TypeOf(info.New()), where+".config", info.ID, errs)
+			}
+		}
+	}
 }
 
 // entryPositions finds where each guardrail entry and its use key are, by stage.

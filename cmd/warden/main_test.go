@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/config"
+	"github.com/spf13/cobra"
+)
+
+func runCLI(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCommands(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc       string
+		args       []string
+		stdin      string
+		wantCode   int
+		wantOut    []string
+		wantErr    []string
+		notWantOut []string
+	}{
+		{desc: "version prints the version", args: []string{"version"}, wantOut: []string{"warden ", "go1."}},
+		{desc: "validate with no file checks the embedded default", args: []string{"config", "validate"},
+			wantOut: []string{"<default>: valid", "tool_call", "audit", "jsonl to stderr"}},
+		{desc: "validate summarizes each stage's guardrails", args: []string{"config", "validate", "../../examples/judge.yaml"},
+			wantOut: []string{"examples/judge.yaml: valid", "injection-judge (judge, parallel)", "result-judge (judge)"}},
+		{desc: "validate reports every problem with file, line, column and key, exit 1", args: []string{"config", "validate", "testdata/bad.yaml"}, wantCode: 1,
+			wantErr: []string{"testdata/bad.yaml:4:12: guardrails.tool_call[0].use: unknown guardrail \"judg\"", "testdata/bad.yaml:5:13: guardrails.tool_call[0].mode: unknown mode \"loud\""}},
+		{desc: "validate reads standard input for -", args: []string{"config", "validate", "-"}, stdin: "version: 1\n", wantOut: []string{"<stdin>: valid"}},
+		{desc: "validate names a missing file, exit 1", args: []string{"config", "validate", "nope.yaml"}, wantCode: 1, wantErr: []string{"nope.yaml"}},
+		{desc: "validate with two files is a usage error, exit 2", args: []string{"config", "validate", "a", "b"}, wantCode: 2, wantErr: []string{"accepts at most 1 arg", "warden --help"}},
+		{desc: "an unknown command is a usage error, exit 2", args: []string{"serveit"}, wantCode: 2, wantErr: []string{`unknown command "serveit"`}},
+		{desc: "an unknown flag is a usage error, exit 2", args: []string{"config", "validate", "--strictly"}, wantCode: 2, wantErr: []string{"unknown flag: --strictly"}},
+		{desc: "default prints the embedded config", args: []string{"config", "default"}, wantOut: []string{string(config.Default())}},
+		{desc: "modules lists the registered modules", args: []string{"config", "modules"}, wantOut: []string{"MODULE", "guardrail.input.judge", "guardrail.tool_call.judge"}},
+		{desc: "help shows an example", args: []string{"config", "validate", "--help"}, wantOut: []string{"Examples:", "warden config validate warden.yaml"}},
+		{desc: "root help documents the exit codes", args: []string{"--help"}, wantOut: []string{"0 ok, 1 error, 2 usage, 3 denied"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runCLI(tt.stdin, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestSchemaCommandPrintsValidJSON(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI("", "config", "schema")
+	if code != 0 || !json.Valid([]byte(out)) || out != string(config.Schema()) {
+		t.Errorf("exit %d, valid JSON %v, equal to the embedded schema %v", code, json.Valid([]byte(out)), out == string(config.Schema()))
+	}
+}
+
+func TestEveryCommandHasAnExample(t *testing.T) {
+	t.Parallel()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Name() != "help" && c.Name() != "completion" && strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%q has no example in its help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCommand(streams{}))
+}
