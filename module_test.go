@@ -2,6 +2,7 @@ package warden_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentwarden/warden"
@@ -9,8 +10,16 @@ import (
 
 func newNothing() any { return &struct{}{} }
 
+// The registry is process-wide: register the tests' modules once, so the tests also pass with -count N.
+var registerTestModules = sync.OnceFunc(func() {
+	for _, id := range []string{"guardrail.output.test_registered_once", "guardrail.tool_result.test_zeta",
+		"guardrail.tool_result.test_alpha", "guardrail.input.test_b", "guardrail.input.test_a"} {
+		warden.Register(warden.ModuleInfo{ID: id, New: newNothing})
+	}
+})
+
 func TestRegisterPanicsOnWiringMistakes(t *testing.T) {
-	warden.Register(warden.ModuleInfo{ID: "guardrail.output.test_registered_once", New: newNothing})
+	registerTestModules()
 	tests := []struct {
 		desc string
 		info warden.ModuleInfo
@@ -35,8 +44,7 @@ func TestRegisterPanicsOnWiringMistakes(t *testing.T) {
 }
 
 func TestLookupGuardrail(t *testing.T) {
-	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_result.test_zeta", New: newNothing})
-	warden.Register(warden.ModuleInfo{ID: "guardrail.tool_result.test_alpha", New: newNothing})
+	registerTestModules()
 	tests := []struct {
 		desc    string
 		stage   warden.Stage
@@ -66,8 +74,7 @@ func TestLookupGuardrail(t *testing.T) {
 }
 
 func TestModulesAreSorted(t *testing.T) {
-	warden.Register(warden.ModuleInfo{ID: "guardrail.input.test_b", New: newNothing})
-	warden.Register(warden.ModuleInfo{ID: "guardrail.input.test_a", New: newNothing})
+	registerTestModules()
 	mods := warden.Modules()
 	for i := 1; i < len(mods); i++ {
 		if mods[i-1].ID >= mods[i].ID {

@@ -51,11 +51,11 @@ func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], er
 	r.parallel = done
 	r.mu.Unlock()
 	blocking := slices.Clone(out.Evaluations)
+	d := out.Decision // the goroutine must not share out, which this function goes on to change
 	go func() {
 		defer close(done)
 		pevs, halt := runParallel(r.ctx, r.e.inputParallel, c)
 		all := r.e.mergeInput(blocking, pevs)
-		d := out.Decision
 		var tw *TripwireError
 		if halt >= 0 {
 			d = pevs[halt].Decision
@@ -65,8 +65,10 @@ func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], er
 		r.add(all, tw)
 	}()
 	// Only the blocking guardrails' evaluations are known yet; the parallel slots are filled in Results.
-	out.Evaluations = out.Evaluations[:0:0]
-	for _, ev := range blocking {
+	// (blocking belongs to the goroutine now, which merges into it: read the outcome's own slice.)
+	known := out.Evaluations
+	out.Evaluations = nil
+	for _, ev := range known {
 		if ev.Status != 0 {
 			out.Evaluations = append(out.Evaluations, ev)
 		}
