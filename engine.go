@@ -228,7 +228,7 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([
 	for i := range list {
 		wg.Go(func() {
 			own := c
-			list[i].evaluate(pctx, &own, "", clock(), &evs[i])
+			list[i].evaluate(pctx, pctx.Done(), &own, "", clock(), &evs[i])
 			if evs[i].Effect == ActionHalt {
 				mu.Lock()
 				if first < 0 {

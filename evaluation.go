@@ -125,11 +125,11 @@ type Evaluation struct {
 	Stage     Stage
 	Mode      Mode
 	Status    Status
+	// Effect is the action the engine applied: Decision.Action when enforcing, allow when monitoring.
+	Effect Action
 	// Decision is what the guardrail decided. For an errored guardrail it is the engine's fail-closed deny,
 	// or an allow carrying the error's reason code when the guardrail is fail-open or monitoring.
 	Decision Decision
-	// Effect is the action the engine applied: Decision.Action when enforcing, allow when monitoring.
-	Effect Action
 	// Skip says why a skipped guardrail did not run.
 	Skip string
 	// Err is the error, timeout or recovered panic of an errored guardrail. It may quote content, so it is
