@@ -162,7 +162,7 @@ func (e *Engine) CheckInput(ctx context.Context, c InputCheck) (Outcome[[]Messag
 	out, tw := e.inputBlockingStage(ctx, c)
 	if tw == nil && len(e.inputParallel) > 0 {
 		c.Messages = out.Value
-		pevs, halt := runParallel(ctx, e.inputParallel, c)
+		pevs, halt := runParallel(ctx, e.inputParallel, c, nil)
 		out.Evaluations = e.mergeInput(out.Evaluations, pevs)
 		if halt >= 0 {
 			out.Decision = pevs[halt].Decision
@@ -217,8 +217,10 @@ func (e *Engine) mergeInput(blocking, parallel []Evaluation) []Evaluation {
 }
 
 // runParallel runs guardrails concurrently; the first to halt cancels the others, which are then recorded
-// as skipped. It returns the evaluations in list order and the index of the halting one, or -1.
-func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([]Evaluation, int) {
+// as skipped. onHalt, when set, hears of the halt at once, before the siblings have returned: a sibling
+// that ignores its context must not delay the run's end. It returns the evaluations in list order and the
+// index of the halting one, or -1.
+func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck, onHalt func(Evaluation)) ([]Evaluation, int) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	evs := make([]Evaluation, len(list))
@@ -234,13 +236,16 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck) ([
 				if first < 0 {
 					first = i
 					cancel()
+					if onHalt != nil {
+						onHalt(evs[i])
+					}
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if first >= 0 && ctx.Err() == nil {
+	if first >= 0 {
 		for i := range evs {
 			if i != first && evs[i].Status == StatusErrored && errors.Is(evs[i].Err, context.Canceled) {
 				d := evs[i].Duration

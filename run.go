@@ -21,6 +21,7 @@ type Run struct {
 
 	mu       sync.Mutex
 	parallel chan struct{} // closed when the parallel input guardrails have finished; nil if none started
+	halted   chan struct{} // closed when the run halts
 	results  []Evaluation
 	halt     *TripwireError
 }
@@ -29,7 +30,7 @@ type Run struct {
 // *TripwireError) or when Close is called; pass it to the model call so a parallel input tripwire stops it.
 func (e *Engine) StartRun(ctx context.Context, info RunInfo) (*Run, context.Context) {
 	rctx, cancel := context.WithCancelCause(ctx)
-	return &Run{e: e, info: info, ctx: rctx, cancel: cancel}, rctx
+	return &Run{e: e, info: info, ctx: rctx, cancel: cancel, halted: make(chan struct{})}, rctx
 }
 
 // Input checks the run's input. Blocking input guardrails finish before it returns, in order, and their
@@ -47,32 +48,44 @@ func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], er
 	}
 	c.Messages = out.Value
 	done := make(chan struct{})
-	r.mu.Lock()
-	r.parallel = done
-	r.mu.Unlock()
 	blocking := slices.Clone(out.Evaluations)
 	d := out.Decision // the goroutine must not share out, which this function goes on to change
+	// The input stage's evaluations take their place in the run's results now, the parallel slots empty
+	// until filled, so that stages stay in order whatever finishes first.
+	r.mu.Lock()
+	r.parallel = done
+	base := len(r.results)
+	r.results = append(r.results, blocking...)
+	r.mu.Unlock()
 	go func() {
 		defer close(done)
-		pevs, halt := runParallel(r.ctx, r.e.inputParallel, c)
+		// A halt ends the run the moment it is known, even while a sibling that ignores cancellation
+		// is still running: the model call is cancelled and every later step refused.
+		onHalt := func(ev Evaluation) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, b := range r.e.inputParallel {
+				if b.name == ev.Guardrail {
+					r.results[base+b.pos] = ev
+				}
+			}
+			tw := newTripwire(StageInput, ev, nil)
+			tw.Results = known(r.results)
+			r.haltLocked(tw)
+		}
+		pevs, halt := runParallel(r.ctx, r.e.inputParallel, c, onHalt)
 		all := r.e.mergeInput(blocking, pevs)
-		var tw *TripwireError
 		if halt >= 0 {
 			d = pevs[halt].Decision
-			tw = newTripwire(StageInput, pevs[halt], nil)
 		}
 		record(r.e, r.ctx, StageInput, r.info, d, all, c)
-		r.add(all, tw)
+		r.mu.Lock()
+		copy(r.results[base:], all)
+		r.mu.Unlock()
 	}()
-	// Only the blocking guardrails' evaluations are known yet; the parallel slots are filled in Results.
+	// Only the blocking guardrails' evaluations are known yet; the parallel ones join Results.
 	// (blocking belongs to the goroutine now, which merges into it: read the outcome's own slice.)
-	known := out.Evaluations
-	out.Evaluations = nil
-	for _, ev := range known {
-		if ev.Status != 0 {
-			out.Evaluations = append(out.Evaluations, ev)
-		}
-	}
+	out.Evaluations = known(out.Evaluations)
 	return out, nil
 }
 
@@ -109,11 +122,22 @@ func (r *Run) Output(ctx context.Context, msg Message) (Outcome[Message], error)
 }
 
 // Results returns every evaluation of the run so far: stages in the order they ran, guardrails within a
-// stage in definition order. Parallel input guardrails appear once they have finished.
+// stage in definition order. Parallel input guardrails appear once they have finished; Close waits for them.
 func (r *Run) Results() []Evaluation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return slices.Clone(r.results)
+	return known(r.results)
+}
+
+// known copies the evaluations that have happened, leaving out the slots of guardrails still running.
+func known(evs []Evaluation) []Evaluation {
+	out := make([]Evaluation, 0, len(evs))
+	for _, ev := range evs {
+		if ev.Status != 0 {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 // Close ends the run: it cancels the run's context and waits for parallel input guardrails to return.
@@ -157,6 +181,7 @@ func (r *Run) wait(ctx context.Context) error {
 	if done != nil {
 		select {
 		case <-done:
+		case <-r.halted:
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
@@ -180,11 +205,20 @@ func (r *Run) add(evs []Evaluation, err error) error {
 		return err
 	}
 	if r.halt == nil {
-		tw.Results = slices.Clone(r.results)
-		r.halt = tw
-		r.cancel(tw)
+		tw.Results = known(r.results)
+		r.haltLocked(tw)
 	}
 	return tw
+}
+
+// haltLocked records the run's tripwire, refuses every later step and cancels the run. r.mu is held.
+func (r *Run) haltLocked(tw *TripwireError) {
+	if r.halt != nil {
+		return
+	}
+	r.halt = tw
+	close(r.halted)
+	r.cancel(tw)
 }
 
 // skipStage records every guardrail of a stage as skipped, for a subject the stage never looked at.

@@ -163,12 +163,15 @@ func TestParallelInputHaltCancelsTheRunAndSiblings(t *testing.T) {
 	if !errors.As(err, &tw) || tw.Guardrail != "tripper" || toolChecked {
 		t.Fatalf("tool call: err %v, guardrail ran %v; want the tripwire of tripper and no evaluation", err, toolChecked)
 	}
+	// The tripwire holds what was known when the run halted; the run's results, once the cancelled
+	// sibling has returned, hold everything, stages in order.
+	if diff := cmp.Diff([]summary{{"tripper", "evaluated", "halt", "test.injection"}}, summarize(tw.Results)); diff != "" {
+		t.Errorf("tripwire results (-want +got):\n%s", diff)
+	}
+	run.Close()
 	want := []summary{{"sibling", "skipped", "allow", ""}, {"tripper", "evaluated", "halt", "test.injection"}, {"tc", "skipped", "allow", ""}}
 	if diff := cmp.Diff(want, summarize(run.Results())); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(want[:2], summarize(tw.Results)); diff != "" {
-		t.Errorf("tripwire results (-want +got):\n%s", diff)
 	}
 }
 
@@ -353,5 +356,62 @@ func TestRunIsSafeForConcurrentToolCalls(t *testing.T) {
 	wg.Wait()
 	if n := len(run.Results()); n != 16 {
 		t.Errorf("results = %d, want 16", n)
+	}
+}
+
+func TestParallelHaltTakesEffectWhileASiblingIgnoresCancellation(t *testing.T) {
+	t.Parallel()
+	stubborn := make(chan struct{}) // the sibling returns only when the test ends
+	t.Cleanup(func() { close(stubborn) })
+	trip := make(chan struct{})
+	ignoresCtx := inputGuard(func(context.Context, warden.InputCheck) (warden.Decision, error) {
+		<-stubborn
+		return warden.Allow(), nil
+	})
+	e := mustEngine(t, warden.Spec{
+		Input:    []warden.Entry{entry("stubborn", ignoresCtx, parallel), entry("tripper", waitInput(trip, warden.Halt("test.halt", "tripped")), parallel)},
+		ToolCall: []warden.Entry{entry("tc", allowTool())},
+	})
+	run, rctx := e.StartRun(context.Background(), warden.RunInfo{})
+	if _, err := run.Input(context.Background(), userInput); err != nil {
+		t.Fatal(err)
+	}
+	close(trip)
+	select {
+	case <-rctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run context is still live: the halt waited for a sibling that ignores cancellation")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := run.ToolCall(context.Background(), bashCall)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var tw *warden.TripwireError
+		if !errors.As(err, &tw) || tw.Guardrail != "tripper" {
+			t.Errorf("tool call: %v, want the tripwire", err)
+		}
+		if diff := cmp.Diff([]summary{{"tripper", "evaluated", "halt", "test.halt"}}, summarize(tw.Results)); diff != "" {
+			t.Errorf("tripwire results (-want +got):\n%s", diff)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool call waited for a sibling that ignores cancellation")
+	}
+}
+
+func TestClosingARunCancelsItsParallelGuardrails(t *testing.T) {
+	t.Parallel()
+	never := make(chan struct{})
+	e := mustEngine(t, warden.Spec{Input: []warden.Entry{entry("slow", waitInput(never, warden.Allow()), parallel)}})
+	run, _ := e.StartRun(context.Background(), warden.RunInfo{})
+	if _, err := run.Input(context.Background(), userInput); err != nil {
+		t.Fatal(err)
+	}
+	run.Close() // returns only once the guardrail has returned: it must see the cancellation
+	want := []summary{{"slow", "errored", "halt", "warden.guardrail_error"}}
+	if diff := cmp.Diff(want, summarize(run.Results())); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }
