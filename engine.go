@@ -259,13 +259,9 @@ func runParallel(ctx context.Context, list []bound[InputCheck], c InputCheck, on
 
 // CheckResponse runs the response guardrails on one model response, in order.
 func (e *Engine) CheckResponse(ctx context.Context, c ResponseCheck) (Outcome[Response], error) {
-	v, d, evs, decisive := runChain(ctx, e.response, c, "", clock(), func(c ResponseCheck, r any) ResponseCheck {
-		c.Response = r.(Response)
-		return c
-	})
-	out := Outcome[Response]{Stage: StageResponse, Value: v.Response, Decision: d, Evaluations: evs}
-	record(e, ctx, StageResponse, c.Run, d, evs, c)
-	return out, haltError(StageResponse, d, evs, decisive)
+	return checkStage(e, ctx, StageResponse, e.response, c, c.Run, "", clock(),
+		func(c ResponseCheck) Response { return c.Response },
+		func(c ResponseCheck, v Response) ResponseCheck { c.Response = v; return c }, nil)
 }
 
 // CheckToolCall authorizes one tool call. Guardrails run in order, each on the call as modified by the ones
@@ -287,56 +283,55 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 		record(e, ctx, StageToolCall, c.Run, d, evs, c)
 		return out, nil
 	}
-	v, d, evs, decisive := runChain(ctx, e.toolCall, c, c.Call.Name, start, func(c ToolCallCheck, r any) ToolCallCheck {
-		c.Call = r.(ToolCall)
-		return c
-	})
-	out := Outcome[ToolCall]{Stage: StageToolCall, Value: v.Call, Decision: d, Evaluations: evs}
-	if d.Action == ActionReject {
-		out.Message = DenyMessage(c.Call.Name, d)
-	}
-	record(e, ctx, StageToolCall, c.Run, d, evs, c)
-	return out, haltError(StageToolCall, d, evs, decisive)
+	return checkStage(e, ctx, StageToolCall, e.toolCall, c, c.Run, c.Call.Name, start,
+		func(c ToolCallCheck) ToolCall { return c.Call },
+		func(c ToolCallCheck, v ToolCall) ToolCallCheck { c.Call = v; return c },
+		func(out Outcome[ToolCall], c ToolCallCheck) Outcome[ToolCall] {
+			out.Message = DenyMessage(c.Call.Name, out.Decision)
+			return out
+		})
 }
 
 // CheckToolResult runs the tool-result guardrails on what a tool returned, in order. A reject replaces the
 // result with a message the model sees (Outcome.Value carries it, IsError set).
 func (e *Engine) CheckToolResult(ctx context.Context, c ToolResultCheck) (Outcome[ToolResult], error) {
-	v, d, evs, decisive := runChain(ctx, e.toolResult, c, c.Call.Name, clock(), func(c ToolResultCheck, r any) ToolResultCheck {
-		c.Result = r.(ToolResult)
-		return c
-	})
-	out := Outcome[ToolResult]{Stage: StageToolResult, Value: v.Result, Decision: d, Evaluations: evs}
-	if d.Action == ActionReject {
-		r := d.FirstReason()
-		out.Message = "Guardrail withheld the result of tool '" + c.Call.Name + "' (" + r.Code + "). Reason: " + r.Message + "."
-		out.Value = ToolResult{CallID: c.Result.CallID, Name: c.Result.Name, Content: out.Message, IsError: true}
-	}
-	record(e, ctx, StageToolResult, c.Run, d, evs, c)
-	return out, haltError(StageToolResult, d, evs, decisive)
+	return checkStage(e, ctx, StageToolResult, e.toolResult, c, c.Run, c.Call.Name, clock(),
+		func(c ToolResultCheck) ToolResult { return c.Result },
+		func(c ToolResultCheck, v ToolResult) ToolResultCheck { c.Result = v; return c },
+		func(out Outcome[ToolResult], c ToolResultCheck) Outcome[ToolResult] {
+			r := out.Decision.FirstReason()
+			out.Message = "Guardrail withheld the result of tool '" + c.Call.Name + "' (" + r.Code + "). Reason: " + r.Message + "."
+			out.Value = ToolResult{CallID: c.Result.CallID, Name: c.Result.Name, Content: out.Message, IsError: true}
+			return out
+		})
 }
 
 // CheckOutput runs the output guardrails on a run's final output, in order.
 func (e *Engine) CheckOutput(ctx context.Context, c OutputCheck) (Outcome[Message], error) {
-	v, d, evs, decisive := runChain(ctx, e.output, c, "", clock(), func(c OutputCheck, r any) OutputCheck {
-		c.Output = r.(Message)
-		return c
-	})
-	out := Outcome[Message]{Stage: StageOutput, Value: v.Output, Decision: d, Evaluations: evs}
-	record(e, ctx, StageOutput, c.Run, d, evs, c)
-	return out, haltError(StageOutput, d, evs, decisive)
+	return checkStage(e, ctx, StageOutput, e.output, c, c.Run, "", clock(),
+		func(c OutputCheck) Message { return c.Output },
+		func(c OutputCheck, v Message) OutputCheck { c.Output = v; return c }, nil)
 }
 
 // CheckPart runs the stream guardrails on one stream part, in order. The stream runner calls it; it decides
 // what text a part may see and when text is released.
 func (e *Engine) CheckPart(ctx context.Context, c PartCheck) (Outcome[Part], error) {
-	v, d, evs, decisive := runChain(ctx, e.stream, c, "", clock(), func(c PartCheck, r any) PartCheck {
-		c.Part = r.(Part)
-		return c
-	})
-	out := Outcome[Part]{Stage: StageStream, Value: v.Part, Decision: d, Evaluations: evs}
-	record(e, ctx, StageStream, c.Run, d, evs, c)
-	return out, haltError(StageStream, d, evs, decisive)
+	return checkStage(e, ctx, StageStream, e.stream, c, c.Run, "", clock(),
+		func(c PartCheck) Part { return c.Part },
+		func(c PartCheck, v Part) PartCheck { c.Part = v; return c }, nil)
+}
+
+// checkStage runs one stage's chain on a subject and builds its outcome: get and set reach the subject's
+// value inside its check, and rejected, when set, says what the model sees in place of a rejected subject.
+func checkStage[C, T any](e *Engine, ctx context.Context, s Stage, list []bound[C], c C, run RunInfo, tool string, start time.Duration,
+	get func(C) T, set func(C, T) C, rejected func(Outcome[T], C) Outcome[T]) (Outcome[T], error) {
+	final, d, evs, decisive := runChain(ctx, list, c, tool, start, func(c C, r any) C { return set(c, r.(T)) })
+	out := Outcome[T]{Stage: s, Value: get(final), Decision: d, Evaluations: evs}
+	if d.Action == ActionReject && rejected != nil {
+		out = rejected(out, c)
+	}
+	record(e, ctx, s, run, d, evs, c)
+	return out, haltError(s, d, evs, decisive)
 }
 
 // Guardrails returns the names of the configured guardrails of a stage, in definition order.
