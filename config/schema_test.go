@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
+	"github.com/agentwarden/warden/policy/allowlist"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -111,6 +112,7 @@ func TestSchemaRejectsWhatTheLoaderRejects(t *testing.T) {
 		{"an unknown mode", "version: 1\nguardrails: {input: [{use: x, mode: loud}]}\n"},
 		{"a timeout that is not a duration", "version: 1\nguardrails: {input: [{use: x, timeout: soon}]}\n"},
 		{"an unknown key in a judge config", "version: 1\nguardrails: {input: [{use: judge, config: {endpoint: 'http://x', model: m, prompt: p, temprature: 0}}]}\n"},
+		{"an unknown key in an allowlist config", "version: 1\nguardrails: {tool_call: [{use: allowlist, config: {allowed_tool: [a]}}]}\n"},
 		{"a judge config without a model", "version: 1\nguardrails: {input: [{use: judge, config: {endpoint: 'http://x', prompt: p}}]}\n"},
 		{"an unknown audit sink", "version: 1\naudit: {sink: kafka}\n"},
 	}
@@ -146,6 +148,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"common", reflect.TypeFor[config.Guardrail]()},
 		{"audit", reflect.TypeFor[config.Audit]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
+		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ.String(), func(t *testing.T) {
