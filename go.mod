@@ -1,6 +1,6 @@
 module github.com/agentwarden/warden
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
@@ -13,4 +13,5 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -1,0 +1,261 @@
+// Package shell analyzes shell command lines without running them: it parses a command with a real bash
+// parser (mvdan.cc/sh) and reports every simple command it would run, whatever hides it: pipelines, lists,
+// subshells, command and process substitution, `bash -c` / `sh -c` / `eval` strings (parsed again),
+// wrappers (sudo, env, nohup, timeout, nice, xargs, command, exec, busybox, …), absolute program paths,
+// quoting and escapes. It also reports the files a command writes through redirections and common writing
+// programs, and structural findings no single command shows: fork bombs, remote code piped into a shell,
+// reverse shells, and program names known only at run time.
+//
+// It never executes, expands or evaluates anything, and it never reads the environment: $HOME is taken to
+// mean ~, every other expansion is "known only at run time". Policy lives elsewhere (policy/commands).
+// The Analysis type is stable within a minor version; finding kinds may be added.
+package shell
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Word is one shell word, resolved as far as it can be without running anything.
+type Word struct {
+	// Value is the word with quotes and escapes removed and $HOME / ${HOME} written as ~. A part known only
+	// at run time (another variable, a command substitution, arithmetic) is written as Unknown.
+	Value string
+	// Literal is false when part of the word is known only at run time.
+	Literal bool
+	// Glob is true when the word has unquoted glob characters or a brace expansion.
+	Glob bool
+}
+
+// Unknown stands in a Word's Value for a part known only at run time.
+const Unknown = "\uFFFD"
+
+// Command is one simple command a command line would run.
+type Command struct {
+	// Program is the base name of the program ("rm" for "/bin/rm"); empty for a bare assignment.
+	Program string
+	// Args are the words after the program.
+	Args []Word
+	// Assigns are the variable assignments of the command (FOO=bar cmd, export FOO=bar), as NAME=value.
+	Assigns []string
+	// Via names the wrappers and shells the command runs inside, outermost first ("sudo", "bash -c").
+	Via []string
+}
+
+// FindingKind names a structural finding.
+type FindingKind string
+
+// Finding kinds.
+const (
+	// ForkBomb: a function that calls itself in a pipeline or in the background.
+	ForkBomb FindingKind = "fork_bomb"
+	// RemoteCode: downloaded content reaches a shell or interpreter (curl … | sh, bash <(curl …), sh -c "$(wget …)").
+	RemoteCode FindingKind = "remote_code"
+	// ReverseShell: a redirection to /dev/tcp or /dev/udp, nc -e, socat exec:, an interpreter opening a socket to a shell.
+	ReverseShell FindingKind = "reverse_shell"
+	// DynamicProgram: a program name known only at run time ($(echo rm), ${X}, r{m,}), or a shell string
+	// (bash -c, eval) that is not a literal.
+	DynamicProgram FindingKind = "dynamic_program"
+	// TooDeep: shells nested inside shells beyond what is analyzed.
+	TooDeep FindingKind = "too_deep"
+)
+
+// Finding is a structural fact about a command line.
+type Finding struct {
+	Kind FindingKind
+	// Detail says what was found in general terms; it never quotes the command.
+	Detail string
+}
+
+// Analysis is what a command line would do.
+type Analysis struct {
+	Commands []Command
+	// Writes are files the command line writes: write redirections and the destinations of writing
+	// programs (tee, cp, mv, install, ln, dd of=, sed -i, touch, truncate, curl -o, wget -O).
+	Writes []Word
+	// Reads are files read through input redirections.
+	Reads    []Word
+	Findings []Finding
+	// Err is set when the command line does not parse; nothing else can then be trusted.
+	Err error
+}
+
+// Has reports whether the analysis has a finding of a kind.
+func (a *Analysis) Has(k FindingKind) bool {
+	for _, f := range a.Findings {
+		if f.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxDepth bounds how many shells inside shells are parsed (bash -c "sh -c '…'").
+const MaxDepth = 8
+
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// Analyze parses a command line and reports what it would run. It is safe for concurrent use.
+func Analyze(src string) *Analysis {
+	z := &analyzer{a: &Analysis{}}
+	z.parse(src, nil, 0)
+	return z.a
+}
+
+type analyzer struct {
+	a *Analysis
+}
+
+func (z *analyzer) finding(k FindingKind, detail string) {
+	for _, f := range z.a.Findings {
+		if f.Kind == k && f.Detail == detail {
+			return
+		}
+	}
+	z.a.Findings = append(z.a.Findings, Finding{Kind: k, Detail: detail})
+}
+
+func (z *analyzer) parse(src string, via []string, depth int) {
+	if depth > MaxDepth {
+		z.finding(TooDeep, "shells nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return
+	}
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p)
+	if err != nil {
+		if z.a.Err == nil {
+			z.a.Err = err
+		}
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			z.redirects(n.Redirs)
+		case *syntax.CallExpr:
+			z.call(n, via, depth)
+		case *syntax.DeclClause:
+			c := Command{Program: n.Variant.Value, Via: via}
+			for _, as := range n.Args {
+				c.Assigns = append(c.Assigns, z.assign(as))
+			}
+			z.a.Commands = append(z.a.Commands, c)
+		case *syntax.FuncDecl:
+			z.funcDecl(n)
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				z.pipeline(n)
+			}
+		}
+		return true
+	})
+}
+
+func (z *analyzer) assign(as *syntax.Assign) string {
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if as.Value == nil {
+		return name + "="
+	}
+	return name + "=" + resolve(as.Value).Value
+}
+
+// call records a simple command, then looks inside it: wrappers, shell strings, findings.
+func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
+	var assigns []string
+	for _, as := range ce.Assigns {
+		assigns = append(assigns, z.assign(as))
+	}
+	words := make([]Word, len(ce.Args))
+	for i, w := range ce.Args {
+		words[i] = resolve(w)
+	}
+	if len(words) == 0 {
+		z.a.Commands = append(z.a.Commands, Command{Assigns: assigns, Via: via})
+		return
+	}
+	z.command(words, assigns, via, depth)
+	z.substitutions(ce)
+}
+
+// command records words[0] as a program with its arguments, and follows wrappers into the command they run.
+func (z *analyzer) command(words []Word, assigns []string, via []string, depth int) {
+	for len(words) > 0 {
+		w := words[0]
+		if !w.Literal || w.Glob || w.Value == "" {
+			z.finding(DynamicProgram, "a program name known only at run time")
+			z.a.Commands = append(z.a.Commands, Command{Program: Unknown, Args: words[1:], Assigns: assigns, Via: via})
+			return
+		}
+		prog := path.Base(w.Value)
+		args := words[1:]
+		z.a.Commands = append(z.a.Commands, Command{Program: prog, Args: args, Assigns: assigns, Via: via})
+		z.writes(prog, args)
+		z.reverseShell(prog, args)
+		inner, shellString, ok := unwrap(prog, args)
+		if shellString != nil {
+			if !shellString.Literal {
+				z.finding(DynamicProgram, prog+" runs a command string known only at run time")
+				return
+			}
+			z.parse(shellString.Value, appendVia(via, prog+" -c"), depth+1)
+			return
+		}
+		if !ok || len(inner) == 0 {
+			return
+		}
+		via = appendVia(via, prog)
+		words, assigns = inner, nil
+		depth++
+		if depth > MaxDepth {
+			z.finding(TooDeep, "wrappers nested more than "+strconv.Itoa(MaxDepth)+" deep")
+			return
+		}
+	}
+}
+
+func appendVia(via []string, s string) []string {
+	out := make([]string, len(via), len(via)+1)
+	copy(out, via)
+	return append(out, s)
+}
+
+var writeOps = map[syntax.RedirOperator]bool{
+	syntax.RdrOut: true, syntax.AppOut: true, syntax.RdrClob: true, syntax.AppClob: true, syntax.RdrAll: true,
+	syntax.RdrAllClob: true, syntax.AppAll: true, syntax.AppAllClob: true, syntax.RdrInOut: true,
+}
+
+func (z *analyzer) redirects(rs []*syntax.Redirect) {
+	for _, r := range rs {
+		if r.Word == nil {
+			continue
+		}
+		w := resolve(r.Word)
+		if strings.HasPrefix(w.Value, "/dev/tcp/") || strings.HasPrefix(w.Value, "/dev/udp/") {
+			z.finding(ReverseShell, "a redirection to a network socket (/dev/tcp or /dev/udp)")
+		}
+		switch {
+		case writeOps[r.Op]:
+			z.a.Writes = append(z.a.Writes, w)
+		case r.Op == syntax.DplOut && !isFD(w.Value):
+			z.a.Writes = append(z.a.Writes, w) // >&file writes the file
+		case r.Op == syntax.RdrIn:
+			z.a.Reads = append(z.a.Reads, w)
+		}
+	}
+}
+
+func isFD(s string) bool {
+	if s == "-" {
+		return true
+	}
+	_, err := strconv.Atoi(s)
+	return err == nil
+}

@@ -1,0 +1,203 @@
+package shell
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// resolve turns a word into its value as far as that is known without running anything.
+func resolve(w *syntax.Word) Word {
+	var b strings.Builder
+	out := Word{Literal: true}
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if hasGlob(p.Value) {
+				out.Glob = true
+			}
+			b.WriteString(unescape(p.Value))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+					b.WriteString(unescapeDouble(q.Value))
+				case *syntax.ParamExp:
+					param(q, i == 0 && b.Len() == 0, &b, &out)
+				default:
+					out.Literal = false
+					b.WriteString(Unknown)
+				}
+			}
+		case *syntax.ParamExp:
+			param(p, i == 0, &b, &out)
+		case *syntax.ExtGlob:
+			out.Glob = true
+			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
+		case *syntax.BraceExp:
+			out.Glob = true
+			b.WriteString("{" + Unknown + "}")
+		default: // command and process substitution, arithmetic
+			out.Literal = false
+			b.WriteString(Unknown)
+		}
+	}
+	out.Value = b.String()
+	return out
+}
+
+// param writes a parameter expansion: $HOME at the start of a word is ~; anything else is unknown.
+func param(p *syntax.ParamExp, atStart bool, b *strings.Builder, out *Word) {
+	simple := p.Param != nil && p.Exp == nil && p.Slice == nil && p.Repl == nil && p.Index == nil && !p.Length && !p.Excl && !p.Width
+	if simple && atStart && p.Param.Value == "HOME" {
+		b.WriteString("~")
+		return
+	}
+	out.Literal = false
+	b.WriteString(Unknown)
+}
+
+// hasGlob reports unescaped glob characters or a brace expansion in an unquoted literal.
+func hasGlob(s string) bool {
+	brace := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		case '{':
+			brace = true
+		case ',':
+			if brace {
+				return true
+			}
+		case '.':
+			if brace && i+1 < len(s) && s[i+1] == '.' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unescape removes the backslashes of an unquoted literal: \x is x, and a backslash-newline disappears.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the backslashes that are special inside double quotes.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the escapes of a $'…' string, as bash does.
+func ansiC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if c == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteString(string(rune(v)))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(v))
+			i = j - 1
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default: // \\ \' \" \? and unknown escapes
+			b.WriteByte(c)
+		}
+	}
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), Unknown)
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
