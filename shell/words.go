@@ -72,8 +72,12 @@ func hasGlob(s string) bool {
 		switch s[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			if strings.Contains(s[i+1:], "]") { // a lone [ is the test command, not a class
+				return true
+			}
 		case '{':
 			brace = true
 		case ',':

@@ -188,9 +188,33 @@ func runsCode(prog string) bool {
 	return shells[prog] || interpreters[prog] || strings.HasPrefix(prog, "python")
 }
 
-// programsOf lists the programs a statement runs, wrappers followed.
-func programsOf(n syntax.Node) []string {
-	var out []string
+// readsCodeFromStdin reports whether a shell or interpreter takes its program from standard input: no
+// inline program (-c, -e, -m), no script operand, or an explicit - / -s. `python3 -m json.tool` does not.
+func readsCodeFromStdin(c Command) bool {
+	if !runsCode(c.Program) {
+		return false
+	}
+	for _, a := range c.Args {
+		v := a.Value
+		switch {
+		case v == "-" || v == "-s" && shells[c.Program]:
+			return true
+		case v == "--":
+			return false
+		case strings.HasPrefix(v, "--eval") || v == "--command":
+			return false
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[1:], "cme"):
+			return false
+		case !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+"):
+			return false // a script file
+		}
+	}
+	return true
+}
+
+// commandsOf lists the commands a statement runs, wrappers followed.
+func commandsOf(n syntax.Node) []Command {
+	var out []Command
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 			z := &analyzer{a: &Analysis{}}
@@ -199,23 +223,25 @@ func programsOf(n syntax.Node) []string {
 				words[i] = resolve(w)
 			}
 			z.command(words, nil, nil, MaxDepth-2)
-			for _, c := range z.a.Commands {
-				out = append(out, c.Program)
-			}
+			out = append(out, z.a.Commands...)
 		}
 		return true
 	})
 	return out
 }
 
-func anyOf(progs []string, set func(string) bool) bool {
-	for _, p := range progs {
-		if set(p) {
+func anyOf(cmds []Command, pred func(Command) bool) bool {
+	for _, c := range cmds {
+		if pred(c) {
 			return true
 		}
 	}
 	return false
 }
+
+func isFetcher(c Command) bool { return fetchers[c.Program] }
+
+func isCodeRunner(c Command) bool { return runsCode(c.Program) }
 
 // pipeline finds downloaded content flowing into a shell or interpreter: curl … | sh.
 func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
@@ -233,12 +259,12 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	flatten(b.Y)
 	fetched := false
 	for _, s := range stages {
-		progs := programsOf(s)
-		if fetched && anyOf(progs, runsCode) {
+		cmds := commandsOf(s)
+		if fetched && anyOf(cmds, readsCodeFromStdin) {
 			z.finding(RemoteCode, "downloaded content is piped into a shell or interpreter")
 			return
 		}
-		if anyOf(progs, func(p string) bool { return fetchers[p] }) {
+		if anyOf(cmds, isFetcher) {
 			fetched = true
 		}
 	}
@@ -249,8 +275,7 @@ func (z *analyzer) substitutions(ce *syntax.CallExpr) {
 	if len(ce.Args) == 0 {
 		return
 	}
-	progs := programsOf(&syntax.CallExpr{Args: ce.Args[:1]})
-	if !anyOf(progs, runsCode) {
+	if !anyOf(commandsOf(&syntax.CallExpr{Args: ce.Args[:1]}), isCodeRunner) {
 		return
 	}
 	for _, w := range ce.Args[1:] {
@@ -258,9 +283,9 @@ func (z *analyzer) substitutions(ce *syntax.CallExpr) {
 		syntax.Walk(w, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CmdSubst:
-				found = found || anyOf(programsOf(n), func(p string) bool { return fetchers[p] })
+				found = found || anyOf(commandsOf(n), isFetcher)
 			case *syntax.ProcSubst:
-				found = found || anyOf(programsOf(n), func(p string) bool { return fetchers[p] })
+				found = found || anyOf(commandsOf(n), isFetcher)
 			}
 			return !found
 		})

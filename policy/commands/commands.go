@@ -1,0 +1,294 @@
+// Package commands is the command policy: a tool-call guardrail that analyzes the shell commands agents run
+// (with package shell: pipelines, substitutions, bash -c strings, wrappers, quoting, redirections) and the
+// paths of file tools, and denies what its rules match. It ships an embedded default policy (docs/policy.md)
+// that allows ordinary development work and blocks clearly destructive or exfiltrating operations.
+//
+// It fails closed: a command that does not parse, a program name known only at run time, and shells nested
+// too deep are denied unless the policy opts out. It never runs anything.
+package commands
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/shell"
+	"go.yaml.in/yaml/v3"
+)
+
+func init() {
+	warden.Register(warden.ModuleInfo{
+		ID:      "guardrail.tool_call.commands",
+		New:     func() any { return new(Commands) },
+		Summary: "shell-aware command policy: blocks destructive and exfiltrating commands and file accesses",
+	})
+}
+
+// Reason codes of the command policy's own checks.
+const (
+	CodeUnparsable     = "warden.unparsable_command"
+	CodeDynamic        = "warden.dynamic_command"
+	CodeTooDeep        = "warden.command_too_deep"
+	CodeNotAllowed     = "oap.command_not_allowed"
+	CodeMissingCommand = "warden.missing_command"
+)
+
+// Commands is the command policy's config and, once provisioned, the guardrail.
+type Commands struct {
+	// Defaults includes the embedded default rules after the policy's own rules. Default true.
+	Defaults *bool `yaml:"defaults" json:"defaults"`
+	// Disable lists default rules to leave out, by id.
+	Disable []string `yaml:"disable" json:"disable"`
+	// Rules are checked in order before the default rules; the first that matches decides.
+	Rules []Rule `yaml:"rules" json:"rules"`
+	// Classes adds or extends path classes: name → glob patterns (** for any number of directories; ~ is
+	// the home directory).
+	Classes map[string][]string `yaml:"classes" json:"classes"`
+	// AllowedCommands, when not empty, lists the only programs commands may run, by exact base name,
+	// wrappers and shells included ("*" allows any).
+	AllowedCommands []string `yaml:"allowed_commands" json:"allowed_commands"`
+	// AllowDynamic lets program names known only at run time through. Default false: they are denied.
+	AllowDynamic bool `yaml:"allow_dynamic" json:"allow_dynamic"`
+	// AllowUnparsable lets commands that do not parse through. Default false: they are denied.
+	AllowUnparsable bool `yaml:"allow_unparsable" json:"allow_unparsable"`
+	// Workdir is the project directory: relative paths and absolute paths under it are inside the working
+	// directory. Empty (default): every absolute path is outside it.
+	Workdir string `yaml:"workdir" json:"workdir"`
+	// ShellTools are the tools whose arguments carry a shell command; CommandKeys the argument names that
+	// hold it (the first present is used).
+	ShellTools  []string `yaml:"shell_tools" json:"shell_tools"`
+	CommandKeys []string `yaml:"command_keys" json:"command_keys"`
+	// WriteTools and ReadTools are file tools; PathKeys the argument names that hold their path.
+	WriteTools []string `yaml:"write_tools" json:"write_tools"`
+	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
+	PathKeys   []string `yaml:"path_keys" json:"path_keys"`
+
+	rules   []Rule
+	classes pathClasses
+	allowed map[string]bool
+	kind    map[string]toolKind
+	version string
+}
+
+type toolKind uint8
+
+const (
+	toolShell toolKind = iota + 1
+	toolWrite
+	toolRead
+)
+
+var (
+	_ warden.ToolCallGuardrail = (*Commands)(nil)
+	_ warden.Provisioner       = (*Commands)(nil)
+)
+
+//go:embed default.yaml
+var defaultPolicy []byte
+
+// policyFile is the shape of the embedded default policy.
+type policyFile struct {
+	Version    string              `yaml:"version"`
+	Provenance string              `yaml:"provenance"`
+	Classes    map[string][]string `yaml:"classes"`
+	Rules      []Rule              `yaml:"rules"`
+	Tools      struct {
+		Shell       []string `yaml:"shell"`
+		CommandKeys []string `yaml:"command_keys"`
+		Write       []string `yaml:"write"`
+		Read        []string `yaml:"read"`
+		PathKeys    []string `yaml:"path_keys"`
+	} `yaml:"tools"`
+}
+
+func loadDefault() (*policyFile, error) {
+	var f policyFile
+	dec := yaml.NewDecoder(bytes.NewReader(defaultPolicy))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("embedded default policy: %v", err)
+	}
+	return &f, nil
+}
+
+// DefaultRules returns the embedded default rules, for documentation and tests.
+func DefaultRules() ([]Rule, string, error) {
+	f, err := loadDefault()
+	if err != nil {
+		return nil, "", err
+	}
+	return f.Rules, f.Version, nil
+}
+
+// Provision compiles the policy: default and own rules, path classes, tool names.
+func (c *Commands) Provision(context.Context) error {
+	def, err := loadDefault()
+	if err != nil {
+		return err
+	}
+	c.version = def.Version
+	c.classes.globs = map[string][]string{}
+	for k, v := range def.Classes {
+		c.classes.globs[k] = v
+	}
+	for k, v := range c.Classes {
+		if isBuiltin(k) {
+			return fmt.Errorf("classes: %q is a built-in class and cannot be redefined", k)
+		}
+		c.classes.globs[k] = append(c.classes.globs[k], v...)
+	}
+	if c.Workdir != "" {
+		abs, err := filepath.Abs(c.Workdir)
+		if err != nil {
+			return fmt.Errorf("workdir: %v", err)
+		}
+		c.classes.workdir = filepath.ToSlash(filepath.Clean(abs))
+	}
+	var errs []error
+	for i := range c.Rules {
+		if err := c.Rules[i].validate(&c.classes); err != nil {
+			errs = append(errs, fmt.Errorf("rules[%d]: %v", i, err))
+		}
+	}
+	c.rules = append(c.rules, c.Rules...)
+	if c.Defaults == nil || *c.Defaults {
+		disabled := map[string]bool{}
+		for _, id := range c.Disable {
+			disabled[id] = true
+		}
+		known := map[string]bool{}
+		for i := range def.Rules {
+			r := def.Rules[i]
+			known[r.ID] = true
+			if disabled[r.ID] {
+				continue
+			}
+			if err := r.validate(&c.classes); err != nil {
+				errs = append(errs, fmt.Errorf("embedded default policy: %v", err))
+			}
+			c.rules = append(c.rules, r)
+		}
+		for _, id := range c.Disable {
+			if !known[id] {
+				errs = append(errs, fmt.Errorf("disable: no default rule %q", id))
+			}
+		}
+	}
+	if len(c.AllowedCommands) > 0 {
+		c.allowed = map[string]bool{}
+		for _, p := range c.AllowedCommands {
+			c.allowed[p] = true
+		}
+	}
+	or := func(own, def []string) []string {
+		if len(own) > 0 {
+			return own
+		}
+		return def
+	}
+	c.ShellTools, c.CommandKeys = or(c.ShellTools, def.Tools.Shell), or(c.CommandKeys, def.Tools.CommandKeys)
+	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
+	c.kind = map[string]toolKind{}
+	for _, t := range c.ReadTools {
+		c.kind[t] = toolRead
+	}
+	for _, t := range c.WriteTools {
+		c.kind[t] = toolWrite
+	}
+	for _, t := range c.ShellTools {
+		c.kind[t] = toolShell
+	}
+	return errors.Join(errs...)
+}
+
+// CheckToolCall denies a shell command or a file access that the policy's rules match.
+func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (warden.Decision, error) {
+	kind := c.kind[call.Call.Name]
+	if kind == 0 {
+		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+	}
+	var args map[string]any
+	if err := json.Unmarshal(call.Call.Arguments, &args); err != nil {
+		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
+	}
+	if kind == toolShell {
+		cmd, ok := firstString(args, c.CommandKeys)
+		if !ok {
+			return c.deny(CodeMissingCommand, "no command in the tool's arguments (looked for "+strings.Join(c.CommandKeys, ", ")+")", "checks"), nil
+		}
+		return c.checkCommand(cmd), nil
+	}
+	p, ok := firstString(args, c.PathKeys)
+	if !ok {
+		return warden.Decision{}, warden.NotApplicable("no path in the tool's arguments")
+	}
+	w := shell.Word{Value: p, Literal: true}
+	s := &subject{}
+	if kind == toolWrite {
+		s.writes = []shell.Word{w}
+	} else {
+		s.reads = []shell.Word{w}
+	}
+	return c.decide(s), nil
+}
+
+// CheckCommand evaluates one command line against the policy, as a shell tool's call would be.
+func (c *Commands) CheckCommand(cmd string) warden.Decision { return c.checkCommand(cmd) }
+
+func (c *Commands) checkCommand(cmd string) warden.Decision {
+	a := shell.Analyze(cmd)
+	if a.Err != nil && !c.AllowUnparsable {
+		return c.deny(CodeUnparsable, "the command does not parse as a shell command line", "checks")
+	}
+	if a.Has(shell.TooDeep) {
+		return c.deny(CodeTooDeep, "shells are nested too deep to analyze", "checks")
+	}
+	if a.Has(shell.DynamicProgram) && !c.AllowDynamic {
+		return c.deny(CodeDynamic, "a program name or command string is known only at run time", "checks")
+	}
+	if c.allowed != nil && !c.allowed["*"] {
+		for _, cm := range a.Commands {
+			if cm.Program != "" && cm.Program != shell.Unknown && !c.allowed[cm.Program] {
+				return c.deny(CodeNotAllowed, "command '"+cm.Program+"' is not in the allowed list", "allowed_commands")
+			}
+		}
+	}
+	s := &subject{a: a, writes: a.Writes, reads: a.Reads}
+	for _, cm := range a.Commands {
+		s.reads = append(s.reads, operandsOf(cm.Args)...)
+	}
+	return c.decide(s)
+}
+
+func (c *Commands) decide(s *subject) warden.Decision {
+	for i := range c.rules {
+		r := &c.rules[i]
+		if r.matches(s, &c.classes) {
+			msg := r.Message
+			if msg == "" {
+				msg = "blocked by command policy rule " + r.ID
+			}
+			return warden.Decision{Action: r.action, Reasons: []warden.Reason{{Code: r.Code, Message: msg}}, PolicyID: "commands/" + r.ID}
+		}
+	}
+	return warden.Decision{Action: warden.ActionAllow, PolicyID: "commands/" + c.version}
+}
+
+func (c *Commands) deny(code, msg, id string) warden.Decision {
+	return warden.Decision{Action: warden.ActionReject, Reasons: []warden.Reason{{Code: code, Message: msg}}, PolicyID: "commands/" + id}
+}
+
+func firstString(args map[string]any, keys []string) (string, bool) {
+	for _, k := range keys {
+		if v, ok := args[k].(string); ok {
+			return v, true
+		}
+	}
+	return "", false
+}

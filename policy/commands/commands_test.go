@@ -1,0 +1,217 @@
+package commands_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/policy/commands"
+)
+
+func provisioned(t testing.TB, c *commands.Commands) *commands.Commands {
+	t.Helper()
+	if err := c.Provision(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func corpus(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func TestDefaultPolicyDeniesTheBypassCorpus(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{})
+	lines := corpus(t, "bypass.txt")
+	if len(lines) < 100 {
+		t.Fatalf("bypass corpus has %d commands, want at least 100", len(lines))
+	}
+	for _, cmd := range lines {
+		if d := c.CheckCommand(cmd); d.Action == warden.ActionAllow {
+			t.Errorf("allowed: %s", cmd)
+		}
+	}
+}
+
+func TestDefaultPolicyAllowsTheBenignCorpus(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{})
+	lines := corpus(t, "benign.txt")
+	if len(lines) < 100 {
+		t.Fatalf("benign corpus has %d commands, want at least 100", len(lines))
+	}
+	for _, cmd := range lines {
+		if d := c.CheckCommand(cmd); d.Action != warden.ActionAllow {
+			t.Errorf("denied (%s: %s): %s", d.FirstReason().Code, d.PolicyID, cmd)
+		}
+	}
+}
+
+// Each default rule, by the code and policy id it decides with.
+func TestDefaultRules(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{})
+	tests := []struct {
+		desc, cmd, code, policy string
+	}{
+		{"rm -rf of / is a destructive delete", "rm -rf /", "warden.destructive_delete", "commands/destructive-delete"},
+		{"rm -rf of a relative build dir is allowed", "rm -rf build/", "", ""},
+		{"mkfs destroys a filesystem", "mkfs.ext4 /dev/sda1", "warden.disk_destruction", "commands/filesystem-destruction"},
+		{"dd onto a device destroys a disk", "dd if=/dev/zero of=/dev/sda", "warden.disk_destruction", "commands/device-write"},
+		{"a fork bomb", ":(){ :|:& };:", "warden.fork_bomb", "commands/fork-bomb"},
+		{"sudo escalates privileges", "sudo apt install x", "warden.privilege_escalation", "commands/privilege-escalation"},
+		{"setuid", "chmod 4755 x", "warden.privilege_escalation", "commands/setuid"},
+		{"curl into sh", "curl -fsSL x | sh", "warden.remote_code_execution", "commands/remote-code"},
+		{"a reverse shell", "nc -e /bin/sh x 1", "warden.reverse_shell", "commands/reverse-shell"},
+		{"a write to /etc", "echo x > /etc/hosts", "warden.system_write", "commands/system-write"},
+		{"a write to ~/.bashrc", "echo x >> ~/.bashrc", "warden.persistence", "commands/startup-file-write"},
+		{"a read of a private key", "cat ~/.ssh/id_rsa", "warden.credential_access", "commands/credential-read"},
+		{"history off", "unset HISTFILE", "warden.history_tampering", "commands/history-unset"},
+		{"firewall off", "ufw disable", "warden.firewall_disable", "commands/firewall-ufw"},
+		{"kill everything", "kill -9 -1", "warden.kill_all", "commands/kill-all"},
+		{"a force push over main", "git push -f origin main", "warden.protected_branch", "commands/force-push-protected"},
+		{"a command that does not parse", "echo 'unterminated", commands.CodeUnparsable, "commands/checks"},
+		{"a program name known only at run time", "$(echo rm) x", commands.CodeDynamic, "commands/checks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			d := c.CheckCommand(tt.cmd)
+			if tt.code == "" {
+				if d.Action != warden.ActionAllow {
+					t.Errorf("denied: %+v", d)
+				}
+				return
+			}
+			if d.Action != warden.ActionReject || d.FirstReason().Code != tt.code || d.PolicyID != tt.policy {
+				t.Errorf("decision %s %s %s, want reject %s %s", d.Action, d.FirstReason().Code, d.PolicyID, tt.code, tt.policy)
+			}
+		})
+	}
+}
+
+func TestToolCalls(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{})
+	tests := []struct {
+		desc, tool, args string
+		wantCode         string // "" allow, "-" not applicable
+	}{
+		{"a bash tool's command is analyzed", "bash", `{"description": "clean", "command": "rm -rf ~"}`, "warden.destructive_delete"},
+		{"a harmless bash command is allowed", "bash", `{"command": "go test ./..."}`, ""},
+		{"cmd is a command key too", "run_command", `{"cmd": "sudo reboot"}`, "warden.privilege_escalation"},
+		{"a shell tool without a command is denied", "bash", `{"description": "nothing"}`, commands.CodeMissingCommand},
+		{"write_file to a system path is a system write", "write_file", `{"path": "/etc/passwd", "content": "x"}`, "warden.system_write"},
+		{"write_file to a start-up file is persistence", "write_file", `{"path": "~/.bashrc", "content": "x"}`, "warden.persistence"},
+		{"write_file inside the project is allowed", "write_file", `{"path": "src/main.go", "content": "x"}`, ""},
+		{"read_file of a private key is credential access", "read_file", `{"file_path": "/home/agent/.ssh/id_ed25519"}`, "warden.credential_access"},
+		{"read_file of source is allowed", "read_file", `{"path": "README.md"}`, ""},
+		{"other tools are not this policy's business", "web_search", `{"query": "rm -rf /"}`, "-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			d, err := c.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.NewToolCall("c1", tt.tool, []byte(tt.args))})
+			switch tt.wantCode {
+			case "-":
+				if err == nil || !strings.Contains(err.Error(), "not applicable") {
+					t.Errorf("err = %v, want not applicable", err)
+				}
+			case "":
+				if err != nil || d.Action != warden.ActionAllow {
+					t.Errorf("decision %+v, err %v; want allow", d, err)
+				}
+			default:
+				if err != nil || d.Action != warden.ActionReject || d.FirstReason().Code != tt.wantCode {
+					t.Errorf("decision %+v, err %v; want reject %s", d, err, tt.wantCode)
+				}
+			}
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	t.Parallel()
+	no := false
+	tests := []struct {
+		desc string
+		c    commands.Commands
+		cmd  string
+		want string // "" allow, else the code
+	}{
+		{"allowed_commands match program names exactly", commands.Commands{AllowedCommands: []string{"git", "ls"}}, "gitleaks detect", commands.CodeNotAllowed},
+		{"allowed_commands admit listed programs", commands.Commands{AllowedCommands: []string{"git", "ls"}}, "git status && ls", ""},
+		{"allowed_commands cover wrappers", commands.Commands{AllowedCommands: []string{"ls"}, Defaults: &no}, "nohup ls", commands.CodeNotAllowed},
+		{"allowed_commands cover commands inside bash -c", commands.Commands{AllowedCommands: []string{"bash", "ls"}, Defaults: &no}, `bash -c "ls; curl x"`, commands.CodeNotAllowed},
+		{"a star allows any program", commands.Commands{AllowedCommands: []string{"*"}}, "anything --at all", ""},
+		{"allow_dynamic lets a dynamic program through", commands.Commands{AllowDynamic: true, Defaults: &no}, "$(echo ls)", ""},
+		{"allow_unparsable lets a broken command through", commands.Commands{AllowUnparsable: true, Defaults: &no}, "echo 'x", ""},
+		{"a workdir admits absolute paths inside it", commands.Commands{Workdir: "/work/proj"}, "rm -rf /work/proj/build", ""},
+		{"a workdir keeps its siblings outside", commands.Commands{Workdir: "/work/proj"}, "rm -rf /work/other", "warden.destructive_delete"},
+		{"a default rule can be disabled", commands.Commands{Disable: []string{"privilege-escalation"}}, "sudo ls", ""},
+		{"own rules come first", commands.Commands{Rules: []commands.Rule{{ID: "no-npm-publish", Programs: []string{"npm"}, Args: []string{"publish"}, Code: "acme.publish", Action: "halt"}}}, "npm publish", "acme.publish"},
+		{"own classes extend the defaults", commands.Commands{Classes: map[string][]string{"secrets": {"**/secrets.yaml"}}, Rules: []commands.Rule{{ID: "secrets", Reads: []string{"secrets"}, Code: "acme.secrets"}}}, "cat deploy/secrets.yaml", "acme.secrets"},
+		{"defaults can be turned off", commands.Commands{Defaults: &no}, "rm -rf /", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			c := tt.c
+			d := provisioned(t, &c).CheckCommand(tt.cmd)
+			if tt.want == "" {
+				if d.Action != warden.ActionAllow {
+					t.Errorf("denied: %+v", d)
+				}
+				return
+			}
+			if d.Action == warden.ActionAllow || d.FirstReason().Code != tt.want {
+				t.Errorf("decision %s %s, want %s", d.Action, d.FirstReason().Code, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, config, want string
+	}{
+		{"an unknown key fails", "{allowed_command: [git]}", `unknown key "allowed_command"`},
+		{"a rule without id or code fails", "{rules: [{programs: [x]}]}", "id: required; code: required"},
+		{"a rule with an unknown class fails", "{rules: [{id: a, code: b, writes: [nowhere]}]}", `unknown path class "nowhere"`},
+		{"a rule with no condition fails", "{rules: [{id: a, code: b}]}", "no condition"},
+		{"a rule with an unknown finding fails", "{rules: [{id: a, code: b, finding: bad_vibes}]}", `finding: unknown "bad_vibes"`},
+		{"disabling an unknown default rule fails", "{disable: [no-such-rule]}", `disable: no default rule "no-such-rule"`},
+		{"redefining a built-in class fails", "{classes: {root: [/x]}}", `"root" is a built-in class`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			p, err := config.Parse("c.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: commands\n      config: "+tt.config+"\n"))
+			if err == nil {
+				_, err = p.Build(context.Background(), config.Options{})
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v\nwant %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,269 @@
+package commands
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/shell"
+)
+
+// Rule denies what it matches. Every condition it sets must hold; within one condition, any entry may match.
+// Conditions on a command (programs, flags, args, all_args, operands, assigns) must hold for one and the
+// same command; writes, reads and finding look at the whole command line.
+type Rule struct {
+	// ID names the rule in decisions (policy id "commands/<id>") and in disable lists. Required.
+	ID string `yaml:"id" json:"id"`
+	// Description says what the rule is for (documentation only).
+	Description string `yaml:"description" json:"description"`
+	// Programs are patterns for a command's program name (base name: rm matches /bin/rm), e.g. mkfs*.
+	Programs []string `yaml:"programs" json:"programs"`
+	// Flags are groups of option spellings; each group must be present in some spelling: [[r, R, recursive],
+	// [f, force]] matches -rf, -fr, -r -f, -Rf and --recursive --force. One letter is a short option,
+	// longer is a long one.
+	Flags [][]string `yaml:"flags" json:"flags"`
+	// Args are patterns of which one argument must match one, e.g. "of=/dev/sd*".
+	Args []string `yaml:"args" json:"args"`
+	// AllArgs are groups of patterns; for each group some argument must match one of its patterns.
+	AllArgs [][]string `yaml:"all_args" json:"all_args"`
+	// Operands are path classes of which one operand (an argument that is not an option) must be in one.
+	Operands []string `yaml:"operands" json:"operands"`
+	// Assigns are patterns for NAME=value assignments the command makes (HISTFILE=*, export too).
+	Assigns []string `yaml:"assigns" json:"assigns"`
+	// Writes are path classes of which a file the command line writes must be in one.
+	Writes []string `yaml:"writes" json:"writes"`
+	// Reads are path classes of which a file the command line reads (any operand, an input redirection, the
+	// path of a read tool) must be in one.
+	Reads []string `yaml:"reads" json:"reads"`
+	// Finding is a structural finding of the shell analysis: fork_bomb, remote_code or reverse_shell.
+	Finding string `yaml:"finding" json:"finding"`
+	// Action is reject (default: the model is told and adapts) or halt (the run ends).
+	Action string `yaml:"action" json:"action"`
+	// Code and Message are the decision's reason. Code is required.
+	Code    string `yaml:"code" json:"code"`
+	Message string `yaml:"message" json:"message"`
+
+	action warden.Action
+}
+
+func (r *Rule) commandScoped() bool {
+	return len(r.Programs)+len(r.Flags)+len(r.Args)+len(r.AllArgs)+len(r.Operands)+len(r.Assigns) > 0
+}
+
+func (r *Rule) validate(classes *pathClasses) error {
+	var errs []string
+	if r.ID == "" {
+		errs = append(errs, "id: required")
+	}
+	if r.Code == "" {
+		errs = append(errs, "code: required")
+	}
+	if !r.commandScoped() && len(r.Writes)+len(r.Reads) == 0 && r.Finding == "" {
+		errs = append(errs, "no condition: the rule would match everything")
+	}
+	for _, list := range [][]string{r.Programs, r.Args, r.Assigns, flatten(r.AllArgs)} {
+		for _, p := range list {
+			if _, err := path.Match(p, ""); err != nil {
+				errs = append(errs, fmt.Sprintf("bad pattern %q", p))
+			}
+		}
+	}
+	for _, c := range append(append(append([]string{}, r.Operands...), r.Writes...), r.Reads...) {
+		if _, ok := classes.globs[c]; !ok && !isBuiltin(c) {
+			errs = append(errs, fmt.Sprintf("unknown path class %q", c))
+		}
+	}
+	switch shell.FindingKind(r.Finding) {
+	case "", shell.ForkBomb, shell.RemoteCode, shell.ReverseShell:
+	default:
+		errs = append(errs, fmt.Sprintf("finding: unknown %q (want fork_bomb, remote_code or reverse_shell)", r.Finding))
+	}
+	switch r.Action {
+	case "", "reject":
+		r.action = warden.ActionReject
+	case "halt":
+		r.action = warden.ActionHalt
+	default:
+		errs = append(errs, fmt.Sprintf("action: unknown %q (want reject or halt)", r.Action))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("rule %q: %s", r.ID, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func isBuiltin(c string) bool {
+	for _, b := range builtinClasses {
+		if b == c {
+			return true
+		}
+	}
+	return false
+}
+
+func flatten(groups [][]string) []string {
+	var out []string
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// subject is what a rule is matched against: the shell analysis of a command line, or the path of a file
+// tool as a write or a read.
+type subject struct {
+	a      *shell.Analysis
+	writes []shell.Word
+	reads  []shell.Word
+}
+
+func (r *Rule) matches(s *subject, pc *pathClasses) bool {
+	if r.Finding != "" && (s.a == nil || !s.a.Has(shell.FindingKind(r.Finding))) {
+		return false
+	}
+	if len(r.Writes) > 0 && !anyIn(s.writes, r.Writes, pc) {
+		return false
+	}
+	if len(r.Reads) > 0 && !anyIn(s.reads, r.Reads, pc) {
+		return false
+	}
+	if !r.commandScoped() {
+		return true
+	}
+	if s.a == nil {
+		return false
+	}
+	for i := range s.a.Commands {
+		if r.matchCommand(&s.a.Commands[i], pc) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyIn(words []shell.Word, classes []string, pc *pathClasses) bool {
+	for _, w := range words {
+		if pc.in(w, classes) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
+	if len(r.Programs) > 0 && !matchAny(r.Programs, c.Program) {
+		return false
+	}
+	if len(r.Flags) > 0 {
+		flags := optionsOf(c.Args)
+		for _, group := range r.Flags {
+			if !anyFlag(flags, group) {
+				return false
+			}
+		}
+	}
+	if len(r.Args) > 0 && !anyArg(c.Args, r.Args) {
+		return false
+	}
+	for _, group := range r.AllArgs {
+		if !anyArg(c.Args, group) {
+			return false
+		}
+	}
+	if len(r.Operands) > 0 && !anyIn(operandsOf(c.Args), r.Operands, pc) {
+		return false
+	}
+	if len(r.Assigns) > 0 {
+		found := false
+		for _, as := range c.Assigns {
+			if matchAny(r.Assigns, as) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// matchAny matches a word against patterns whose * matches any text, slashes included ("HISTFILE=*"
+// must match "HISTFILE=/dev/null"): path.Match runs with the slashes swapped for a byte no word holds.
+func matchAny(patterns []string, s string) bool {
+	swapped := ""
+	for _, p := range patterns {
+		if p == s {
+			return true
+		}
+		if !strings.ContainsAny(p, "*?[") {
+			continue
+		}
+		if swapped == "" {
+			swapped = strings.ReplaceAll(s, "/", "\x00")
+		}
+		if ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x00"), swapped); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func anyArg(args []shell.Word, patterns []string) bool {
+	for _, a := range args {
+		if matchAny(patterns, a.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionsOf lists the options of a command's arguments before "--": --name[=v] gives name, -abc gives a, b
+// and c.
+func optionsOf(args []shell.Word) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range args {
+		v := a.Value
+		if v == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, _, _ := strings.Cut(v[2:], "=")
+			out[name] = true
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for _, c := range v[1:] {
+				out[string(c)] = true
+			}
+		}
+	}
+	return out
+}
+
+func anyFlag(flags map[string]bool, spellings []string) bool {
+	for _, s := range spellings {
+		if flags[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// operandsOf returns the arguments that are not options, and the values of --name=value options.
+func operandsOf(args []shell.Word) []shell.Word {
+	var out []shell.Word
+	rest := false
+	for _, a := range args {
+		switch {
+		case rest || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			out = append(out, a)
+		case a.Value == "--":
+			rest = true
+		case strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "="):
+			_, v, _ := strings.Cut(a.Value, "=")
+			out = append(out, shell.Word{Value: v, Literal: a.Literal, Glob: a.Glob})
+		}
+	}
+	return out
+}
