@@ -108,6 +108,10 @@ func Analyze(src string) *Analysis {
 
 type analyzer struct {
 	a *Analysis
+	// piped holds the inner nodes of pipelines already checked, so a | b | c is checked once.
+	piped map[*syntax.BinaryCmd]bool
+	// byCall locates each call's commands in Analysis.Commands, for the pipeline checks after a walk.
+	byCall map[*syntax.CallExpr][2]int
 }
 
 func (z *analyzer) finding(k FindingKind, detail string) {
@@ -133,6 +137,9 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 		}
 		return
 	}
+	// Pipelines are checked after the walk, once every call's commands are recorded. The list is this
+	// parse's own: a nested parse (bash -c) runs in the middle of the walk.
+	var pipes []*syntax.BinaryCmd
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
@@ -149,11 +156,16 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 			z.funcDecl(n)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				z.pipeline(n)
+				pipes = append(pipes, n)
 			}
 		}
 		return true
 	})
+	for _, n := range pipes {
+		if !z.piped[n] {
+			z.pipeline(n)
+		}
+	}
 }
 
 func (z *analyzer) assign(as *syntax.Assign) string {
@@ -181,8 +193,29 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 		z.a.Commands = append(z.a.Commands, Command{Assigns: assigns, Via: via})
 		return
 	}
+	first := len(z.a.Commands)
 	z.command(words, assigns, via, depth)
-	z.substitutions(ce)
+	if z.byCall == nil {
+		z.byCall = map[*syntax.CallExpr][2]int{}
+	}
+	z.byCall[ce] = [2]int{first, len(z.a.Commands)}
+	if anyOf(z.a.Commands[first:], isCodeRunner) {
+		z.substitutions(ce)
+	}
+}
+
+// recorded returns the commands the walk recorded for the calls inside a node.
+func (z *analyzer) recorded(n syntax.Node) []Command {
+	var out []Command
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok {
+			if r, ok := z.byCall[ce]; ok {
+				out = append(out, z.a.Commands[r[0]:r[1]]...)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // command records words[0] as a program with its arguments, and follows wrappers into the command they run.

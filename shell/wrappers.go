@@ -249,6 +249,10 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
 		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) {
+			if z.piped == nil {
+				z.piped = map[*syntax.BinaryCmd]bool{}
+			}
+			z.piped[bc] = true
 			flatten(bc.X)
 			flatten(bc.Y)
 			return
@@ -259,7 +263,7 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	flatten(b.Y)
 	fetched := false
 	for _, s := range stages {
-		cmds := commandsOf(s)
+		cmds := z.recorded(s)
 		if fetched && anyOf(cmds, readsCodeFromStdin) {
 			z.finding(RemoteCode, "downloaded content is piped into a shell or interpreter")
 			return
@@ -270,14 +274,9 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	}
 }
 
-// substitutions finds a shell or interpreter given downloaded code through $(…) or <(…).
+// substitutions finds a shell or interpreter given downloaded code through $(…) or <(…); the caller has
+// found that the call runs one.
 func (z *analyzer) substitutions(ce *syntax.CallExpr) {
-	if len(ce.Args) == 0 {
-		return
-	}
-	if !anyOf(commandsOf(&syntax.CallExpr{Args: ce.Args[:1]}), isCodeRunner) {
-		return
-	}
 	for _, w := range ce.Args[1:] {
 		found := false
 		syntax.Walk(w, func(n syntax.Node) bool {

@@ -150,6 +150,7 @@ func (c *Commands) Provision(context.Context) error {
 		}
 		c.classes.workdir = filepath.ToSlash(filepath.Clean(abs))
 	}
+	c.classes.compile()
 	var errs []error
 	for i := range c.Rules {
 		if err := c.Rules[i].validate(&c.classes); err != nil {

@@ -12,6 +12,18 @@ import (
 type pathClasses struct {
 	workdir string // absolute and clean, or "" when unknown
 	globs   map[string][]string
+	// compiled holds each class's patterns split into path elements, once, at Provision.
+	compiled map[string][][]string
+}
+
+// compile splits every class's patterns into path elements.
+func (pc *pathClasses) compile() {
+	pc.compiled = make(map[string][][]string, len(pc.globs))
+	for name, patterns := range pc.globs {
+		for _, p := range patterns {
+			pc.compiled[name] = append(pc.compiled[name], strings.Split(p, "/"))
+		}
+	}
 }
 
 // Built-in classes.
@@ -77,7 +89,19 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 			continue
 		}
 		p := normalize(v)
+		var parts []string // split once, for every glob class
 		for _, c := range classes {
+			if pats, ok := pc.compiled[c]; ok {
+				if parts == nil {
+					parts = strings.Split(p, "/")
+				}
+				for _, pat := range pats {
+					if matchParts(pat, parts) {
+						return true
+					}
+				}
+				continue
+			}
 			if pc.inClass(p, w.Glob, c) {
 				return true
 			}
@@ -102,23 +126,12 @@ func (pc *pathClasses) inClass(p string, glob bool, class string) bool {
 			return false // relative: inside the working directory
 		}
 		return pc.workdir == "" || p != pc.workdir && !strings.HasPrefix(p, pc.workdir+"/")
-	case classDynamic:
-		return false
-	}
-	for _, g := range pc.globs[class] {
-		if matchGlob(g, p) {
-			return true
-		}
 	}
 	return false
 }
 
-// matchGlob matches a path against a pattern whose ** stands for any number of directories and whose
-// other elements are path.Match patterns.
-func matchGlob(pattern, p string) bool {
-	return matchParts(strings.Split(pattern, "/"), strings.Split(p, "/"))
-}
-
+// matchParts matches path elements against pattern elements: ** stands for any number of directories,
+// the others are path.Match patterns.
 func matchParts(pat, parts []string) bool {
 	for len(pat) > 0 {
 		if pat[0] == "**" {

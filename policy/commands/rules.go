@@ -44,7 +44,54 @@ type Rule struct {
 	Code    string `yaml:"code" json:"code"`
 	Message string `yaml:"message" json:"message"`
 
-	action warden.Action
+	action                  warden.Action
+	programs, args, assigns words
+	allArgs                 []words
+}
+
+// words matches a word against patterns whose * matches any text, slashes included ("HISTFILE=*" must
+// match "HISTFILE=/dev/null"). Exact entries are a set; patterns run through path.Match with slashes
+// swapped for a byte no word holds. Built once, at Provision.
+type words struct {
+	exact map[string]bool
+	globs []string
+}
+
+func compileWords(patterns []string) words {
+	w := words{exact: map[string]bool{}}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[") {
+			w.globs = append(w.globs, strings.ReplaceAll(p, "/", "\x00"))
+		} else {
+			w.exact[p] = true
+		}
+	}
+	return w
+}
+
+func (w *words) match(s string) bool {
+	if w.exact[s] {
+		return true
+	}
+	if len(w.globs) == 0 {
+		return false
+	}
+	swapped := strings.ReplaceAll(s, "/", "\x00")
+	for _, g := range w.globs {
+		if ok, _ := path.Match(g, swapped); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *words) anyArg(args []shell.Word) bool {
+	for _, a := range args {
+		if w.match(a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Rule) commandScoped() bool {
@@ -78,6 +125,11 @@ func (r *Rule) validate(classes *pathClasses) error {
 	case "", shell.ForkBomb, shell.RemoteCode, shell.ReverseShell:
 	default:
 		errs = append(errs, fmt.Sprintf("finding: unknown %q (want fork_bomb, remote_code or reverse_shell)", r.Finding))
+	}
+	r.programs, r.args, r.assigns = compileWords(r.Programs), compileWords(r.Args), compileWords(r.Assigns)
+	r.allArgs = nil
+	for _, g := range r.AllArgs {
+		r.allArgs = append(r.allArgs, compileWords(g))
 	}
 	switch r.Action {
 	case "", "reject":
@@ -152,7 +204,7 @@ func anyIn(words []shell.Word, classes []string, pc *pathClasses) bool {
 }
 
 func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
-	if len(r.Programs) > 0 && !matchAny(r.Programs, c.Program) {
+	if len(r.Programs) > 0 && !r.programs.match(c.Program) {
 		return false
 	}
 	if len(r.Flags) > 0 {
@@ -163,11 +215,11 @@ func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
 			}
 		}
 	}
-	if len(r.Args) > 0 && !anyArg(c.Args, r.Args) {
+	if len(r.Args) > 0 && !r.args.anyArg(c.Args) {
 		return false
 	}
-	for _, group := range r.AllArgs {
-		if !anyArg(c.Args, group) {
+	for i := range r.allArgs {
+		if !r.allArgs[i].anyArg(c.Args) {
 			return false
 		}
 	}
@@ -177,7 +229,7 @@ func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
 	if len(r.Assigns) > 0 {
 		found := false
 		for _, as := range c.Assigns {
-			if matchAny(r.Assigns, as) {
+			if r.assigns.match(as) {
 				found = true
 				break
 			}
@@ -187,36 +239,6 @@ func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
 		}
 	}
 	return true
-}
-
-// matchAny matches a word against patterns whose * matches any text, slashes included ("HISTFILE=*"
-// must match "HISTFILE=/dev/null"): path.Match runs with the slashes swapped for a byte no word holds.
-func matchAny(patterns []string, s string) bool {
-	swapped := ""
-	for _, p := range patterns {
-		if p == s {
-			return true
-		}
-		if !strings.ContainsAny(p, "*?[") {
-			continue
-		}
-		if swapped == "" {
-			swapped = strings.ReplaceAll(s, "/", "\x00")
-		}
-		if ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x00"), swapped); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func anyArg(args []shell.Word, patterns []string) bool {
-	for _, a := range args {
-		if matchAny(patterns, a.Value) {
-			return true
-		}
-	}
-	return false
 }
 
 // optionsOf lists the options of a command's arguments before "--": --name[=v] gives name, -abc gives a, b
