@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,7 +29,12 @@ type exitCodeError struct {
 	err  error
 }
 
-func (e exitCodeError) Error() string { return e.err.Error() }
+func (e exitCodeError) Error() string {
+	if e.err == nil {
+		return "exit status " + strconv.Itoa(e.code)
+	}
+	return e.err.Error()
+}
 
 // streams are a command's standard input and outputs, so tests run commands in-process.
 type streams struct {
@@ -46,9 +52,12 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(errOut, "warden:", err)
 	var ue usageError
 	var ce exitCodeError
+	if errors.As(err, &ce) && ce.err == nil {
+		return ce.code // the result is on stdout already (a denial)
+	}
+	fmt.Fprintln(errOut, "warden:", err)
 	switch {
 	case errors.As(err, &ce):
 		return ce.code
@@ -68,7 +77,10 @@ func newRootCommand(s streams) *cobra.Command {
 safety stop as interrupted output, and runs input, output, tool and stream guardrails that fail closed.
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 denied.`,
-		Example: `  # Check a config file, printing every problem with its file, line and key
+		Example: `  # Would the embedded default policy let an agent run this?
+  echo '{"tool": "bash", "arguments": {"command": "rm -rf ~"}}' | warden check
+
+  # Check a config file, printing every problem with its file, line and key
   warden config validate warden.yaml
 
   # Start from the embedded default config
@@ -77,7 +89,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 denied.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newVersionCommand(s), newConfigCommand(s))
+	root.AddCommand(newVersionCommand(s), newConfigCommand(s), newCheckCommand(s))
 	return root
 }
 

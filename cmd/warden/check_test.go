@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	allowlistOnly := filepath.Join(dir, "allow.yaml")
+	if err := os.WriteFile(allowlistOnly, []byte("version: 1\nguardrails:\n  tool_call:\n    - use: allowlist\n      config: {allowed_tools: [read_file]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc     string
+		args     []string
+		stdin    string
+		wantCode int
+		wantOut  []string
+		wantErr  []string
+	}{
+		{desc: "an allowed call exits 0", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": {"command": "go test ./..."}}`,
+			wantOut: []string{`"allow":true`, `"message":""`}},
+		{desc: "a denied call exits 3 with the exact deny text", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": {"command": "rm -rf ~"}}`, wantCode: 3,
+			wantOut: []string{`"allow":false`, `"action":"reject"`, `"guardrail":"commands"`, `"policy_id":"commands/destructive-delete"`,
+				`"message":"Guardrail denied: tool 'bash' was blocked (warden.destructive_delete). Reason: recursive forced deletion outside the working directory. Choose an alternative approach."`}},
+		{desc: "arguments as a JSON string are accepted", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": "{\"command\": \"sudo ls\"}"}`, wantCode: 3,
+			wantOut: []string{`"code":"warden.privilege_escalation"`}},
+		{desc: "context is read", args: []string{"check"}, stdin: `{"tool": "read_file", "arguments": {"path": "a"}, "context": {"agent_id": "a1", "user_id": "u", "thread_id": "t", "is_subagent": true, "scope": "fix tests"}}`,
+			wantOut: []string{`"allow":true`}},
+		{desc: "a config replaces the default", args: []string{"check", "--config", allowlistOnly}, stdin: `{"tool": "bash", "arguments": {"command": "ls"}}`, wantCode: 3,
+			wantOut: []string{`"code":"oap.tool_not_allowed"`, "tool 'bash' not in allowlist"}},
+		{desc: "a malformed call is an error, exit 1", args: []string{"check"}, stdin: `{"tool": "bash", "argumnts": {}}`, wantCode: 1,
+			wantErr: []string{"<stdin>: not a tool call", `unknown field "argumnts"`}},
+		{desc: "a call without a tool is an error", args: []string{"check"}, stdin: `{"arguments": {}}`, wantCode: 1, wantErr: []string{`"tool" is missing`}},
+		{desc: "jsonl writes one verdict per line in order and exits 0", args: []string{"check", "--jsonl"},
+			stdin:   "{\"tool\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\n\n{\"tool\": \"bash\", \"arguments\": {\"command\": \"sudo ls\"}}\n",
+			wantOut: []string{"{\"allow\":true,\"action\":\"allow\",\"reasons\":[],\"message\":\"\"}\n{\"allow\":false"}},
+		{desc: "jsonl names the line that could not be evaluated and exits 1", args: []string{"check", "--jsonl"},
+			stdin: "{\"tool\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\nnot json\n", wantCode: 1,
+			wantOut: []string{`"action":"error"`}, wantErr: []string{"<stdin>:2: not a tool call"}},
+		{desc: "a file argument is read", args: []string{"check", "--jsonl", "../../examples/calls.jsonl"}, wantOut: []string{"warden.remote_code_execution", "warden.credential_access"}},
+		{desc: "an unknown config file is an error", args: []string{"check", "--config", "nope.yaml"}, wantCode: 1, wantErr: []string{"nope.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runCLI(tt.stdin, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %s:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %s:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckJSONLKeepsInputOrder(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	for i := range 500 {
+		cmd := "ls"
+		if i%3 == 0 {
+			cmd = "sudo ls"
+		}
+		fmt.Fprintf(&in, `{"tool": "bash", "arguments": {"command": %q}}`+"\n", cmd)
+	}
+	code, out, errOut := runCLI(in.String(), "check", "--jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 500 {
+		t.Fatalf("%d verdicts, want 500", len(lines))
+	}
+	for i, l := range lines {
+		var v checkOutput
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Allow == (i%3 == 0) {
+			t.Fatalf("line %d: allow = %v, out of order", i+1, v.Allow)
+		}
+	}
+}
