@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/agentwarden/warden/builtin" // the default config uses built-in modules
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/policy/allowlist"
