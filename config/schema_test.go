@@ -16,6 +16,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/policy/allowlist"
+	"github.com/agentwarden/warden/policy/commands"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -114,6 +115,8 @@ func TestSchemaRejectsWhatTheLoaderRejects(t *testing.T) {
 		{"a timeout that is not a duration", "version: 1\nguardrails: {input: [{use: x, timeout: soon}]}\n"},
 		{"an unknown key in a judge config", "version: 1\nguardrails: {input: [{use: judge, config: {endpoint: 'http://x', model: m, prompt: p, temprature: 0}}]}\n"},
 		{"an unknown key in an allowlist config", "version: 1\nguardrails: {tool_call: [{use: allowlist, config: {allowed_tool: [a]}}]}\n"},
+		{"an unknown key in a commands config", "version: 1\nguardrails: {tool_call: [{use: commands, config: {allowed_command: [git]}}]}\n"},
+		{"a command rule without a code", "version: 1\nguardrails: {tool_call: [{use: commands, config: {rules: [{id: x, programs: [y]}]}}]}\n"},
 		{"a judge config without a model", "version: 1\nguardrails: {input: [{use: judge, config: {endpoint: 'http://x', prompt: p}}]}\n"},
 		{"an unknown audit sink", "version: 1\naudit: {sink: kafka}\n"},
 	}
@@ -150,6 +153,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"audit", reflect.TypeFor[config.Audit]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
+		{"commands", reflect.TypeFor[commands.Commands]()},
+		{"commandRule", reflect.TypeFor[commands.Rule]()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ.String(), func(t *testing.T) {
