@@ -215,3 +215,20 @@ func TestConfigProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestEveryDefaultRuleIsDocumented(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/policy.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, _, err := commands.DefaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if !strings.Contains(string(doc), "| `"+r.ID+"` |") {
+			t.Errorf("default rule %q has no row in docs/policy.md", r.ID)
+		}
+	}
+}
