@@ -16,6 +16,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/policy/allowlist"
+	wcel "github.com/agentwarden/warden/policy/cel"
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -155,6 +156,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
 		{"commands", reflect.TypeFor[commands.Commands]()},
 		{"commandRule", reflect.TypeFor[commands.Rule]()},
+		{"cel", reflect.TypeFor[wcel.Rules]()},
+		{"celRule", reflect.TypeFor[wcel.Rule]()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ.String(), func(t *testing.T) {
