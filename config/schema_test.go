@@ -18,6 +18,7 @@ import (
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
 	"github.com/agentwarden/warden/policy/commands"
+	"github.com/agentwarden/warden/policy/webhook"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -158,6 +159,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"commandRule", reflect.TypeFor[commands.Rule]()},
 		{"cel", reflect.TypeFor[wcel.Rules]()},
 		{"celRule", reflect.TypeFor[wcel.Rule]()},
+		{"http", reflect.TypeFor[webhook.Webhook]()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ.String(), func(t *testing.T) {
