@@ -10,5 +10,6 @@ import (
 	_ "github.com/agentwarden/warden/policy/allowlist" // allowlist: tool_call
 	_ "github.com/agentwarden/warden/policy/cel"       // cel: tool_call
 	_ "github.com/agentwarden/warden/policy/commands"  // commands: tool_call
+	_ "github.com/agentwarden/warden/policy/oap"       // oap: tool_call
 	_ "github.com/agentwarden/warden/policy/webhook"   // http: tool_call
 )

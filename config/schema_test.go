@@ -18,6 +18,7 @@ import (
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
 	"github.com/agentwarden/warden/policy/commands"
+	"github.com/agentwarden/warden/policy/oap"
 	"github.com/agentwarden/warden/policy/webhook"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -166,6 +167,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"cel", reflect.TypeFor[wcel.Rules]()},
 		{"celRule", reflect.TypeFor[wcel.Rule]()},
 		{"http", reflect.TypeFor[webhook.Webhook]()},
+		{"oap", reflect.TypeFor[oap.OAP]()},
+		{"oapMapping", reflect.TypeFor[oap.Mapping]()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ.String(), func(t *testing.T) {

@@ -243,7 +243,12 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 func (c *Commands) CheckCommand(cmd string) warden.Decision { return c.checkCommand(cmd) }
 
 func (c *Commands) checkCommand(cmd string) warden.Decision {
-	a := shell.Analyze(cmd)
+	return c.CheckAnalysis(shell.Analyze(cmd))
+}
+
+// CheckAnalysis evaluates an analyzed command line against the policy, for callers that have parsed it
+// already (the OAP evaluator).
+func (c *Commands) CheckAnalysis(a *shell.Analysis) warden.Decision {
 	if a.Err != nil && !c.AllowUnparsable {
 		return c.deny(CodeUnparsable, "the command does not parse as a shell command line", "checks")
 	}

@@ -1,0 +1,304 @@
+package oap
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentwarden/warden/shell"
+)
+
+// limits are a passport's limits, decoded per capability when the passport loads.
+type limits struct {
+	command   commandLimits
+	fileRead  fileLimits
+	fileWrite fileLimits
+	web       webLimits
+	mcp       mcpLimits
+	messaging messagingLimits
+}
+
+type commandLimits struct {
+	AllowedCommands           []string `json:"allowed_commands"`
+	BlockedPatterns           []string `json:"blocked_patterns"`
+	AllowedWorkingDirectories []string `json:"allowed_working_directories"`
+	BlockedEnvVars            []string `json:"blocked_env_vars"`
+	MaxExecutionTime          float64  `json:"max_execution_time"`
+	patterns                  []blockedPattern
+}
+
+type fileLimits struct {
+	AllowedPaths      []string `json:"allowed_paths"`
+	BlockedPaths      []string `json:"blocked_paths"`
+	BlockedPatterns   []string `json:"blocked_patterns"`
+	AllowedExtensions []string `json:"allowed_extensions"`
+	MaxFileSizeMB     float64  `json:"max_file_size_mb"`
+}
+
+type webLimits struct {
+	AllowedDomains  []string `json:"allowed_domains"`
+	BlockedDomains  []string `json:"blocked_domains"`
+	AllowPrivateIPs bool     `json:"allow_private_ips"`
+	AllowedMethods  []string `json:"allowed_methods"`
+}
+
+type mcpLimits struct {
+	AllowedServers    []string `json:"allowed_servers"`
+	AllowedTools      []string `json:"allowed_tools"`
+	MaxCallsPerMinute int      `json:"max_calls_per_minute"`
+}
+
+type messagingLimits struct {
+	AllowedRecipients []string `json:"allowed_recipients"`
+	MsgsPerMin        int      `json:"msgs_per_min"`
+	MsgsPerDay        int      `json:"msgs_per_day"`
+}
+
+// decodeLimits reads the limits of the capabilities this evaluator checks. Messaging limits may also stand
+// flat at the top of limits, as the reference verifier accepts.
+func decodeLimits(raw map[string]json.RawMessage) (limits, error) {
+	var l limits
+	targets := map[string]any{
+		"system.command.execute": &l.command, "data.file.read": &l.fileRead, "data.file.write": &l.fileWrite,
+		"web.fetch": &l.web, "mcp.tool.execute": &l.mcp, "messaging.send": &l.messaging,
+	}
+	for capability, dst := range targets {
+		if r, ok := raw[capability]; ok {
+			if err := json.Unmarshal(r, dst); err != nil {
+				return l, fmt.Errorf("limits.%s: %v", capability, err)
+			}
+		}
+	}
+	if _, ok := raw["messaging.send"]; !ok {
+		flat, _ := json.Marshal(raw)
+		_ = json.Unmarshal(flat, &l.messaging)
+	}
+	for _, p := range l.command.BlockedPatterns {
+		l.command.patterns = append(l.command.patterns, compileBlockedPattern(p))
+	}
+	return l, nil
+}
+
+// blockedPattern is a blocked_patterns entry read two ways: as the raw text the reference evaluator
+// matches (a fixed substring, kept for compatibility), and as a command (program, options in any spelling,
+// words), so that "rm -rf" also blocks rm -fr, rm -r -f, /bin/rm -Rf and \rm --recursive --force.
+type blockedPattern struct {
+	raw     string
+	program string
+	flags   []string
+	words   []string
+}
+
+// flagAliases are spellings that mean the same option for a program.
+var flagAliases = map[string]map[string]string{
+	"rm":    {"R": "r", "recursive": "r", "force": "f", "dir": "d"},
+	"cp":    {"R": "r", "recursive": "r", "force": "f"},
+	"chmod": {"recursive": "R"}, "chown": {"recursive": "R"}, "chgrp": {"recursive": "R"},
+	"git": {"force": "f"},
+}
+
+func compileBlockedPattern(raw string) blockedPattern {
+	bp := blockedPattern{raw: raw}
+	a := shell.Analyze(raw)
+	if a.Err != nil || len(a.Commands) == 0 || a.Commands[0].Program == "" || a.Commands[0].Program == shell.Unknown {
+		return bp
+	}
+	c := a.Commands[0]
+	bp.program = c.Program
+	for _, w := range c.Args {
+		if f := optionNames(c.Program, w.Value); f != nil {
+			bp.flags = append(bp.flags, f...)
+		} else {
+			bp.words = append(bp.words, w.Value)
+		}
+	}
+	return bp
+}
+
+// optionNames returns the option names of an argument (-rf → r, f; --force → f for rm), or nil.
+func optionNames(program, arg string) []string {
+	alias := flagAliases[program]
+	norm := func(n string) string {
+		if a, ok := alias[n]; ok {
+			return a
+		}
+		return n
+	}
+	switch {
+	case strings.HasPrefix(arg, "--") && len(arg) > 2:
+		name, _, _ := strings.Cut(arg[2:], "=")
+		return []string{norm(name)}
+	case strings.HasPrefix(arg, "-") && len(arg) > 1 && !isNumber(arg[1:]):
+		var out []string
+		for _, r := range arg[1:] {
+			out = append(out, norm(string(r)))
+		}
+		return out
+	}
+	return nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// matches reports whether the pattern blocks a command line.
+func (bp *blockedPattern) matches(raw string, a *shell.Analysis) bool {
+	if bp.raw != "" && strings.Contains(raw, bp.raw) {
+		return true
+	}
+	if bp.program == "" {
+		return false
+	}
+	for _, c := range a.Commands {
+		if c.Program != bp.program {
+			continue
+		}
+		have := map[string]bool{}
+		var words []string
+		for _, w := range c.Args {
+			if f := optionNames(c.Program, w.Value); f != nil {
+				for _, n := range f {
+					have[n] = true
+				}
+			} else {
+				words = append(words, w.Value)
+			}
+		}
+		ok := true
+		for _, f := range bp.flags {
+			ok = ok && have[f]
+		}
+		for _, w := range bp.words {
+			ok = ok && slices.ContainsFunc(words, func(x string) bool {
+				return x == w || strings.HasSuffix(w, "=") && strings.HasPrefix(x, w)
+			})
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// underAny reports whether a path is one of the roots or inside one, by whole path elements (/data does
+// not contain /database). "*" admits everything.
+func underAny(p string, roots []string) bool {
+	p = cleanPath(p)
+	for _, r := range roots {
+		if r == "*" {
+			return true
+		}
+		r = cleanPath(r)
+		if p == r || r == "/" || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func cleanPath(p string) string {
+	if p == "$HOME" || strings.HasPrefix(p, "$HOME/") {
+		p = "~" + p[len("$HOME"):]
+	}
+	if strings.HasPrefix(p, "~") {
+		return "~" + strings.TrimSuffix(path.Clean("/"+p[1:]), "/")
+	}
+	return path.Clean(p)
+}
+
+// matchesGlobOrSubstring is the reference evaluator's blocked_patterns test for paths: a fixed
+// substring, or a shell glob on the whole path or its last element.
+func matchesGlobOrSubstring(p, pattern string) bool {
+	if strings.Contains(p, pattern) {
+		return true
+	}
+	if ok, _ := path.Match(pattern, p); ok {
+		return true
+	}
+	ok, _ := path.Match(pattern, path.Base(p))
+	return ok
+}
+
+// domainAllowed matches a host against entries: an exact name, *.suffix for its subdomains, or *.
+func domainIn(host string, entries []string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, e := range entries {
+		e = strings.ToLower(e)
+		switch {
+		case e == "*" || e == host:
+			return true
+		case strings.HasPrefix(e, "*.") && strings.HasSuffix(host, e[1:]):
+			return true
+		}
+	}
+	return false
+}
+
+// privateHost reports whether a URL's host is a loopback, private, link-local or unspecified address, in
+// any spelling a resolver accepts without DNS (127.1, 2130706433, 0x7f.0.0.1, [::1]), or localhost.
+func privateHost(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	if ip == nil {
+		ip = parseLegacyIPv4(h)
+	}
+	if ip == nil {
+		return false
+	}
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified()
+}
+
+// parseLegacyIPv4 reads the inet_aton forms: 1 to 4 parts, each decimal, octal (leading 0) or hex (0x).
+func parseLegacyIPv4(s string) net.IP {
+	parts := strings.Split(s, ".")
+	if len(parts) == 0 || len(parts) > 4 {
+		return nil
+	}
+	vals := make([]uint64, len(parts))
+	for i, p := range parts {
+		if p == "" {
+			return nil
+		}
+		v, err := strconv.ParseUint(p, 0, 32)
+		if err != nil {
+			return nil
+		}
+		vals[i] = v
+	}
+	last := vals[len(vals)-1]
+	if last >= 1<<(8*(5-len(vals))) && len(vals) < 4 || len(vals) == 4 && last > 255 {
+		return nil
+	}
+	var n uint64
+	for i, v := range vals[:len(vals)-1] {
+		if v > 255 {
+			return nil
+		}
+		n |= v << (24 - 8*i)
+	}
+	n |= last
+	if n > math.MaxUint32 {
+		return nil
+	}
+	return net.IPv4(byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}
+
+// urlHost returns the host of a URL, or "" when it is not an absolute http(s) URL.
+func urlHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.Hostname()
+}
