@@ -206,6 +206,13 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 
 // recorded returns the commands the walk recorded for the calls inside a node.
 func (z *analyzer) recorded(n syntax.Node) []Command {
+	if st, ok := n.(*syntax.Stmt); ok {
+		if ce, ok := st.Cmd.(*syntax.CallExpr); ok && !hasSubstitution(ce) {
+			if r, ok := z.byCall[ce]; ok {
+				return z.a.Commands[r[0]:r[1]] // the usual stage: one simple command, no walk needed
+			}
+		}
+	}
 	var out []Command
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok {
@@ -291,4 +298,28 @@ func isFD(s string) bool {
 	}
 	_, err := strconv.Atoi(s)
 	return err == nil
+}
+
+// hasSubstitution reports whether a call's words hold command or process substitutions (calls of their own).
+func hasSubstitution(ce *syntax.CallExpr) bool {
+	for _, w := range ce.Args {
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return true
+			case *syntax.DblQuoted:
+				for _, q := range p.Parts {
+					if _, ok := q.(*syntax.CmdSubst); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	for _, as := range ce.Assigns {
+		if as.Value != nil && hasSubstitution(&syntax.CallExpr{Args: []*syntax.Word{as.Value}}) {
+			return true
+		}
+	}
+	return false
 }

@@ -96,6 +96,10 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 					parts = strings.Split(p, "/")
 				}
 				for _, pat := range pats {
+					// Most operands are relative words: a pattern anchored at / or ~ cannot match them.
+					if pat[0] != "**" && pat[0] != parts[0] && !strings.ContainsAny(pat[0], "*?[") {
+						continue
+					}
 					if matchParts(pat, parts) {
 						return true
 					}

@@ -1,0 +1,17 @@
+package shell_test
+
+import (
+	"testing"
+
+	"github.com/agentwarden/warden/shell"
+)
+
+// The analysis of a three-stage pipeline: the bash parse and the walk over it.
+func BenchmarkAnalyzePipeline(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.Analyze("grep -rn TODO src | sort | head -n 20"); a.Err != nil || len(a.Commands) != 3 {
+			b.Fatal(a.Err)
+		}
+	}
+}
