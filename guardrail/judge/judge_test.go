@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
+	"github.com/agentwarden/warden/internal/configtest"
 )
 
 // judgeServer speaks the chat completions endpoint; answer decides what it says to each request, and it
@@ -231,12 +231,7 @@ func TestJudgeConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			yaml := "version: 1\naudit: {sink: none}\nguardrails:\n  " + tt.stage + ":\n    - use: judge\n      config: " + tt.config + "\n"
-			p, err := config.Parse("j.yaml", []byte(yaml))
-			var l *config.Loaded
-			if err == nil {
-				l, err = p.Build(context.Background(), config.Options{})
-			}
+			l, err := configtest.Load(tt.stage, "judge", tt.config)
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/configtest"
 	"github.com/agentwarden/warden/policy/allowlist"
 )
 
@@ -59,11 +59,7 @@ func TestAllowlist(t *testing.T) {
 
 func TestAllowlistThroughTheEngineGivesTheSeedText(t *testing.T) {
 	t.Parallel()
-	p, err := config.Parse("a.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: allowlist\n      config: {denied_tools: [bash]}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := p.Build(context.Background(), config.Options{})
+	l, err := configtest.Load("tool_call", "allowlist", "{denied_tools: [bash]}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +83,7 @@ func TestAllowlistConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			p, err := config.Parse("a.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: allowlist\n      config: "+tt.config+"\n"))
-			if err == nil {
-				_, err = p.Build(context.Background(), config.Options{})
-			}
+			_, err := configtest.Load("tool_call", "allowlist", tt.config)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}

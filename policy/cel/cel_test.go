@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/configtest"
 	wcel "github.com/agentwarden/warden/policy/cel"
 )
 
@@ -110,10 +111,7 @@ func TestConfigErrorsNameTheRuleAndPosition(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			p, err := config.Parse("p.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: cel\n      config: "+tt.config+"\n"))
-			if err == nil {
-				_, err = p.Build(context.Background(), config.Options{})
-			}
+			_, err := configtest.Load("tool_call", "cel", tt.config)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v\nwant %q", err, tt.want)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/configtest"
 	"github.com/agentwarden/warden/policy/commands"
 )
 
@@ -205,10 +205,7 @@ func TestConfigProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			p, err := config.Parse("c.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: commands\n      config: "+tt.config+"\n"))
-			if err == nil {
-				_, err = p.Build(context.Background(), config.Options{})
-			}
+			_, err := configtest.Load("tool_call", "commands", tt.config)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v\nwant %q", err, tt.want)
 			}

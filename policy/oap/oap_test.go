@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/configtest"
 	"github.com/agentwarden/warden/policy/oap"
 )
 
@@ -354,10 +354,7 @@ func TestConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			pc, err := config.Parse("o.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: oap\n      config: "+tt.config+"\n"))
-			if err == nil {
-				_, err = pc.Build(context.Background(), config.Options{})
-			}
+			_, err := configtest.Load("tool_call", "oap", tt.config)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -365,11 +362,7 @@ func TestConfig(t *testing.T) {
 	}
 	t.Run("a denial through the engine reads as seed 001 says", func(t *testing.T) {
 		t.Parallel()
-		pc, err := config.Parse("o.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: oap\n      config: {passport: '"+p+"'}\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := pc.Build(context.Background(), config.Options{})
+		l, err := configtest.Load("tool_call", "oap", "{passport: '"+p+"'}")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/configtest"
 	"github.com/agentwarden/warden/policy/webhook"
 )
 
@@ -140,20 +140,18 @@ func TestThroughTheEngine(t *testing.T) {
 	t.Parallel()
 	down := newService(t, func(w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) })
 	tests := []struct {
-		desc, extra, want string
-		allowed           bool
+		desc    string
+		extra   []string
+		want    string
+		allowed bool
 	}{
-		{"a service that is down fails closed with the seed's text", "", "Guardrail denied: tool 'bash' was blocked (oap.evaluator_error). Reason: guardrail provider error (fail-closed). Choose an alternative approach.", false},
-		{"fail_closed: false lets the call through", "\n      fail_closed: false", "", true},
+		{"a service that is down fails closed with the seed's text", nil, "Guardrail denied: tool 'bash' was blocked (oap.evaluator_error). Reason: guardrail provider error (fail-closed). Choose an alternative approach.", false},
+		{"fail_closed: false lets the call through", []string{"fail_closed: false"}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			p, err := config.Parse("w.yaml", []byte("version: 1\naudit: {sink: none}\nguardrails:\n  tool_call:\n    - use: http"+tt.extra+"\n      config: {url: '"+down.URL+"'}\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := p.Build(context.Background(), config.Options{})
+			l, err := configtest.Load("tool_call", "http", "{url: '"+down.URL+"'}", tt.extra...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,10 +176,7 @@ func TestConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			p, err := config.Parse("w.yaml", []byte("version: 1\nguardrails:\n  tool_call:\n    - use: http\n      config: "+tt.config+"\n"))
-			if err == nil {
-				_, err = p.Build(context.Background(), config.Options{})
-			}
+			_, err := configtest.Load("tool_call", "http", tt.config)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
