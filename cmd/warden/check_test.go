@@ -16,14 +16,7 @@ func TestCheck(t *testing.T) {
 	if err := os.WriteFile(allowlistOnly, []byte("version: 1\nguardrails:\n  tool_call:\n    - use: allowlist\n      config: {allowed_tools: [read_file]}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		desc     string
-		args     []string
-		stdin    string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	runCLICases(t, []cliCase{
 		{desc: "an allowed call exits 0", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": {"command": "go test ./..."}}`,
 			wantOut: []string{`"allow":true`, `"message":""`}},
 		{desc: "a denied call exits 3 with the exact deny text", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": {"command": "rm -rf ~"}}`, wantCode: 3,
@@ -46,26 +39,7 @@ func TestCheck(t *testing.T) {
 			wantOut: []string{`"action":"error"`}, wantErr: []string{"<stdin>:2: not a tool call"}},
 		{desc: "a file argument is read", args: []string{"check", "--jsonl", "../../examples/calls.jsonl"}, wantOut: []string{"warden.remote_code_execution", "warden.credential_access"}},
 		{desc: "an unknown config file is an error", args: []string{"check", "--config", "nope.yaml"}, wantCode: 1, wantErr: []string{"nope.yaml"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			t.Parallel()
-			code, out, errOut := runCLI(tt.stdin, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("exit code = %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("stdout lacks %s:\n%s", w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %s:\n%s", w, errOut)
-				}
-			}
-		})
-	}
+	})
 }
 
 func TestCheckJSONLKeepsInputOrder(t *testing.T) {

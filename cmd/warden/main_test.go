@@ -16,35 +16,19 @@ func runCLI(stdin string, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-func TestCommands(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		desc       string
-		args       []string
-		stdin      string
-		wantCode   int
-		wantOut    []string
-		wantErr    []string
-		notWantOut []string
-	}{
-		{desc: "version prints the version", args: []string{"version"}, wantOut: []string{"warden ", "go1."}},
-		{desc: "validate with no file checks the embedded default", args: []string{"config", "validate"},
-			wantOut: []string{"<default>: valid", "tool_call", "audit", "jsonl to stderr"}},
-		{desc: "validate summarizes each stage's guardrails", args: []string{"config", "validate", "../../examples/judge.yaml"},
-			wantOut: []string{"examples/judge.yaml: valid", "injection-judge (judge, parallel)", "result-judge (judge)"}},
-		{desc: "validate reports every problem with file, line, column and key, exit 1", args: []string{"config", "validate", "testdata/bad.yaml"}, wantCode: 1,
-			wantErr: []string{"testdata/bad.yaml:4:12: guardrails.tool_call[0].use: unknown guardrail \"judg\"", "testdata/bad.yaml:5:13: guardrails.tool_call[0].mode: unknown mode \"loud\""}},
-		{desc: "validate reads standard input for -", args: []string{"config", "validate", "-"}, stdin: "version: 1\n", wantOut: []string{"<stdin>: valid"}},
-		{desc: "validate names a missing file, exit 1", args: []string{"config", "validate", "nope.yaml"}, wantCode: 1, wantErr: []string{"nope.yaml"}},
-		{desc: "validate with two files is a usage error, exit 2", args: []string{"config", "validate", "a", "b"}, wantCode: 2, wantErr: []string{"accepts at most 1 arg", "warden --help"}},
-		{desc: "an unknown command is a usage error, exit 2", args: []string{"serveit"}, wantCode: 2, wantErr: []string{`unknown command "serveit"`}},
-		{desc: "an unknown flag is a usage error, exit 2", args: []string{"config", "validate", "--strictly"}, wantCode: 2, wantErr: []string{"unknown flag: --strictly"}},
-		{desc: "default prints the embedded config", args: []string{"config", "default"}, wantOut: []string{string(config.Default())}},
-		{desc: "modules lists the registered modules", args: []string{"config", "modules"}, wantOut: []string{"MODULE", "guardrail.input.judge", "guardrail.tool_call.judge"}},
-		{desc: "help shows an example", args: []string{"config", "validate", "--help"}, wantOut: []string{"Examples:", "warden config validate warden.yaml"}},
-		{desc: "root help documents the exit codes", args: []string{"--help"}, wantOut: []string{"0 ok, 1 error, 2 usage, 3 denied"}},
-	}
-	for _, tt := range tests {
+// cliCase is one run of the command line and what it must do.
+type cliCase struct {
+	desc     string
+	args     []string
+	stdin    string
+	wantCode int
+	wantOut  []string // each must appear in stdout
+	wantErr  []string // each must appear in stderr
+}
+
+func runCLICases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			code, out, errOut := runCLI(tt.stdin, tt.args...)
@@ -63,6 +47,28 @@ func TestCommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestCommands(t *testing.T) {
+	t.Parallel()
+	runCLICases(t, []cliCase{
+		{desc: "version prints the version", args: []string{"version"}, wantOut: []string{"warden ", "go1."}},
+		{desc: "validate with no file checks the embedded default", args: []string{"config", "validate"},
+			wantOut: []string{"<default>: valid", "tool_call", "audit", "jsonl to stderr"}},
+		{desc: "validate summarizes each stage's guardrails", args: []string{"config", "validate", "../../examples/judge.yaml"},
+			wantOut: []string{"examples/judge.yaml: valid", "injection-judge (judge, parallel)", "result-judge (judge)"}},
+		{desc: "validate reports every problem with file, line, column and key, exit 1", args: []string{"config", "validate", "testdata/bad.yaml"}, wantCode: 1,
+			wantErr: []string{"testdata/bad.yaml:4:12: guardrails.tool_call[0].use: unknown guardrail \"judg\"", "testdata/bad.yaml:5:13: guardrails.tool_call[0].mode: unknown mode \"loud\""}},
+		{desc: "validate reads standard input for -", args: []string{"config", "validate", "-"}, stdin: "version: 1\n", wantOut: []string{"<stdin>: valid"}},
+		{desc: "validate names a missing file, exit 1", args: []string{"config", "validate", "nope.yaml"}, wantCode: 1, wantErr: []string{"nope.yaml"}},
+		{desc: "validate with two files is a usage error, exit 2", args: []string{"config", "validate", "a", "b"}, wantCode: 2, wantErr: []string{"accepts at most 1 arg", "warden --help"}},
+		{desc: "an unknown command is a usage error, exit 2", args: []string{"serveit"}, wantCode: 2, wantErr: []string{`unknown command "serveit"`}},
+		{desc: "an unknown flag is a usage error, exit 2", args: []string{"config", "validate", "--strictly"}, wantCode: 2, wantErr: []string{"unknown flag: --strictly"}},
+		{desc: "default prints the embedded config", args: []string{"config", "default"}, wantOut: []string{string(config.Default())}},
+		{desc: "modules lists the registered modules", args: []string{"config", "modules"}, wantOut: []string{"MODULE", "guardrail.input.judge", "guardrail.tool_call.judge"}},
+		{desc: "help shows an example", args: []string{"config", "validate", "--help"}, wantOut: []string{"Examples:", "warden config validate warden.yaml"}},
+		{desc: "root help documents the exit codes", args: []string{"--help"}, wantOut: []string{"0 ok, 1 error, 2 usage, 3 denied"}},
+	})
 }
 
 func TestSchemaCommandPrintsValidJSON(t *testing.T) {

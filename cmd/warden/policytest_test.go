@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -23,13 +22,7 @@ func TestPolicyTest(t *testing.T) {
 	unknownKey := write("unknown_test.yaml", "cases:\n  - name: x\n    tool: bash\n    wnat: {allow: true}\n")
 	noWant := write("nowant_test.yaml", "cases:\n  - name: x\n    tool: bash\n")
 	empty := write("empty_test.yaml", "cases: []\n")
-	tests := []struct {
-		desc     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	runCLICases(t, []cliCase{
 		{desc: "the example tests of the default policy pass", args: []string{"policy", "test", "../../examples/policy_test.yaml"}, wantOut: []string{"6 passed, 0 failed"}},
 		{desc: "a config is found relative to the test file", args: []string{"policy", "test", withConfig}, wantOut: []string{"1 passed, 0 failed"}},
 		{desc: "a failing case prints what was wanted and what came, exit 1", args: []string{"policy", "test", failing}, wantCode: 1,
@@ -39,24 +32,5 @@ func TestPolicyTest(t *testing.T) {
 		{desc: "a case without want is an error", args: []string{"policy", "test", noWant}, wantCode: 1, wantErr: []string{"nowant_test.yaml:2: a case needs tool and want.allow"}},
 		{desc: "a file without cases is an error", args: []string{"policy", "test", empty}, wantCode: 1, wantErr: []string{"no cases"}},
 		{desc: "no file is a usage error", args: []string{"policy", "test"}, wantCode: 2, wantErr: []string{"requires at least 1 arg"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			t.Parallel()
-			code, out, errOut := runCLI("", tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("exit code = %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errOut)
-				}
-			}
-		})
-	}
+	})
 }
