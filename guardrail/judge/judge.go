@@ -10,18 +10,17 @@
 package judge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/httpjson"
 )
 
 func init() {
@@ -245,9 +244,6 @@ type chatResponse struct {
 	} `json:"choices"`
 }
 
-// maxAnswer bounds what is read of a judge's answer.
-const maxAnswer = 1 << 20
-
 func (j *Judge) judge(ctx context.Context, content string) (warden.Decision, error) {
 	body, err := json.Marshal(chatRequest{
 		Model:          j.Model,
@@ -258,28 +254,17 @@ func (j *Judge) judge(ctx context.Context, content string) (warden.Decision, err
 	if err != nil {
 		return warden.Decision{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(body))
-	if err != nil {
-		return warden.Decision{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if j.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+j.APIKey)
-	}
-	for k, v := range j.Headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := j.client.Do(req)
-	if err != nil {
+	raw, err := httpjson.Post(ctx, j.client, j.url, body, j.Headers, func(req *http.Request) {
+		if j.APIKey != "" {
+			req.Header.Set("Authorization", "Bearer "+j.APIKey)
+		}
+	})
+	var se *httpjson.StatusError
+	switch {
+	case errors.As(err, &se):
+		return warden.Decision{}, fmt.Errorf("judge endpoint %s%s", se, providerMessage(se.Body))
+	case err != nil:
 		return warden.Decision{}, fmt.Errorf("judge request: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return warden.Decision{}, fmt.Errorf("judge answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return warden.Decision{}, fmt.Errorf("judge endpoint answered %s%s", resp.Status, providerMessage(raw))
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {

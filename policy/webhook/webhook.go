@@ -9,7 +9,6 @@
 package webhook
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -17,13 +16,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/httpjson"
 )
 
 func init() {
@@ -100,9 +99,6 @@ func (w *Webhook) Validate() error {
 	return nil
 }
 
-// maxAnswer bounds what is read of an answer.
-const maxAnswer = 1 << 20
-
 // CheckToolCall asks the service.
 func (w *Webhook) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
 	input := json.RawMessage(c.Call.Arguments)
@@ -118,30 +114,19 @@ func (w *Webhook) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (wa
 	if err != nil {
 		return warden.Decision{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
-	if err != nil {
-		return warden.Decision{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range w.Headers {
-		req.Header.Set(k, v)
-	}
-	if w.Secret != "" {
-		ts := strconv.FormatInt(time.Now().Unix(), 10)
-		req.Header.Set("X-Warden-Timestamp", ts)
-		req.Header.Set("X-Warden-Signature", Sign(w.Secret, ts, body))
-	}
-	resp, err := w.client.Do(req)
-	if err != nil {
+	raw, err := httpjson.Post(ctx, w.client, w.URL, body, w.Headers, func(req *http.Request) {
+		if w.Secret != "" {
+			ts := strconv.FormatInt(time.Now().Unix(), 10)
+			req.Header.Set("X-Warden-Timestamp", ts)
+			req.Header.Set("X-Warden-Signature", Sign(w.Secret, ts, body))
+		}
+	})
+	var se *httpjson.StatusError
+	switch {
+	case errors.As(err, &se):
+		return warden.Decision{}, fmt.Errorf("policy service %w", err)
+	case err != nil:
 		return warden.Decision{}, fmt.Errorf("policy service: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return warden.Decision{}, fmt.Errorf("policy service answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return warden.Decision{}, fmt.Errorf("policy service answered %s", resp.Status)
 	}
 	var a Answer
 	if err := json.Unmarshal(raw, &a); err != nil {
