@@ -154,7 +154,8 @@ const (
 	FinishError  FinishReason = "error"
 )
 
-// Signal is the raw provider field a normalized value came from, e.g. {"finish_reason", "content_filter"}.
+// Signal is a raw provider field and its value as received, e.g. {"finish_reason", "content_filter"} or
+// {"promptFeedback.blockReason", "SAFETY"}. Field names are the provider's own JSON paths.
 type Signal struct {
 	Field string
 	Value string
@@ -164,7 +165,19 @@ type Signal struct {
 type Response struct {
 	Message      Message
 	FinishReason FinishReason
-	Signal       Signal
+	// Signal is the provider field the finish reason came from.
+	Signal Signal
+	// Signals are further provider signals a safety detector may read: a prompt block, incomplete details,
+	// a stop reason in a second field. The wire codecs fill them in.
+	Signals []Signal
+}
+
+// AllSignals returns the response's signals, Signal first, for detectors that read by field name.
+func (r *Response) AllSignals() []Signal {
+	if r.Signal.Field == "" {
+		return r.Signals
+	}
+	return append([]Signal{r.Signal}, r.Signals...)
 }
 
 // PartKind says what a stream Part carries.

@@ -12,4 +12,5 @@ import (
 	_ "github.com/agentwarden/warden/policy/commands"  // commands: tool_call
 	_ "github.com/agentwarden/warden/policy/oap"       // oap: tool_call
 	_ "github.com/agentwarden/warden/policy/webhook"   // http: tool_call
+	_ "github.com/agentwarden/warden/safety"           // safety: response; safety detectors
 )

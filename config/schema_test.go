@@ -20,6 +20,7 @@ import (
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/policy/oap"
 	"github.com/agentwarden/warden/policy/webhook"
+	"github.com/agentwarden/warden/safety"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -168,6 +169,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"celRule", reflect.TypeFor[wcel.Rule]()},
 		{"http", reflect.TypeFor[webhook.Webhook]()},
 		{"oap", reflect.TypeFor[oap.OAP]()},
+		{"safety", reflect.TypeFor[safety.Guardrail]()},
+		{"safetyDetector", reflect.TypeFor[safety.DetectorConfig]()},
 		{"oapMapping", reflect.TypeFor[oap.Mapping]()},
 	}
 	for _, tt := range tests {
