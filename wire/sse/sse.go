@@ -1,0 +1,229 @@
+// Package sse reads and writes Server-Sent Events streams (the WHATWG event-stream format) the way a proxy
+// must: every event keeps the bytes it arrived as, so that events Warden does not change pass through
+// byte for byte (comments, event names, field order, line endings, data: [DONE]), and the concatenation of
+// every event's Raw is exactly the input, however the stream was chunked.
+//
+// Lines end with \n, \r\n or a lone \r. A lone \r at the end of the bytes read so far ends its line at
+// once, so an event is never held back waiting for a byte that may not come; a \n that follows it is
+// counted with the next event's bytes, or, at the end of the stream, returned as an event of its own with
+// no fields. The package never buffers a whole stream and bounds one event.
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Event is one event block: the lines up to and including the blank line that ends it.
+type Event struct {
+	// Raw is the event's bytes as read.
+	Raw []byte
+	// Type is the event field ("" when absent).
+	Type string
+	// Data is the data fields joined with "\n"; HasData says whether there was any data field.
+	Data    string
+	HasData bool
+	// ID is the last id field of the event; HasID says whether there was one (an id holding NUL is ignored).
+	ID    string
+	HasID bool
+	// Retry is the retry field in milliseconds, or -1.
+	Retry int64
+	// Comments are the comment lines without their leading colon.
+	Comments []string
+	// Incomplete is set on a final event the stream ended in the middle of (no blank line after it).
+	// Browsers drop such an event; a proxy passes its bytes on.
+	Incomplete bool
+}
+
+// DefaultMaxEventSize bounds one event's bytes.
+const DefaultMaxEventSize = 1 << 20
+
+// ErrEventTooLarge is returned when an event exceeds the reader's limit.
+var ErrEventTooLarge = errors.New("sse: event larger than the limit")
+
+// Reader reads events from a stream. It is not safe for concurrent use.
+type Reader struct {
+	br      *bufio.Reader
+	max     int
+	skipLF  bool // the last line ended with \r at the end of what was read; a \n next belongs to it
+	started bool
+}
+
+// NewReader returns a reader with the default event size limit.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 16<<10), max: DefaultMaxEventSize}
+}
+
+// SetMaxEventSize changes the limit on one event's bytes.
+func (r *Reader) SetMaxEventSize(n int) { r.max = n }
+
+// Next returns the next event, or io.EOF when the stream ended cleanly between events. Any other error is
+// the underlying reader's or ErrEventTooLarge.
+func (r *Reader) Next() (Event, error) {
+	ev := Event{Retry: -1}
+	var data strings.Builder
+	var raw []byte
+	for {
+		line, ended, err := r.readLine(&raw)
+		if !r.started {
+			r.started = true
+			line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
+		}
+		if !ended {
+			if len(raw) == 0 {
+				if err == nil {
+					err = io.EOF
+				}
+				return Event{}, err
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return Event{}, err
+			}
+			if len(line) > 0 {
+				ev.field(line, &data)
+			}
+			ev.Incomplete = len(line) > 0 || len(ev.Comments) > 0 || ev.HasData || ev.HasID || ev.Type != "" || ev.Retry >= 0
+			return ev.finish(raw, &data), nil
+		}
+		if len(line) == 0 {
+			return ev.finish(raw, &data), nil
+		}
+		ev.field(line, &data)
+	}
+}
+
+func (ev *Event) finish(raw []byte, data *strings.Builder) Event {
+	ev.Raw = raw
+	ev.Data = data.String()
+	return *ev
+}
+
+// field applies one line to the event.
+func (ev *Event) field(line []byte, data *strings.Builder) {
+	if line[0] == ':' {
+		ev.Comments = append(ev.Comments, string(line[1:]))
+		return
+	}
+	name, value := line, []byte(nil)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	switch string(name) {
+	case "data":
+		if ev.HasData {
+			data.WriteByte('\n')
+		}
+		data.Write(value)
+		ev.HasData = true
+	case "event":
+		ev.Type = string(value)
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			ev.ID, ev.HasID = string(value), true
+		}
+	case "retry":
+		if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && isDigits(value) {
+			ev.Retry = n
+		}
+	}
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// readLine appends the next line and its terminator to raw and returns the line without its terminator.
+// ended is false when the stream ended (or failed) before a terminator.
+func (r *Reader) readLine(raw *[]byte) (line []byte, ended bool, err error) {
+	start := len(*raw)
+	if r.skipLF {
+		r.skipLF = false
+		if b, err := r.br.Peek(1); err == nil && b[0] == '\n' {
+			*raw = append(*raw, '\n')
+			_, _ = r.br.Discard(1)
+			start++
+		}
+	}
+	for {
+		n := r.br.Buffered()
+		if n == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				return (*raw)[start:], false, err
+			}
+			n = r.br.Buffered()
+		}
+		buf, _ := r.br.Peek(n)
+		i := bytes.IndexAny(buf, "\r\n")
+		if i < 0 {
+			*raw = append(*raw, buf...)
+			_, _ = r.br.Discard(n)
+			if len(*raw) > r.max {
+				return nil, false, ErrEventTooLarge
+			}
+			continue
+		}
+		*raw = append(*raw, buf[:i+1]...)
+		_, _ = r.br.Discard(i + 1)
+		end := len(*raw) - 1
+		if buf[i] == '\r' {
+			if i+1 < n {
+				if buf[i+1] == '\n' {
+					*raw = append(*raw, '\n')
+					_, _ = r.br.Discard(1)
+				}
+			} else {
+				r.skipLF = true
+			}
+		}
+		if len(*raw) > r.max {
+			return nil, false, ErrEventTooLarge
+		}
+		return (*raw)[start:end], true, nil
+	}
+}
+
+// Encode returns an event's bytes in canonical form: comments, event, id, retry, then one data line per line
+// of Data, each line ended by \n, and a blank line. Use it for events Warden writes or changes; pass Raw on
+// for the others.
+func (ev Event) Encode() []byte {
+	var b bytes.Buffer
+	for _, c := range ev.Comments {
+		b.WriteByte(':')
+		b.WriteString(c)
+		b.WriteByte('\n')
+	}
+	if ev.Type != "" {
+		b.WriteString("event: " + ev.Type + "\n")
+	}
+	if ev.HasID {
+		b.WriteString("id: " + ev.ID + "\n")
+	}
+	if ev.Retry >= 0 {
+		b.WriteString("retry: " + strconv.FormatInt(ev.Retry, 10) + "\n")
+	}
+	if ev.HasData {
+		for _, l := range strings.Split(ev.Data, "\n") {
+			b.WriteString("data: " + l + "\n")
+		}
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// Data returns a data-only event: the form OpenAI-style streams use ("data: {...}" and "data: [DONE]").
+func Data(data string) Event { return Event{Data: data, HasData: true, Retry: -1} }
+
+// Named returns an event with a type and data, the form Anthropic-style streams use.
+func Named(typ, data string) Event { return Event{Type: typ, Data: data, HasData: true, Retry: -1} }

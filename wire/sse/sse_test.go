@@ -1,0 +1,240 @@
+package sse_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/agentwarden/warden/wire/sse"
+	"github.com/google/go-cmp/cmp"
+	gosse "github.com/tmaxmax/go-sse"
+)
+
+func readAll(t testing.TB, r io.Reader) []sse.Event {
+	t.Helper()
+	rd := sse.NewReader(r)
+	var out []sse.Event
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		out = append(out, ev)
+	}
+}
+
+// fields is what a test compares of an event.
+type fields struct {
+	Type, Data, ID string
+	HasData, HasID bool
+	Retry          int64
+	Comments       []string
+	Incomplete     bool
+}
+
+// view lists the events' fields, leaving out events that are only line endings (a stray blank line, or the
+// \n of a \r\n split across reads); their bytes are checked apart.
+func view(evs []sse.Event) []fields {
+	var out []fields
+	for _, e := range evs {
+		if len(e.Raw) > 0 && strings.Trim(string(e.Raw), "\r\n") == "" && !e.Incomplete {
+			continue
+		}
+		out = append(out, fields{e.Type, e.Data, e.ID, e.HasData, e.HasID, e.Retry, e.Comments, e.Incomplete})
+	}
+	return out
+}
+
+func TestReader(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc string
+		in   string
+		want []fields
+	}{
+		{"a data event", "data: {\"a\":1}\n\n", []fields{{Data: `{"a":1}`, HasData: true, Retry: -1}}},
+		{"data lines join with newlines", "data: a\ndata: b\n\n", []fields{{Data: "a\nb", HasData: true, Retry: -1}}},
+		{"an empty data field is data", "data:\n\n", []fields{{Data: "", HasData: true, Retry: -1}}},
+		{"only one leading space is removed", "data:  two\n\n", []fields{{Data: " two", HasData: true, Retry: -1}}},
+		{"no space after the colon", "data:x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
+		{"an event name", "event: message_delta\ndata: {}\n\n", []fields{{Type: "message_delta", Data: "{}", HasData: true, Retry: -1}}},
+		{"an id", "id: 7\ndata: x\n\n", []fields{{ID: "7", HasID: true, Data: "x", HasData: true, Retry: -1}}},
+		{"an id with NUL is ignored", "id: a\x00b\ndata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
+		{"a retry", "retry: 3000\n\n", []fields{{Retry: 3000}}},
+		{"a retry that is not digits is ignored", "retry: 3s\n\n", []fields{{Retry: -1}}},
+		{"comments are kept", ": ping\n:x\n\n", []fields{{Comments: []string{" ping", "x"}, Retry: -1}}},
+		{"a field without a colon has an empty value", "data\n\n", []fields{{Data: "", HasData: true, Retry: -1}}},
+		{"unknown fields are ignored", "foo: bar\ndata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
+		{"CRLF line endings", "data: a\r\ndata: b\r\n\r\n", []fields{{Data: "a\nb", HasData: true, Retry: -1}}},
+		{"CR line endings", "data: a\rdata: b\r\r", []fields{{Data: "a\nb", HasData: true, Retry: -1}}},
+		{"a leading byte order mark is ignored", "\xEF\xBB\xBFdata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
+		{"two events", "data: 1\n\ndata: [DONE]\n\n", []fields{{Data: "1", HasData: true, Retry: -1}, {Data: "[DONE]", HasData: true, Retry: -1}}},
+		{"a stray blank line passes through", "\ndata: 1\n\n", []fields{{Data: "1", HasData: true, Retry: -1}}},
+		{"an unfinished last event is returned, marked", "data: 1\n\ndata: 2", []fields{{Data: "1", HasData: true, Retry: -1}, {Data: "2", HasData: true, Retry: -1, Incomplete: true}}},
+		{"a last event without its blank line is marked", "data: 2\n", []fields{{Data: "2", HasData: true, Retry: -1, Incomplete: true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			for name, r := range map[string]io.Reader{"whole": strings.NewReader(tt.in), "byte by byte": iotest.OneByteReader(strings.NewReader(tt.in))} {
+				evs := readAll(t, r)
+				if diff := cmp.Diff(tt.want, view(evs)); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", name, diff)
+				}
+				if got := join(evs); got != tt.in {
+					t.Errorf("%s: bytes not kept: %q", name, got)
+				}
+			}
+		})
+	}
+}
+
+func join(evs []sse.Event) string {
+	var b bytes.Buffer
+	for _, e := range evs {
+		b.Write(e.Raw)
+	}
+	return b.String()
+}
+
+func TestEventTooLarge(t *testing.T) {
+	t.Parallel()
+	rd := sse.NewReader(strings.NewReader("data: " + strings.Repeat("x", 100) + "\n\n"))
+	rd.SetMaxEventSize(50)
+	if _, err := rd.Next(); !errors.Is(err, sse.ErrEventTooLarge) {
+		t.Errorf("err = %v, want ErrEventTooLarge", err)
+	}
+}
+
+func TestEncodeRoundTrips(t *testing.T) {
+	t.Parallel()
+	tests := []sse.Event{
+		sse.Data(`{"choices":[]}`),
+		sse.Data("[DONE]"),
+		sse.Named("content_block_delta", `{"type":"content_block_delta"}`),
+		{Type: "x", Data: "a\nb\n", HasData: true, ID: "9", HasID: true, Retry: 10, Comments: []string{" keep-alive"}},
+	}
+	for i, ev := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			got := readAll(t, bytes.NewReader(ev.Encode()))
+			if len(got) != 1 {
+				t.Fatalf("%d events", len(got))
+			}
+			if diff := cmp.Diff(view([]sse.Event{ev}), view(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if got := string(sse.Data("[DONE]").Encode()); got != "data: [DONE]\n\n" {
+		t.Errorf("[DONE] encodes as %q", got)
+	}
+}
+
+// genStream writes a random well-formed stream: events with data, names, ids, comments, any line ending.
+func genStream(r *rand.Rand) string {
+	var b strings.Builder
+	ends := []string{"\n", "\r\n", "\r"}
+	end := ends[r.IntN(3)]
+	word := func() string {
+		const alphabet = "abcdef {}[]\":,.-_é0123456789"
+		n := r.IntN(12)
+		var w []rune
+		for range n {
+			w = append(w, []rune(alphabet)[r.IntN(len([]rune(alphabet)))])
+		}
+		return string(w)
+	}
+	for range r.IntN(8) + 1 {
+		if r.IntN(4) == 0 {
+			b.WriteString(":" + word() + end)
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString("event: " + strings.TrimSpace(word()) + "x" + end)
+		}
+		if r.IntN(3) == 0 {
+			b.WriteString("id: " + word() + end)
+		}
+		for range r.IntN(3) + 1 {
+			sep := ": "
+			if r.IntN(3) == 0 {
+				sep = ":"
+			}
+			b.WriteString("data" + sep + word() + end)
+		}
+		b.WriteString(end)
+		if r.IntN(2) == 0 {
+			end = ends[r.IntN(3)]
+		}
+	}
+	return b.String()
+}
+
+// The reader agrees with go-sse (github.com/tmaxmax/go-sse), a reference parser, on every generated stream.
+func TestDifferentialAgainstAReferenceParser(t *testing.T) {
+	t.Parallel()
+	type result struct{ Type, Data, LastID string }
+	for seed := range uint64(500) {
+		in := genStream(rand.New(rand.NewPCG(seed, 1)))
+		var want []result
+		for ev, err := range gosse.Read(strings.NewReader(in), nil) {
+			if err != nil {
+				t.Fatalf("seed %d: reference: %v", seed, err)
+			}
+			want = append(want, result{ev.Type, ev.Data, ev.LastEventID})
+		}
+		var got []result
+		last := ""
+		for _, ev := range readAll(t, iotest.OneByteReader(strings.NewReader(in))) {
+			if ev.HasID {
+				last = ev.ID
+			}
+			if ev.HasData {
+				got = append(got, result{ev.Type, ev.Data, last})
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("seed %d, stream %q (-reference +ours):\n%s", seed, in, diff)
+		}
+	}
+}
+
+// FuzzReader: any bytes are read without panic, nothing is lost or added, and how the stream is chunked
+// does not change what is read.
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{"data: x\n\n", "event: a\r\ndata: b\r\n\r\n", "data: a\rdata: b\r\r", ": c\n\ndata: [DONE]\n\n",
+		"\xEF\xBB\xBFdata: x", "id: \x00\nretry: 12\n\n", "data:\r\n\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		whole := readAll(t, strings.NewReader(in))
+		if got := join(whole); got != in {
+			t.Fatalf("bytes changed: %q -> %q", in, got)
+		}
+		bytewise := readAll(t, iotest.OneByteReader(strings.NewReader(in)))
+		if join(bytewise) != in {
+			t.Fatalf("bytes changed byte by byte: %q", in)
+		}
+		if diff := cmp.Diff(dataOf(whole), dataOf(bytewise)); diff != "" {
+			t.Fatalf("chunking changed the events of %q:\n%s", in, diff)
+		}
+	})
+}
+
+func dataOf(evs []sse.Event) []string {
+	var out []string
+	for _, e := range evs {
+		if e.HasData {
+			out = append(out, e.Type+"|"+e.Data)
+		}
+	}
+	return out
+}
