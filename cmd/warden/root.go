@@ -62,7 +62,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	case errors.As(err, &ce):
 		return ce.code
 	case errors.As(err, &ue), strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "unknown flag"),
-		strings.HasPrefix(err.Error(), "unknown shorthand flag"):
+		strings.HasPrefix(err.Error(), "unknown shorthand flag"), strings.HasPrefix(err.Error(), "required flag"):
 		fmt.Fprintln(errOut, "Run 'warden --help' for usage.")
 		return exitUsage
 	}
@@ -89,7 +89,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 denied.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newVersionCommand(s), newConfigCommand(s), newCheckCommand(s), newPolicyCommand(s))
+	root.AddCommand(newVersionCommand(s), newConfigCommand(s), newCheckCommand(s), newPolicyCommand(s), newGuardCommand(s))
 	return root
 }
 

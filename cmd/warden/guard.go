@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/wire/openai"
+	"github.com/spf13/cobra"
+)
+
+// guardFormats are the wire formats warden guard reads so far.
+var guardFormats = []string{"openai-chat"}
+
+func newGuardCommand(s streams) *cobra.Command {
+	var format, configFile, decisions string
+	cmd := &cobra.Command{
+		Use:   "guard --format FORMAT [FILE|-]",
+		Short: "Run the response pipeline on a recorded provider response",
+		Long: `Guard reads a recorded provider response body and runs what the gateway runs on it: the response
+guardrails (safety-stop handling in the default config), then tool-call authorization of every tool call
+left, and writes to stdout exactly what the gateway would send the client. A denied tool call is removed and
+its deny message added to the assistant's text, so the model can choose another way. The evaluation records
+go to --decisions as JSON lines (audit events: no arguments, no content).
+
+Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints).
+Streams and the other providers' formats are not read yet.
+
+Exit codes: 0 when a response was written (changed or not), 3 when a guardrail halted the run (stdout then
+holds the provider's error body), 1 on an error.`,
+		Example: `  warden guard --format openai-chat response.json
+  warden guard --format openai-chat --decisions decisions.jsonl < response.json`,
+		Args: argsUsage(cobra.MaximumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "openai-chat" {
+				return usageError{fmt.Errorf("--format: %q is not supported (supported: %s)", format, strings.Join(guardFormats, ", "))}
+			}
+			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
+			if decisions != "" {
+				f, err := os.OpenFile(decisions, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				opts.Recorder = audit.NewRecorder(audit.NewJSONL(f))
+			}
+			l, err := config.Load(cmd.Context(), configFile, opts)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			name, body, err := readInput(s, argOrStdin(args))
+			if err != nil {
+				return err
+			}
+			out, halted, err := guardOpenAIChat(cmd.Context(), l.Engine, body)
+			if err != nil {
+				return fmt.Errorf("%s: %v", name, err)
+			}
+			if _, err := s.out.Write(append(out, '\n')); err != nil {
+				return err
+			}
+			if halted {
+				return exitCodeError{code: exitDenied}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "", "wire format of the input: "+strings.Join(guardFormats, ", ")+" (required)")
+	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
+	cmd.Flags().StringVar(&decisions, "decisions", "", "write the evaluation records to this `file` as JSON lines")
+	_ = cmd.MarkFlagRequired("format")
+	return cmd
+}
+
+func argOrStdin(args []string) string {
+	if len(args) == 0 {
+		return "-"
+	}
+	return args[0]
+}
+
+// guardOpenAIChat runs the response stage and tool-call authorization on a chat.completion body.
+func guardOpenAIChat(ctx context.Context, e *warden.Engine, body []byte) ([]byte, bool, error) {
+	r, err := openai.DecodeChatResponse(body)
+	if err != nil {
+		return nil, false, err
+	}
+	for i := range r.Len() {
+		resp, err := guardResponse(ctx, e, r.Response(i))
+		var tw *warden.TripwireError
+		if errors.As(err, &tw) {
+			reason := tw.Decision.FirstReason()
+			return openai.ErrorBody(fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message),
+				"warden_guardrail", reason.Code), true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if err := r.Set(i, resp); err != nil {
+			return nil, false, err
+		}
+	}
+	out, err := r.Encode()
+	return out, false, err
+}
+
+// guardResponse is the pipeline on one response: the response stage, then every tool call left; a denied
+// call is removed and its deny message added to the text.
+func guardResponse(ctx context.Context, e *warden.Engine, resp warden.Response) (warden.Response, error) {
+	out, err := e.CheckResponse(ctx, warden.ResponseCheck{Response: resp})
+	if err != nil {
+		return resp, err
+	}
+	resp = out.Value
+	var kept []warden.ToolCall
+	var denied []string
+	for _, call := range resp.Message.ToolCalls {
+		tc, err := e.CheckToolCall(ctx, warden.ToolCallCheck{Call: call})
+		if err != nil {
+			return resp, err
+		}
+		if tc.Allowed() {
+			kept = append(kept, tc.Value)
+		} else {
+			denied = append(denied, tc.Message)
+		}
+	}
+	if len(denied) == 0 && len(kept) == len(resp.Message.ToolCalls) {
+		return resp, nil
+	}
+	resp.Message.ToolCalls = kept
+	text := strings.Join(denied, "\n")
+	if resp.Message.Text() != "" {
+		text = "\n\n" + text
+	}
+	resp.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
+	return resp, nil
+}

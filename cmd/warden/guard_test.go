@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/openai/openai-go/v3"
+)
+
+func TestGuard(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	denied := write("denied.json", `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Cleaning up.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"rm -rf ~/\"}"}},{"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":"tool_calls"}]}`)
+	halting := write("halt.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: cel\n      config: {rules: [{name: stop-all, when: 'true', action: halt, code: acme.stop, message: no tools today}]}\n")
+	runCLICases(t, []cliCase{
+		{desc: "a safety stop is rewritten as the gateway would", args: []string{"guard", "--format", "openai-chat", "../../wire/openai/testdata/safety_stop_tool_calls.json"},
+			wantOut: []string{"Any tool calls produced in this turn were suppressed", `"finish_reason":"content_filter"`}},
+		{desc: "a denied tool call is removed and its deny text added", args: []string{"guard", "-f", "openai-chat", denied},
+			wantOut: []string{"Cleaning up.\\n\\nGuardrail denied: tool 'bash' was blocked (warden.destructive_delete)", `"id":"call_2"`, `"finish_reason":"tool_calls"`}},
+		{desc: "a halt answers the provider's error shape and exits 3", args: []string{"guard", "-f", "openai-chat", "--config", halting, denied}, wantCode: 3,
+			wantOut: []string{`{"error":{"code":"acme.stop","message":"Warden stopped this response: tool_call guardrail \"cel\" (acme.stop): no tools today"`}},
+		{desc: "standard input is read", args: []string{"guard", "-f", "openai-chat"}, stdin: `{"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`,
+			wantOut: []string{`{"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`}},
+		{desc: "a body that is not a chat completion is an error", args: []string{"guard", "-f", "openai-chat"}, stdin: `{"error":{}}`, wantCode: 1, wantErr: []string{`<stdin>: not a chat completion: no "choices"`}},
+		{desc: "a format not read yet is a usage error", args: []string{"guard", "-f", "anthropic"}, wantCode: 2, wantErr: []string{`--format: "anthropic" is not supported (supported: openai-chat)`}},
+		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
+	})
+}
+
+func TestGuardOutputParsesWithTheSDK(t *testing.T) {
+	t.Parallel()
+	in := `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"sudo reboot\"}"}}]},"finish_reason":"tool_calls"}]}`
+	code, out, errOut := runCLI(in, "guard", "-f", "openai-chat")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var cc sdk.ChatCompletion
+	if err := json.Unmarshal([]byte(out), &cc); err != nil {
+		t.Fatal(err)
+	}
+	ch := cc.Choices[0]
+	if len(ch.Message.ToolCalls) != 0 || ch.FinishReason != "stop" || !strings.HasPrefix(ch.Message.Content, "Guardrail denied: tool 'bash' was blocked (warden.privilege_escalation)") {
+		t.Errorf("SDK sees %d calls, finish %q, content %q", len(ch.Message.ToolCalls), ch.FinishReason, ch.Message.Content)
+	}
+}
