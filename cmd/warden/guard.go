@@ -10,12 +10,46 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/wire/anthropic"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/spf13/cobra"
 )
 
 // guardFormats are the wire formats warden guard reads so far.
-var guardFormats = []string{"openai-chat"}
+var guardFormats = []string{"openai-chat", "anthropic"}
+
+// responseBody is a decoded provider response whose choices can be read and rewritten in the turn model.
+type responseBody interface {
+	Len() int
+	Response(i int) warden.Response
+	Set(i int, r warden.Response) error
+	Encode() ([]byte, error)
+}
+
+// anthropicBody adapts an Anthropic message (one response) to responseBody.
+type anthropicBody struct{ *anthropic.Message }
+
+func (b anthropicBody) Len() int                           { return 1 }
+func (b anthropicBody) Response(int) warden.Response       { return b.Message.Response() }
+func (b anthropicBody) Set(_ int, r warden.Response) error { return b.Message.Set(r) }
+
+// decoders read each format's body, and errorBodies answer a halt in that format's error shape.
+var (
+	decoders = map[string]func([]byte) (responseBody, error){
+		"openai-chat": func(b []byte) (responseBody, error) { return openai.DecodeChatResponse(b) },
+		"anthropic": func(b []byte) (responseBody, error) {
+			m, err := anthropic.DecodeMessage(b)
+			if err != nil {
+				return nil, err
+			}
+			return anthropicBody{m}, nil
+		},
+	}
+	errorBodies = map[string]func(msg, code string) []byte{
+		"openai-chat": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
+		"anthropic":   func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
+	}
+)
 
 func newGuardCommand(s streams) *cobra.Command {
 	var format, configFile, decisions string
@@ -28,8 +62,8 @@ left, and writes to stdout exactly what the gateway would send the client. A den
 its deny message added to the assistant's text, so the model can choose another way. The evaluation records
 go to --decisions as JSON lines (audit events: no arguments, no content).
 
-Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints).
-Streams and the other providers' formats are not read yet.
+Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
+anthropic (Anthropic Messages). Streams and the other providers' formats are not read yet.
 
 Exit codes: 0 when a response was written (changed or not), 3 when a guardrail halted the run (stdout then
 holds the provider's error body), 1 on an error.`,
@@ -37,7 +71,7 @@ holds the provider's error body), 1 on an error.`,
   warden guard --format openai-chat --decisions decisions.jsonl < response.json`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "openai-chat" {
+			if decoders[format] == nil {
 				return usageError{fmt.Errorf("--format: %q is not supported (supported: %s)", format, strings.Join(guardFormats, ", "))}
 			}
 			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
@@ -58,7 +92,7 @@ holds the provider's error body), 1 on an error.`,
 			if err != nil {
 				return err
 			}
-			out, halted, err := guardOpenAIChat(cmd.Context(), l.Engine, body)
+			out, halted, err := guardBody(cmd.Context(), l.Engine, format, body)
 			if err != nil {
 				return fmt.Errorf("%s: %v", name, err)
 			}
@@ -85,9 +119,9 @@ func argOrStdin(args []string) string {
 	return args[0]
 }
 
-// guardOpenAIChat runs the response stage and tool-call authorization on a chat.completion body.
-func guardOpenAIChat(ctx context.Context, e *warden.Engine, body []byte) ([]byte, bool, error) {
-	r, err := openai.DecodeChatResponse(body)
+// guardBody runs the response stage and tool-call authorization on every response of a body.
+func guardBody(ctx context.Context, e *warden.Engine, format string, body []byte) ([]byte, bool, error) {
+	r, err := decoders[format](body)
 	if err != nil {
 		return nil, false, err
 	}
@@ -96,8 +130,8 @@ func guardOpenAIChat(ctx context.Context, e *warden.Engine, body []byte) ([]byte
 		var tw *warden.TripwireError
 		if errors.As(err, &tw) {
 			reason := tw.Decision.FirstReason()
-			return openai.ErrorBody(fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message),
-				"warden_guardrail", reason.Code), true, nil
+			msg := fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message)
+			return errorBodies[format](msg, reason.Code), true, nil
 		}
 		if err != nil {
 			return nil, false, err

@@ -32,7 +32,11 @@ func TestGuard(t *testing.T) {
 		{desc: "standard input is read", args: []string{"guard", "-f", "openai-chat"}, stdin: `{"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`,
 			wantOut: []string{`{"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`}},
 		{desc: "a body that is not a chat completion is an error", args: []string{"guard", "-f", "openai-chat"}, stdin: `{"error":{}}`, wantCode: 1, wantErr: []string{`<stdin>: not a chat completion: no "choices"`}},
-		{desc: "a format not read yet is a usage error", args: []string{"guard", "-f", "anthropic"}, wantCode: 2, wantErr: []string{`--format: "anthropic" is not supported (supported: openai-chat)`}},
+		{desc: "an Anthropic refusal is rewritten", args: []string{"guard", "-f", "anthropic", "../../wire/anthropic/testdata/refusal_tool_use.json"},
+			wantOut: []string{`"stop_reason":"refusal"`, "detector='anthropic_refusal'). Any tool calls produced in this turn were suppressed"}},
+		{desc: "an Anthropic halt answers Anthropic's error shape", args: []string{"guard", "-f", "anthropic", "--config", halting, "../../wire/anthropic/testdata/healthy_tool_use.json"}, wantCode: 3,
+			wantOut: []string{`{"error":{"message":"Warden stopped this response: tool_call guardrail \"cel\" (acme.stop): no tools today","type":"permission_error"},"type":"error"}`}},
+		{desc: "a format not read yet is a usage error", args: []string{"guard", "-f", "gemini"}, wantCode: 2, wantErr: []string{`--format: "gemini" is not supported (supported: openai-chat, anthropic)`}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }
