@@ -94,6 +94,13 @@ var builtins = []builtin{
 		fields: []string{"stopReason"}, fold: strings.ToLower, values: []string{"guardrail_intervened", "content_filtered"}},
 	{name: "cohere_toxic", summary: "Cohere finish_reason ERROR_TOXIC",
 		fields: []string{"finish_reason"}, fold: strings.ToUpper, values: []string{"ERROR_TOXIC"}},
+	// API-layer safety errors, read from ErrorResponse's signals.
+	{name: "api_content_filter", summary: "HTTP errors with code or type content_filter (Azure prompt filter, Kimi high-risk rejection)",
+		fields: []string{"error.code", "error.type"}, fold: strings.ToLower, values: []string{"content_filter"}},
+	{name: "glm_policy_block", summary: "GLM (Zhipu, Z.ai) error 1301: unsafe or sensitive content",
+		fields: []string{"error.code", "code"}, fold: strings.ToLower, values: []string{"1301"}},
+	{name: "dashscope_data_inspection", summary: "Alibaba DashScope DataInspectionFailed / data_inspection_failed",
+		fields: []string{"error.code", "code"}, fold: strings.ToLower, values: []string{"datainspectionfailed", "data_inspection_failed", "internalerror.algo.datainspectionfailed"}},
 }
 
 func (b builtin) newDetector() *FieldDetector {
@@ -111,15 +118,17 @@ func init() {
 	for _, b := range builtins {
 		warden.Register(warden.ModuleInfo{ID: DetectorModuleID(b.name), New: func() any { return b.newDetector() }, Summary: b.summary})
 	}
+	warden.Register(warden.ModuleInfo{ID: DetectorModuleID("ark_risk_detection"), New: func() any { return arkRisk{} },
+		Summary: "Volcengine Ark error codes ending in RiskDetection or SensitiveContentDetected"})
 }
 
 // DefaultDetectors returns the built-in detectors in their default order, each a new value.
 func DefaultDetectors() []NamedDetector {
-	out := make([]NamedDetector, len(builtins))
-	for i, b := range builtins {
-		out[i] = NamedDetector{Name: b.name, Detector: b.newDetector()}
+	out := make([]NamedDetector, 0, len(builtins)+1)
+	for _, b := range builtins {
+		out = append(out, NamedDetector{Name: b.name, Detector: b.newDetector()})
 	}
-	return out
+	return append(out, NamedDetector{Name: "ark_risk_detection", Detector: arkRisk{}})
 }
 
 // NamedDetector is a detector with the name it reports.

@@ -43,6 +43,10 @@ type Guardrail struct {
 	// Detectors replaces the default detector list, in order; absent means the defaults. An empty list is an
 	// error: write enabled: false to turn detection off.
 	Detectors *[]DetectorConfig `yaml:"detectors" json:"detectors"`
+	// APIErrors says what happens to an upstream error the detectors recognise as a safety error (see
+	// ErrorResponse): pass (default) passes the error to the client unchanged, recorded; as_message answers an
+	// assistant message with the explanation instead.
+	APIErrors string `yaml:"api_errors" json:"api_errors"`
 
 	detectors []NamedDetector
 }
@@ -60,6 +64,11 @@ var (
 
 // Provision builds the detector list.
 func (g *Guardrail) Provision(context.Context) error {
+	switch g.APIErrors {
+	case "", "pass", "as_message":
+	default:
+		return fmt.Errorf("api_errors: unknown %q (want pass or as_message)", g.APIErrors)
+	}
 	if g.Detectors == nil {
 		g.detectors = DefaultDetectors()
 		return nil
@@ -113,7 +122,12 @@ func (g *Guardrail) CheckResponse(_ context.Context, c warden.ResponseCheck) (wa
 		return warden.Decision{}, warden.NotApplicable("not an assistant message")
 	}
 	if t, ok := g.detect(r); ok {
-		return Apply(*r, t), nil
+		d := Apply(*r, t)
+		if r.FinishReason == warden.FinishError && g.APIErrors != "as_message" {
+			// An API-layer safety error: recorded, and passed to the client as it came.
+			d.Action, d.Replacement = warden.ActionAllow, nil
+		}
+		return d, nil
 	}
 	if r.FinishReason == warden.FinishLength {
 		return suppressTruncated(*r), nil

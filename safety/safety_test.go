@@ -89,7 +89,7 @@ func TestDefaultDetectors(t *testing.T) {
 func TestDefaultDetectorsAreFreshEachCall(t *testing.T) {
 	t.Parallel()
 	a, b := safety.DefaultDetectors(), safety.DefaultDetectors()
-	if len(a) != 7 || a[0].Name != "openai_compatible_content_filter" || a[1].Name != "anthropic_refusal" || a[2].Name != "gemini_safety" {
+	if len(a) != 11 || a[0].Name != "openai_compatible_content_filter" || a[1].Name != "anthropic_refusal" || a[2].Name != "gemini_safety" {
 		t.Fatalf("defaults = %v", a)
 	}
 	a[0].Detector.(*safety.FieldDetector).Values = []string{"x"}

@@ -10,6 +10,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/anthropic"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/spf13/cobra"
@@ -45,6 +46,11 @@ var (
 			return anthropicBody{m}, nil
 		},
 	}
+	// messageBodies answer an API-layer safety error as an assistant message (api_errors: as_message).
+	messageBodies = map[string]func(text string) []byte{
+		"openai-chat": func(text string) []byte { return openai.MessageBody("warden-safety", "warden", text, "content_filter") },
+		"anthropic":   func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
+	}
 	errorBodies = map[string]func(msg, code string) []byte{
 		"openai-chat": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
 		"anthropic":   func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
@@ -53,6 +59,7 @@ var (
 
 func newGuardCommand(s streams) *cobra.Command {
 	var format, configFile, decisions string
+	var status int
 	cmd := &cobra.Command{
 		Use:   "guard --format FORMAT [FILE|-]",
 		Short: "Run the response pipeline on a recorded provider response",
@@ -65,10 +72,15 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 anthropic (Anthropic Messages). Streams and the other providers' formats are not read yet.
 
+With --status, the input is an upstream error body with that HTTP status: an API-layer safety error (Azure or
+Kimi content_filter, GLM 1301, DashScope DataInspectionFailed, Ark risk detection) is recorded and passed on
+unchanged, or, when the safety guardrail says api_errors: as_message, answered as an assistant message.
+
 Exit codes: 0 when a response was written (changed or not), 3 when a guardrail halted the run (stdout then
 holds the provider's error body), 1 on an error.`,
 		Example: `  warden guard --format openai-chat response.json
-  warden guard --format openai-chat --decisions decisions.jsonl < response.json`,
+  warden guard --format openai-chat --decisions decisions.jsonl < response.json
+  warden guard --format openai-chat --status 400 azure-filter-error.json`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decoders[format] == nil {
@@ -92,7 +104,13 @@ holds the provider's error body), 1 on an error.`,
 			if err != nil {
 				return err
 			}
-			out, halted, err := guardBody(cmd.Context(), l.Engine, format, body)
+			var out []byte
+			var halted bool
+			if status != 0 && status/100 != 2 {
+				out, halted, err = guardError(cmd.Context(), l.Engine, format, status, body)
+			} else {
+				out, halted, err = guardBody(cmd.Context(), l.Engine, format, body)
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %v", name, err)
 			}
@@ -108,6 +126,7 @@ holds the provider's error body), 1 on an error.`,
 	cmd.Flags().StringVarP(&format, "format", "f", "", "wire format of the input: "+strings.Join(guardFormats, ", ")+" (required)")
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	cmd.Flags().StringVar(&decisions, "decisions", "", "write the evaluation records to this `file` as JSON lines")
+	cmd.Flags().IntVar(&status, "status", 0, "treat the input as an upstream error body with this HTTP `status`")
 	_ = cmd.MarkFlagRequired("format")
 	return cmd
 }
@@ -142,6 +161,24 @@ func guardBody(ctx context.Context, e *warden.Engine, format string, body []byte
 	}
 	out, err := r.Encode()
 	return out, false, err
+}
+
+// guardError runs the response stage on an upstream error: an API-layer safety error is recorded and passed
+// on as it came, or, with the safety guardrail's api_errors: as_message, answered as an assistant message.
+func guardError(ctx context.Context, e *warden.Engine, format string, status int, body []byte) ([]byte, bool, error) {
+	out, err := e.CheckResponse(ctx, warden.ResponseCheck{Response: safety.ErrorResponse(status, body)})
+	var tw *warden.TripwireError
+	if errors.As(err, &tw) {
+		reason := tw.Decision.FirstReason()
+		return errorBodies[format](fmt.Sprintf("Warden stopped this response: %s (%s)", reason.Message, reason.Code), reason.Code), true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if out.Decision.Action == warden.ActionModify {
+		return messageBodies[format](out.Value.Message.Text()), false, nil
+	}
+	return body, false, nil
 }
 
 // guardResponse is the pipeline on one response: the response stage, then every tool call left; a denied

@@ -21,6 +21,8 @@ func TestGuard(t *testing.T) {
 		return p
 	}
 	denied := write("denied.json", `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Cleaning up.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"rm -rf ~/\"}"}},{"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":"tool_calls"}]}`)
+	asMessage := write("as_message.yaml", "version: 1\nguardrails:\n  response:\n    - use: safety\n      config: {api_errors: as_message}\n")
+	glm := write("glm.json", `{"error":{"code":"1301","message":"System detected potentially unsafe or sensitive content in input or generation."}}`)
 	halting := write("halt.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: cel\n      config: {rules: [{name: stop-all, when: 'true', action: halt, code: acme.stop, message: no tools today}]}\n")
 	runCLICases(t, []cliCase{
 		{desc: "a safety stop is rewritten as the gateway would", args: []string{"guard", "--format", "openai-chat", "../../wire/openai/testdata/safety_stop_tool_calls.json"},
@@ -37,6 +39,12 @@ func TestGuard(t *testing.T) {
 		{desc: "an Anthropic halt answers Anthropic's error shape", args: []string{"guard", "-f", "anthropic", "--config", halting, "../../wire/anthropic/testdata/healthy_tool_use.json"}, wantCode: 3,
 			wantOut: []string{`{"error":{"message":"Warden stopped this response: tool_call guardrail \"cel\" (acme.stop): no tools today","type":"permission_error"},"type":"error"}`}},
 		{desc: "a format not read yet is a usage error", args: []string{"guard", "-f", "gemini"}, wantCode: 2, wantErr: []string{`--format: "gemini" is not supported (supported: openai-chat, anthropic)`}},
+		{desc: "an API-layer safety error passes unchanged by default", args: []string{"guard", "-f", "openai-chat", "--status", "400", glm},
+			wantOut: []string{`{"error":{"code":"1301","message":"System detected potentially unsafe or sensitive content in input or generation."}}`}},
+		{desc: "with api_errors: as_message it becomes an assistant message", args: []string{"guard", "-f", "openai-chat", "--status", "400", "--config", asMessage, glm},
+			wantOut: []string{`"object":"chat.completion"`, `"finish_reason":"content_filter"`, `detector='glm_policy_block'`}},
+		{desc: "as an Anthropic message too", args: []string{"guard", "-f", "anthropic", "--status", "400", "--config", asMessage, glm},
+			wantOut: []string{`"type":"message"`, `"stop_reason":"refusal"`}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }

@@ -228,3 +228,11 @@ func ErrorBody(message, typ string) []byte {
 	b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": message}})
 	return b
 }
+
+// MessageBody returns a message with one text block, for answers Warden gives itself.
+func MessageBody(id, model, text, stopReason string) []byte {
+	b, _ := json.Marshal(map[string]any{"id": id, "type": "message", "role": "assistant", "model": model,
+		"content": []json.RawMessage{textBlock(text)}, "stop_reason": stopReason, "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": 0, "output_tokens": 0}})
+	return b
+}

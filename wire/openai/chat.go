@@ -312,3 +312,12 @@ func ErrorBody(message, typ, code string) []byte {
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": code}})
 	return b
 }
+
+// MessageBody returns a chat.completion whose one choice is an assistant message with text, for answers
+// Warden gives itself (an API-layer safety error turned into a message).
+func MessageBody(id, model, text, finish string) []byte {
+	b, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion", "created": 0, "model": model,
+		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text, "refusal": nil}, "logprobs": nil, "finish_reason": finish}},
+		"usage":   map[string]int{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}})
+	return b
+}
