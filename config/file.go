@@ -13,6 +13,33 @@ type File struct {
 	Guardrails Stages `yaml:"guardrails"`
 	// Audit says where evaluation records go.
 	Audit Audit `yaml:"audit"`
+	// Ledger counts provider safety stops per end user and blocks repeat offenders; absent means off.
+	Ledger *Ledger `yaml:"ledger"`
+}
+
+// Ledger configures the end-user violation ledger.
+type Ledger struct {
+	// Backend is memory (default: one process) or redis (shared by every replica).
+	Backend string `yaml:"backend"`
+	// MaxViolations safety stops within Window block the user for BlockFor. Defaults 3, 1h, 1h.
+	MaxViolations int             `yaml:"max_violations"`
+	Window        warden.Duration `yaml:"window"`
+	BlockFor      warden.Duration `yaml:"block_for"`
+	// Redis is the server of the redis backend.
+	Redis RedisServer `yaml:"redis"`
+}
+
+// RedisServer says how to reach Redis.
+type RedisServer struct {
+	// Addr is host:port. Default 127.0.0.1:6379.
+	Addr string `yaml:"addr"`
+	// Username and Password authenticate; write ${REDIS_PASSWORD}.
+	Username string `yaml:"username"`
+	Password string `yaml:"password"`
+	// DB selects the database. Default 0.
+	DB int `yaml:"db"`
+	// Prefix starts every key. Default "warden:ledger:".
+	Prefix string `yaml:"prefix"`
 }
 
 // Stages holds the guardrails of each stage of a turn.

@@ -10,9 +10,12 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"time"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/ledger"
+	"github.com/redis/go-redis/v9"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -49,8 +52,10 @@ type Options struct {
 
 // Loaded is a built config: the engine and what it holds open. Close it when done.
 type Loaded struct {
-	Parsed  *Parsed
-	Engine  *warden.Engine
+	Parsed *Parsed
+	Engine *warden.Engine
+	// Ledger is the end-user violation ledger, nil when the config has none.
+	Ledger  ledger.Ledger
 	closers []io.Closer
 }
 
@@ -165,6 +170,17 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 			}
 		}
 	}
+	if lg := f.Ledger; lg != nil {
+		line, col := keyPos(root, "ledger")
+		switch lg.Backend {
+		case "", "memory", "redis":
+		default:
+			errs.add(line, col, "ledger.backend", "", "unknown backend %q (want memory or redis)", lg.Backend)
+		}
+		if lg.MaxViolations < 0 {
+			errs.add(line, col, "ledger.max_violations", "", "must be at least 1")
+		}
+	}
 	switch f.Audit.Sink {
 	case "", "jsonl", "none":
 	default:
@@ -214,7 +230,41 @@ func (p *Parsed) Build(ctx context.Context, opts Options) (*Loaded, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	l.Engine = engine
+	if p.File.Ledger != nil {
+		if l.Ledger, err = p.buildLedger(l); err != nil {
+			l.Close()
+			return nil, &Error{File: p.Name, Path: "ledger", Msg: err.Error()}
+		}
+	}
 	return l, nil
+}
+
+// buildLedger makes the ledger the config describes, with its defaults.
+func (p *Parsed) buildLedger(l *Loaded) (ledger.Ledger, error) {
+	c := *p.File.Ledger
+	pol := ledger.Policy{MaxViolations: c.MaxViolations, Window: c.Window.Std(), BlockFor: c.BlockFor.Std()}
+	if pol.MaxViolations == 0 {
+		pol.MaxViolations = 3
+	}
+	if pol.Window == 0 {
+		pol.Window = time.Hour
+	}
+	if pol.BlockFor == 0 {
+		pol.BlockFor = time.Hour
+	}
+	if c.Backend != "redis" {
+		return ledger.NewMemory(pol)
+	}
+	addr, prefix := c.Redis.Addr, c.Redis.Prefix
+	if addr == "" {
+		addr = "127.0.0.1:6379"
+	}
+	if prefix == "" {
+		prefix = "warden:ledger:"
+	}
+	client := redis.NewClient(&redis.Options{Addr: addr, Username: c.Redis.Username, Password: c.Redis.Password, DB: c.Redis.DB})
+	l.closers = append(l.closers, client)
+	return ledger.NewRedis(pol, client, prefix)
 }
 
 func (p *Parsed) buildGuardrail(ctx context.Context, stage warden.Stage, i int, g *Guardrail, errs *errorList, l *Loaded) (warden.Entry, bool) {

@@ -161,6 +161,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"stages", reflect.TypeFor[config.Stages]()},
 		{"common", reflect.TypeFor[config.Guardrail]()},
 		{"audit", reflect.TypeFor[config.Audit]()},
+		{"ledger", reflect.TypeFor[config.Ledger]()},
+		{"redis", reflect.TypeFor[config.RedisServer]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
 		{"commands", reflect.TypeFor[commands.Commands]()},

@@ -3,13 +3,11 @@ package ledger_test
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/agentwarden/warden/ledger"
 	"github.com/redis/go-redis/v9"
 )
@@ -18,37 +16,8 @@ var policy = ledger.Policy{MaxViolations: 3, Window: 10 * time.Minute, BlockFor:
 
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// startRedis runs a real redis-server on a free loopback port for the test. Under CI=true a missing
-// server fails the test; elsewhere it skips, saying how to get one.
 func startRedis(t testing.TB) *redis.Client {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("redis-server is not installed; .ci/run installs it with apt")
-		}
-		t.Skip("redis-server is not installed (apt-get install redis-server); .ci/run installs it")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
-	t.Cleanup(func() { c.Close() })
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Ping(context.Background()).Err() != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_, c := redistest.Start(t)
 	return c
 }
 
