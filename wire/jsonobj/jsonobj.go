@@ -65,6 +65,15 @@ func (o *Object) Get(key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// Keys returns the member names in order.
+func (o *Object) Keys() []string {
+	out := make([]string, len(o.members))
+	for i, m := range o.members {
+		out[i] = m.key
+	}
+	return out
+}
+
 // Set replaces a member's value in place, or appends the member.
 func (o *Object) Set(key string, value json.RawMessage) {
 	for i := len(o.members) - 1; i >= 0; i-- {

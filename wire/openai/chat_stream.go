@@ -1,0 +1,336 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/wire/sse"
+)
+
+// Decide is what the surface does with a choice's whole response once its finish reason is known: it
+// returns the response to send (the same, or a replacement whose tool calls are a subset of the original's
+// and whose text may have more appended), or an error that ends the stream (a tripwire).
+type Decide func(resp warden.Response) (warden.Response, error)
+
+// GuardChatStream copies a chat.completion.chunk stream from in to out under a guard. Text deltas go out at
+// once, in their original bytes. Tool-call deltas are held until the choice's finish reason arrives; then
+// decide sees the accumulated response, and the held events are released in their original bytes for the
+// calls it kept, while a call it removed never reaches the client. Text decide appended (a safety
+// explanation, a deny message) goes out as one more content delta before the finish chunk. Every other
+// event (role, usage, comments, data: [DONE]) passes as it came. flush, when set, is called after each
+// write, so each event reaches the client at once.
+//
+// On an error from decide or from the stream, nothing held is released and the error is returned; the
+// surface then ends the stream in its own way.
+func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
+	g := &chatStreamGuard{out: out, flush: flush, decide: decide, choices: map[int]*streamChoice{}}
+	rd := sse.NewReader(in)
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := g.event(ev); err != nil {
+			return err
+		}
+	}
+}
+
+type chatStreamGuard struct {
+	out     io.Writer
+	flush   func()
+	decide  Decide
+	choices map[int]*streamChoice
+	// template holds the stream's id, object, created, model, system_fingerprint for chunks Warden writes.
+	template map[string]json.RawMessage
+}
+
+type streamChoice struct {
+	resp  warden.Response
+	calls map[int]*streamCall
+	held  []heldEvent
+}
+
+type streamCall struct {
+	id, name string
+	args     strings.Builder
+}
+
+// heldEvent is an event held back because it carries tool-call deltas: its raw bytes, and for each tool-call
+// index it carries, so a removed call's deltas can be cut out.
+type heldEvent struct {
+	raw     []byte
+	indexes []int
+}
+
+type chunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Role             string  `json:"role"`
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			ToolCalls        []struct {
+				Index    int    `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+func (g *chatStreamGuard) write(b []byte) error {
+	if _, err := g.out.Write(b); err != nil {
+		return err
+	}
+	if g.flush != nil {
+		g.flush()
+	}
+	return nil
+}
+
+func (g *chatStreamGuard) event(ev sse.Event) error {
+	data := strings.TrimSpace(ev.Data)
+	if !ev.HasData || data == "[DONE]" || !strings.HasPrefix(data, "{") {
+		return g.write(ev.Raw)
+	}
+	var c chunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		return fmt.Errorf("stream chunk is not JSON: %v", err)
+	}
+	if g.template == nil {
+		_ = json.Unmarshal([]byte(data), &g.template)
+	}
+	var holdIdx []int
+	finished := -1
+	for _, ch := range c.Choices {
+		sc := g.choice(ch.Index)
+		if ch.Delta.Role != "" {
+			sc.resp.Message.Role = warden.Role(ch.Delta.Role)
+		}
+		if ch.Delta.Content != nil && *ch.Delta.Content != "" {
+			sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: *ch.Delta.Content})
+		}
+		for _, tc := range ch.Delta.ToolCalls {
+			call := sc.calls[tc.Index]
+			if call == nil {
+				call = &streamCall{}
+				sc.calls[tc.Index] = call
+			}
+			if tc.ID != "" {
+				call.id = tc.ID
+			}
+			if tc.Function.Name != "" {
+				call.name = tc.Function.Name
+			}
+			call.args.WriteString(tc.Function.Arguments)
+			holdIdx = append(holdIdx, tc.Index)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			sc.resp.FinishReason = normalizeFinish(*ch.FinishReason)
+			sc.resp.Signal = warden.Signal{Field: "finish_reason", Value: *ch.FinishReason}
+			finished = ch.Index
+		}
+	}
+	if finished >= 0 {
+		return g.finish(finished, ev, holdIdx)
+	}
+	if len(holdIdx) > 0 {
+		if len(c.Choices) != 1 {
+			// Holding a chunk that mixes several choices' calls is not supported: refuse rather than leak.
+			return errors.New("a stream chunk carries tool calls for several choices; Warden guards streams with one choice (n=1)")
+		}
+		sc := g.choice(c.Choices[0].Index)
+		sc.held = append(sc.held, heldEvent{raw: ev.Raw, indexes: holdIdx})
+		return nil
+	}
+	return g.write(ev.Raw)
+}
+
+func (g *chatStreamGuard) choice(i int) *streamChoice {
+	sc := g.choices[i]
+	if sc == nil {
+		sc = &streamChoice{calls: map[int]*streamCall{}}
+		sc.resp.Message.Role = warden.RoleAssistant
+		g.choices[i] = sc
+	}
+	return sc
+}
+
+// finish decides a choice whose finish reason arrived in ev, then releases what it keeps.
+func (g *chatStreamGuard) finish(i int, ev sse.Event, evIdx []int) error {
+	sc := g.choice(i)
+	idxs := make([]int, 0, len(sc.calls))
+	for idx := range sc.calls {
+		idxs = append(idxs, idx)
+	}
+	sort.Ints(idxs)
+	byID := map[string]int{}
+	for _, idx := range idxs {
+		c := sc.calls[idx]
+		sc.resp.Message.ToolCalls = append(sc.resp.Message.ToolCalls, warden.NewToolCall(c.id, c.name, []byte(c.args.String())))
+		byID[c.id] = idx
+	}
+	before := sc.resp
+	after, err := g.decide(before)
+	if err != nil {
+		return err
+	}
+	// keep maps each kept call's index to its index in what the client sees: clients expect 0, 1, 2 …
+	keep := map[int]int{}
+	var kept []int
+	for _, c := range after.Message.ToolCalls {
+		if idx, ok := byID[c.ID]; ok {
+			kept = append(kept, idx)
+		}
+	}
+	sort.Ints(kept)
+	for n, idx := range kept {
+		keep[idx] = n
+	}
+	for _, h := range sc.held {
+		if err := g.release(h.raw, h.indexes, keep); err != nil {
+			return err
+		}
+	}
+	sc.held = nil
+	if added := appendedText(before.Message, after.Message); added != "" {
+		if err := g.write(g.contentChunk(i, added)); err != nil {
+			return err
+		}
+	}
+	return g.release(ev.Raw, evIdx, keep)
+}
+
+// release writes a held event: as it came when all its calls are kept at their indexes, otherwise without
+// the removed calls' deltas and with the kept ones renumbered, and not at all when nothing is left of it.
+func (g *chatStreamGuard) release(raw []byte, indexes []int, keep map[int]int) error {
+	same := true
+	for _, idx := range indexes {
+		n, ok := keep[idx]
+		same = same && ok && n == idx
+	}
+	if same {
+		return g.write(raw)
+	}
+	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
+	if err != nil {
+		return err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	rawChoices, _ := obj.Get("choices")
+	var choices []json.RawMessage
+	if err := json.Unmarshal(rawChoices, &choices); err != nil {
+		return err
+	}
+	meaningful := false
+	for ci, rc := range choices {
+		ch, err := jsonobj.Parse(rc)
+		if err != nil {
+			return err
+		}
+		rd, _ := ch.Get("delta")
+		delta, err := jsonobj.Parse(rd)
+		if err != nil {
+			return err
+		}
+		rawCalls, _ := delta.Get("tool_calls")
+		var calls []json.RawMessage
+		_ = json.Unmarshal(rawCalls, &calls)
+		var kept []json.RawMessage
+		for _, c := range calls {
+			var h struct {
+				Index int `json:"index"`
+			}
+			_ = json.Unmarshal(c, &h)
+			n, ok := keep[h.Index]
+			if !ok {
+				continue
+			}
+			if n != h.Index {
+				co, err := jsonobj.Parse(c)
+				if err != nil {
+					return err
+				}
+				_ = co.SetJSON("index", n)
+				c, _ = co.MarshalJSON()
+			}
+			kept = append(kept, c)
+		}
+		if len(kept) > 0 {
+			_ = delta.SetJSON("tool_calls", kept)
+		} else {
+			delta.Delete("tool_calls")
+		}
+		db, _ := delta.MarshalJSON()
+		ch.Set("delta", db)
+		finish, _ := ch.Get("finish_reason")
+		meaningful = meaningful || carries(delta, finish)
+		choices[ci], _ = ch.MarshalJSON()
+	}
+	if !meaningful {
+		return nil
+	}
+	_ = obj.SetJSON("choices", choices)
+	b, _ := obj.MarshalJSON()
+	return g.write(sse.Data(string(b)).Encode())
+}
+
+// carries reports whether a stripped choice still says something: a delta other than the role, or a finish.
+func carries(delta *jsonobj.Object, finish json.RawMessage) bool {
+	for _, k := range delta.Keys() {
+		if v, _ := delta.Get(k); k != "role" && string(v) != "null" {
+			return true
+		}
+	}
+	return len(finish) > 0 && string(finish) != "null"
+}
+
+// contentChunk is a chunk carrying one content delta for choice i, with the stream's own id, created and
+// model, in the order providers write them.
+func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
+	var o jsonobj.Object
+	for _, k := range []string{"id", "object", "created", "model", "system_fingerprint"} {
+		if v, ok := g.template[k]; ok {
+			o.Set(k, v)
+		}
+	}
+	type delta struct {
+		Content string `json:"content"`
+	}
+	type choice struct {
+		Index        int             `json:"index"`
+		Delta        delta           `json:"delta"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason json.RawMessage `json:"finish_reason"`
+	}
+	_ = o.SetJSON("choices", []choice{{Index: i, Delta: delta{text}, Logprobs: json.RawMessage("null"), FinishReason: json.RawMessage("null")}})
+	b, _ := o.MarshalJSON()
+	return sse.Data(string(b)).Encode()
+}
+
+// appendedText returns the text after has that before did not have.
+func appendedText(before, after warden.Message) string {
+	b, a := before.Text(), after.Text()
+	if strings.HasPrefix(a, b) {
+		return a[len(b):]
+	}
+	return ""
+}

@@ -1,0 +1,234 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/policy/commands"
+	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/wire/openai"
+	"github.com/agentwarden/warden/wire/sse"
+	sdk "github.com/openai/openai-go/v3"
+)
+
+// decider runs what the gateway runs when a choice finishes: the safety guardrail, then the default command
+// policy on every call left; a denied call is removed and its deny message appended.
+func decider(t *testing.T) openai.Decide {
+	t.Helper()
+	g := &safety.Guardrail{}
+	c := &commands.Commands{}
+	for _, p := range []warden.Provisioner{g, c} {
+		if err := p.Provision(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := warden.NewEngine(warden.Spec{Response: []warden.Entry{{Name: "safety", Guardrail: g}}, ToolCall: []warden.Entry{{Name: "commands", Guardrail: c}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(resp warden.Response) (warden.Response, error) {
+		out, err := e.CheckResponse(context.Background(), warden.ResponseCheck{Response: resp})
+		if err != nil {
+			return resp, err
+		}
+		resp = out.Value
+		var kept []warden.ToolCall
+		var denied []string
+		for _, call := range resp.Message.ToolCalls {
+			tc, err := e.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: call})
+			if err != nil {
+				return resp, err
+			}
+			if tc.Allowed() {
+				kept = append(kept, tc.Value)
+			} else {
+				denied = append(denied, tc.Message)
+			}
+		}
+		if len(denied) > 0 {
+			resp.Message.ToolCalls = kept
+			resp.Message.Content = append(resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: "\n\n" + strings.Join(denied, "\n")})
+		}
+		return resp, nil
+	}
+}
+
+// accumulate reads a guarded stream with the official SDK's accumulator.
+func accumulate(t *testing.T, stream []byte) sdk.ChatCompletionAccumulator {
+	t.Helper()
+	var acc sdk.ChatCompletionAccumulator
+	rd := sse.NewReader(bytes.NewReader(stream))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return acc
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ev.HasData || ev.Data == "[DONE]" {
+			continue
+		}
+		var ch sdk.ChatCompletionChunk
+		if err := json.Unmarshal([]byte(ev.Data), &ch); err != nil {
+			t.Fatalf("openai-go cannot parse a chunk: %v\n%s", err, ev.Data)
+		}
+		acc.AddChunk(ch)
+	}
+}
+
+func TestStreamFixtures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture     string
+		unchanged   bool
+		wantCalls   []string
+		wantFinish  string
+		wantContent string
+	}{
+		{fixture: "stream_text", unchanged: true, wantFinish: "stop", wantContent: "Hello, world"},
+		{fixture: "stream_tool_call", unchanged: true, wantCalls: []string{"bash"}, wantFinish: "tool_calls"},
+		{fixture: "stream_safety_tool_call", wantFinish: "content_filter",
+			wantContent: "Writing the file.\n\nThe model provider stopped this response with a safety-related signal (finish_reason='content_filter', detector='openai_compatible_content_filter'). Any tool calls produced in this turn were suppressed"},
+		{fixture: "stream_denied_call", wantCalls: []string{"bash"}, wantFinish: "tool_calls",
+			wantContent: "Cleaning up.\n\nGuardrail denied: tool 'bash' was blocked (warden.destructive_delete)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(filepath.Join("testdata", tt.fixture+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, decider(t)); err != nil {
+				t.Fatal(err)
+			}
+			if tt.unchanged && !bytes.Equal(out.Bytes(), in) {
+				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.Bytes())
+			}
+			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(want, out.Bytes()) {
+				t.Errorf("output differs from %s:\n%s", golden, out.Bytes())
+			}
+			acc := accumulate(t, out.Bytes())
+			ch := acc.Choices[0]
+			var names []string
+			for _, c := range ch.Message.ToolCalls {
+				names = append(names, c.Function.Name)
+			}
+			if strings.Join(names, ",") != strings.Join(tt.wantCalls, ",") || ch.FinishReason != tt.wantFinish || !strings.Contains(ch.Message.Content, tt.wantContent) {
+				t.Errorf("SDK accumulates calls %v, finish %q, content %q", names, ch.FinishReason, ch.Message.Content)
+			}
+			if tt.fixture == "stream_safety_tool_call" && bytes.Contains(out.Bytes(), []byte("# Fin")) {
+				t.Error("the suppressed call's arguments reached the client")
+			}
+			if tt.fixture == "stream_denied_call" && bytes.Contains(out.Bytes(), []byte(`rm -rf`+` ~/`)) {
+				t.Error("the denied call reached the client")
+			}
+		})
+	}
+}
+
+// chanWriter hands each write to a channel, so a test can see when bytes go out.
+type chanWriter chan []byte
+
+func (c chanWriter) Write(b []byte) (int, error) { c <- bytes.Clone(b); return len(b), nil }
+
+func TestTextGoesOutAtOnceAndToolCallsWait(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile("testdata/stream_denied_call.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := strings.SplitAfter(string(in), "\n\n")
+	pr, pw := io.Pipe()
+	out := make(chanWriter, 16)
+	done := make(chan error, 1)
+	go func() { done <- openai.GuardChatStream(pr, out, nil, decider(t)) }()
+	expect := func(what string) {
+		t.Helper()
+		select {
+		case b := <-out:
+			if !strings.Contains(string(b), what) {
+				t.Fatalf("got %s, want %q", b, what)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q was not sent before the stream went on", what)
+		}
+	}
+	nothing := func() {
+		t.Helper()
+		select {
+		case b := <-out:
+			t.Fatalf("sent before the finish reason: %s", b)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	_, _ = io.WriteString(pw, events[0]) // text
+	expect("Cleaning up.")
+	_, _ = io.WriteString(pw, events[1]) // a tool call
+	nothing()
+	_, _ = io.WriteString(pw, events[2]) // another
+	nothing()
+	_, _ = io.WriteString(pw, events[3]) // finish
+	expect(`"id":"call_ok"`)
+	expect("Guardrail denied")
+	expect(`"finish_reason":"tool_calls"`)
+	_, _ = io.WriteString(pw, events[4])
+	expect("[DONE]")
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStreamErrors(t *testing.T) {
+	t.Parallel()
+	failing := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") }
+	tests := []struct {
+		desc, in string
+		decide   openai.Decide
+		want     string
+		sent     string // what reached the client before the error
+	}{
+		{"a decision error ends the stream and releases nothing held",
+			"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"bash\",\"arguments\":\"{}\"}}]}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+			failing, "tripped", ""},
+		{"a chunk that is not JSON is an error", "data: {nope\n\n", nil, "not JSON", ""},
+		{"tool calls for several choices in one chunk are refused",
+			"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"x\",\"arguments\":\"\"}}]}},{\"index\":1,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"b\",\"function\":{\"name\":\"y\",\"arguments\":\"\"}}]}}]}\n\n",
+			nil, "several choices", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := openai.GuardChatStream(strings.NewReader(tt.in), &out, nil, tt.decide)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if out.String() != tt.sent {
+				t.Errorf("sent %q before the error", out.String())
+			}
+		})
+	}
+}
