@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/anthropic"
 	"github.com/agentwarden/warden/wire/openai"
+	"github.com/agentwarden/warden/wire/sse"
 	"github.com/spf13/cobra"
 )
 
@@ -60,6 +62,7 @@ var (
 func newGuardCommand(s streams) *cobra.Command {
 	var format, configFile, decisions string
 	var status int
+	var stream bool
 	cmd := &cobra.Command{
 		Use:   "guard --format FORMAT [FILE|-]",
 		Short: "Run the response pipeline on a recorded provider response",
@@ -70,7 +73,9 @@ its deny message added to the assistant's text, so the model can choose another 
 go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
-anthropic (Anthropic Messages). Streams and the other providers' formats are not read yet.
+anthropic (Anthropic Messages). With --stream the input is a recorded SSE stream (openai-chat so far): text
+deltas pass at once, tool-call deltas are held until the finish reason and released only for calls that pass;
+a safety stop releases none and adds the explanation as a final text delta.
 
 With --status, the input is an upstream error body with that HTTP status: an API-layer safety error (Azure or
 Kimi content_filter, GLM 1301, DashScope DataInspectionFailed, Ark risk detection) is recorded and passed on
@@ -80,7 +85,8 @@ Exit codes: 0 when a response was written (changed or not), 3 when a guardrail h
 holds the provider's error body), 1 on an error.`,
 		Example: `  warden guard --format openai-chat response.json
   warden guard --format openai-chat --decisions decisions.jsonl < response.json
-  warden guard --format openai-chat --status 400 azure-filter-error.json`,
+  warden guard --format openai-chat --status 400 azure-filter-error.json
+  warden guard --format openai-chat --stream recorded.sse`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decoders[format] == nil {
@@ -103,6 +109,12 @@ holds the provider's error body), 1 on an error.`,
 			name, body, err := readInput(s, argOrStdin(args))
 			if err != nil {
 				return err
+			}
+			if stream {
+				if format != "openai-chat" {
+					return usageError{fmt.Errorf("--stream: only openai-chat streams are read so far")}
+				}
+				return guardStream(cmd.Context(), l.Engine, body, s)
 			}
 			var out []byte
 			var halted bool
@@ -127,6 +139,7 @@ holds the provider's error body), 1 on an error.`,
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	cmd.Flags().StringVar(&decisions, "decisions", "", "write the evaluation records to this `file` as JSON lines")
 	cmd.Flags().IntVar(&status, "status", 0, "treat the input as an upstream error body with this HTTP `status`")
+	cmd.Flags().BoolVar(&stream, "stream", false, "the input is a recorded SSE stream (openai-chat)")
 	_ = cmd.MarkFlagRequired("format")
 	return cmd
 }
@@ -161,6 +174,24 @@ func guardBody(ctx context.Context, e *warden.Engine, format string, body []byte
 	}
 	out, err := r.Encode()
 	return out, false, err
+}
+
+// guardStream runs the stream guard on a recorded SSE stream and writes what the client would receive. A halt
+// ends the stream with an error event in OpenAI's encoding, as the gateway does.
+func guardStream(ctx context.Context, e *warden.Engine, body []byte, s streams) error {
+	err := openai.GuardChatStream(bytes.NewReader(body), s.out, nil, func(r warden.Response) (warden.Response, error) {
+		return guardResponse(ctx, e, r)
+	})
+	var tw *warden.TripwireError
+	if errors.As(err, &tw) {
+		reason := tw.Decision.FirstReason()
+		msg := fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message)
+		if _, werr := s.out.Write(sse.Data(string(errorBodies["openai-chat"](msg, reason.Code))).Encode()); werr != nil {
+			return werr
+		}
+		return exitCodeError{code: exitDenied}
+	}
+	return err
 }
 
 // guardError runs the response stage on an upstream error: an API-layer safety error is recorded and passed

@@ -45,6 +45,11 @@ func TestGuard(t *testing.T) {
 			wantOut: []string{`"object":"chat.completion"`, `"finish_reason":"content_filter"`, `detector='glm_policy_block'`}},
 		{desc: "as an Anthropic message too", args: []string{"guard", "-f", "anthropic", "--status", "400", "--config", asMessage, glm},
 			wantOut: []string{`"type":"message"`, `"stop_reason":"refusal"`}},
+		{desc: "a recorded stream with a safety stop releases no tool call", args: []string{"guard", "-f", "openai-chat", "--stream", "../../wire/openai/testdata/stream_safety_tool_call.sse"},
+			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"finish_reason":"content_filter"`, "data: [DONE]"}},
+		{desc: "a halt ends a stream with an error event", args: []string{"guard", "-f", "openai-chat", "--stream", "--config", halting, "../../wire/openai/testdata/stream_tool_call.sse"}, wantCode: 3,
+			wantOut: []string{`data: {"error":{"code":"acme.stop"`}},
+		{desc: "only openai-chat streams are read", args: []string{"guard", "-f", "anthropic", "--stream"}, wantCode: 2, wantErr: []string{"--stream: only openai-chat"}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }
