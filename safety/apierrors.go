@@ -57,7 +57,7 @@ func scalar(raw json.RawMessage) string {
 type arkRisk struct{}
 
 func (arkRisk) Detect(r *warden.Response) (Termination, bool) {
-	for _, s := range r.AllSignals() {
+	for _, s := range r.Signals { // API errors put their fields in Signals; Signal is the HTTP status
 		if s.Field == "error.code" && (strings.HasSuffix(s.Value, "RiskDetection") || strings.HasSuffix(s.Value, "SensitiveContentDetected")) {
 			return Termination{Detector: "ark_risk_detection", Field: s.Field, Value: s.Value}, true
 		}

@@ -29,38 +29,50 @@ type FieldDetector struct {
 
 	name   string
 	fields []string
-	fold   func(string) string // how values compare: strings.ToLower or strings.ToUpper
-	any    bool                // any non-empty value fires, except the listed ones
+	any    bool // any non-empty value fires, except the listed ones
 	except []string
-	values []string // the defaults, folded
+	values []string // the defaults
 }
 
-// Detect implements Detector.
+// Detect implements Detector. Values compare without regard to case, and nothing is allocated: this runs
+// on every response.
 func (d *FieldDetector) Detect(r *warden.Response) (Termination, bool) {
-	for _, s := range r.AllSignals() {
-		if s.Value == "" || !slices.Contains(d.fields, s.Field) {
-			continue
-		}
-		v := d.fold(s.Value)
-		switch {
-		case d.any && !slices.Contains(d.except, v):
-			return Termination{Detector: d.name, Field: s.Field, Value: s.Value}, true
-		case !d.any && slices.Contains(d.active(), v):
-			return Termination{Detector: d.name, Field: s.Field, Value: s.Value}, true
+	if t, ok := d.detect(r.Signal); ok {
+		return t, true
+	}
+	for _, s := range r.Signals {
+		if t, ok := d.detect(s); ok {
+			return t, true
 		}
 	}
 	return Termination{}, false
 }
 
-func (d *FieldDetector) active() []string {
-	if d.Values == nil {
-		return d.values
+func (d *FieldDetector) detect(s warden.Signal) (Termination, bool) {
+	if s.Value == "" || !slices.Contains(d.fields, s.Field) {
+		return Termination{}, false
 	}
-	out := make([]string, len(d.Values))
-	for i, v := range d.Values {
-		out[i] = d.fold(v)
+	values := d.values
+	if d.Values != nil {
+		values = d.Values
 	}
-	return out
+	hit := containsFold(values, s.Value)
+	if d.any {
+		hit = !containsFold(d.except, s.Value)
+	}
+	if !hit {
+		return Termination{}, false
+	}
+	return Termination{Detector: d.name, Field: s.Field, Value: s.Value}, true
+}
+
+func containsFold(list []string, v string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Name returns the detector's registered name.
@@ -70,7 +82,6 @@ func (d *FieldDetector) Name() string { return d.name }
 type builtin struct {
 	name, summary string
 	fields        []string
-	fold          func(string) string
 	values        []string
 	any           bool
 	except        []string
@@ -80,35 +91,31 @@ type builtin struct {
 // safety stops.
 var builtins = []builtin{
 	{name: "openai_compatible_content_filter", summary: "OpenAI-compatible finish_reason content_filter (Azure, DeepSeek, Kimi, GLM with sensitive added)",
-		fields: []string{"finish_reason"}, fold: strings.ToLower, values: []string{"content_filter"}},
+		fields: []string{"finish_reason"}, values: []string{"content_filter"}},
 	{name: "anthropic_refusal", summary: "Anthropic stop_reason refusal",
-		fields: []string{"stop_reason"}, fold: strings.ToLower, values: []string{"refusal"}},
+		fields: []string{"stop_reason"}, values: []string{"refusal"}},
 	{name: "gemini_safety", summary: "Gemini finishReason SAFETY, BLOCKLIST, PROHIBITED_CONTENT, SPII, RECITATION and the image variants",
-		fields: []string{"finishReason", "finish_reason"}, fold: strings.ToUpper,
+		fields: []string{"finishReason", "finish_reason"},
 		values: []string{"SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "RECITATION", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"}},
 	{name: "gemini_prompt_block", summary: "Gemini promptFeedback.blockReason: the prompt was blocked and nothing generated",
-		fields: []string{"promptFeedback.blockReason"}, fold: strings.ToUpper, any: true, except: []string{"BLOCK_REASON_UNSPECIFIED"}},
+		fields: []string{"promptFeedback.blockReason"}, any: true, except: []string{"BLOCK_REASON_UNSPECIFIED"}},
 	{name: "openai_responses_incomplete", summary: "OpenAI Responses incomplete_details.reason content_filter",
-		fields: []string{"incomplete_details.reason"}, fold: strings.ToLower, values: []string{"content_filter"}},
+		fields: []string{"incomplete_details.reason"}, values: []string{"content_filter"}},
 	{name: "bedrock_guardrail", summary: "Bedrock Converse stopReason guardrail_intervened or content_filtered",
-		fields: []string{"stopReason"}, fold: strings.ToLower, values: []string{"guardrail_intervened", "content_filtered"}},
+		fields: []string{"stopReason"}, values: []string{"guardrail_intervened", "content_filtered"}},
 	{name: "cohere_toxic", summary: "Cohere finish_reason ERROR_TOXIC",
-		fields: []string{"finish_reason"}, fold: strings.ToUpper, values: []string{"ERROR_TOXIC"}},
+		fields: []string{"finish_reason"}, values: []string{"ERROR_TOXIC"}},
 	// API-layer safety errors, read from ErrorResponse's signals.
 	{name: "api_content_filter", summary: "HTTP errors with code or type content_filter (Azure prompt filter, Kimi high-risk rejection)",
-		fields: []string{"error.code", "error.type"}, fold: strings.ToLower, values: []string{"content_filter"}},
+		fields: []string{"error.code", "error.type"}, values: []string{"content_filter"}},
 	{name: "glm_policy_block", summary: "GLM (Zhipu, Z.ai) error 1301: unsafe or sensitive content",
-		fields: []string{"error.code", "code"}, fold: strings.ToLower, values: []string{"1301"}},
+		fields: []string{"error.code", "code"}, values: []string{"1301"}},
 	{name: "dashscope_data_inspection", summary: "Alibaba DashScope DataInspectionFailed / data_inspection_failed",
-		fields: []string{"error.code", "code"}, fold: strings.ToLower, values: []string{"datainspectionfailed", "data_inspection_failed", "internalerror.algo.datainspectionfailed"}},
+		fields: []string{"error.code", "code"}, values: []string{"datainspectionfailed", "data_inspection_failed", "internalerror.algo.datainspectionfailed"}},
 }
 
 func (b builtin) newDetector() *FieldDetector {
-	folded := make([]string, len(b.values))
-	for i, v := range b.values {
-		folded[i] = b.fold(v)
-	}
-	return &FieldDetector{name: b.name, fields: b.fields, fold: b.fold, any: b.any, except: b.except, values: folded}
+	return &FieldDetector{name: b.name, fields: b.fields, any: b.any, except: b.except, values: b.values}
 }
 
 // DetectorModuleID is the module ID of a safety detector.

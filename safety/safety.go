@@ -135,26 +135,36 @@ func (g *Guardrail) CheckResponse(_ context.Context, c warden.ResponseCheck) (wa
 	return warden.Allow(), nil
 }
 
-// detect runs the detectors in order; a detector that panics is skipped, as the seed requires.
+// detect runs the detectors in order; a detector that panics is skipped, as the seed requires. One recovery
+// covers the whole loop (this runs on every response); after a panic the loop resumes at the next detector.
 func (g *Guardrail) detect(r *warden.Response) (Termination, bool) {
-	for _, nd := range g.detectors {
-		if t, ok := safeDetect(nd.Detector, r); ok {
-			if t.Detector == "" {
-				t.Detector = nd.Name
-			}
+	for i := 0; i < len(g.detectors); {
+		t, ok, next := g.detectFrom(r, i)
+		if ok {
 			return t, true
 		}
+		i = next
 	}
 	return Termination{}, false
 }
 
-func safeDetect(d Detector, r *warden.Response) (t Termination, ok bool) {
+func (g *Guardrail) detectFrom(r *warden.Response, start int) (t Termination, ok bool, next int) {
+	cur := start
 	defer func() {
 		if recover() != nil {
-			t, ok = Termination{}, false
+			t, ok, next = Termination{}, false, cur+1
 		}
 	}()
-	return d.Detect(r)
+	for ; cur < len(g.detectors); cur++ {
+		nd := &g.detectors[cur]
+		if t, ok := nd.Detector.Detect(r); ok {
+			if t.Detector == "" {
+				t.Detector = nd.Name
+			}
+			return t, true, cur + 1
+		}
+	}
+	return Termination{}, false, cur
 }
 
 // Explanation texts, exactly as seed 000 gives them.
