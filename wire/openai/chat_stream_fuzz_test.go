@@ -1,0 +1,31 @@
+package openai_test
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/openai"
+)
+
+// FuzzGuardChatStream: any stream is guarded without panic, and when the decision changes nothing, the client
+// receives exactly the bytes that came.
+func FuzzGuardChatStream(f *testing.F) {
+	for _, name := range []string{"stream_text", "stream_tool_call", "stream_safety_tool_call", "stream_denied_call"} {
+		if b, err := os.ReadFile("testdata/" + name + ".sse"); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":3,\"function\":{\"arguments\":\"{\"}}]}}]}\n\n"))
+	same := func(r warden.Response) (warden.Response, error) { return r, nil }
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var out bytes.Buffer
+		if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, same); err != nil {
+			return
+		}
+		if !bytes.Equal(out.Bytes(), in) && !bytes.Contains(in, []byte("tool_calls")) {
+			t.Fatalf("an unchanged stream came out different:\n in %q\nout %q", in, out.Bytes())
+		}
+	})
+}
