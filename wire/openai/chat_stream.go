@@ -108,12 +108,15 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	if !ev.HasData || data == "[DONE]" || !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
+	if g.template == nil {
+		_ = json.Unmarshal([]byte(data), &g.template)
+	}
+	if fc, ok := scanChunk(data); ok {
+		return g.fastEvent(ev, fc)
+	}
 	var c chunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		return fmt.Errorf("stream chunk is not JSON: %v", err)
-	}
-	if g.template == nil {
-		_ = json.Unmarshal([]byte(data), &g.template)
 	}
 	var holdIdx []int
 	finished := -1
@@ -157,6 +160,27 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 		sc := g.choice(c.Choices[0].Index)
 		sc.held = append(sc.held, heldEvent{raw: ev.Raw, indexes: holdIdx})
 		return nil
+	}
+	return g.write(ev.Raw)
+}
+
+// fastEvent handles an ordinary chunk read by scanChunk: its text passes at once, and a finish reason
+// decides the choice.
+func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
+	if fc.index < 0 {
+		return g.write(ev.Raw) // no choices: a usage chunk
+	}
+	sc := g.choice(fc.index)
+	if fc.role != "" {
+		sc.resp.Message.Role = warden.Role(fc.role)
+	}
+	if fc.content != "" {
+		sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: fc.content})
+	}
+	if fc.finishReason != "" {
+		sc.resp.FinishReason = normalizeFinish(fc.finishReason)
+		sc.resp.Signal = warden.Signal{Field: "finish_reason", Value: fc.finishReason}
+		return g.finish(fc.index, ev, nil)
 	}
 	return g.write(ev.Raw)
 }

@@ -24,7 +24,9 @@ func FuzzGuardChatStream(f *testing.F) {
 		if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, same); err != nil {
 			return
 		}
-		if !bytes.Equal(out.Bytes(), in) && !bytes.Contains(in, []byte("tool_calls")) {
+		// A stream with tool calls (in any case: encoding/json reads keys without regard to case) may
+		// rightly hold them back; any other stream must pass unchanged.
+		if !bytes.Equal(out.Bytes(), in) && !bytes.Contains(bytes.ToLower(in), []byte("tool_calls")) {
 			t.Fatalf("an unchanged stream came out different:\n in %q\nout %q", in, out.Bytes())
 		}
 	})

@@ -1,0 +1,402 @@
+package openai
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// fastChunk is what the stream guard reads of an ordinary chunk: one choice's role, content delta and
+// finish reason. scanChunk fills it without encoding/json's reflection, which dominates a stream's cost.
+type fastChunk struct {
+	index        int
+	role         string
+	content      string
+	hasContent   bool
+	finishReason string
+}
+
+// scanChunk reads a chunk of the common shape: an object whose "choices" holds at most one choice whose
+// delta has only role, content, refusal or reasoning strings (or nulls). Anything else — tool calls, several
+// choices, unexpected types, malformed JSON — returns ok=false, and the caller decodes with encoding/json.
+// It never guesses: when in doubt it declines.
+func scanChunk(data string) (c fastChunk, ok bool) {
+	s := scanner{b: data}
+	s.ws()
+	if !s.eat('{') {
+		return c, false
+	}
+	seenChoices := false
+	for first := true; ; first = false {
+		s.ws()
+		if s.eat('}') {
+			break
+		}
+		if !first && !(s.eat(',') && s.wsThen()) {
+			return c, false
+		}
+		key, ok := s.str()
+		if !ok || !s.colon() {
+			return c, false
+		}
+		if key == "choices" {
+			if seenChoices || !s.choices(&c) {
+				return c, false
+			}
+			seenChoices = true
+			continue
+		}
+		if strings.EqualFold(key, "choices") {
+			return c, false // encoding/json would read "Choices" as choices: decline rather than disagree
+		}
+		if !s.skip() {
+			return c, false
+		}
+	}
+	if !seenChoices {
+		c.index = -1
+	}
+	s.ws()
+	return c, s.i == len(s.b)
+}
+
+type scanner struct {
+	b string
+	i int
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+func (s *scanner) wsThen() bool { s.ws(); return true }
+
+func (s *scanner) eat(c byte) bool {
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+func (s *scanner) colon() bool { s.ws(); ok := s.eat(':'); s.ws(); return ok }
+
+func (s *scanner) lit(word string) bool {
+	if len(s.b)-s.i >= len(word) && s.b[s.i:s.i+len(word)] == word {
+		s.i += len(word)
+		return true
+	}
+	return false
+}
+
+// choices reads the choices array: empty, or one choice.
+func (s *scanner) choices(c *fastChunk) bool {
+	if !s.eat('[') {
+		return false
+	}
+	s.ws()
+	if s.eat(']') {
+		c.index = -1
+		return true
+	}
+	if !s.choice(c) {
+		return false
+	}
+	s.ws()
+	return s.eat(']')
+}
+
+func (s *scanner) choice(c *fastChunk) bool {
+	if !s.eat('{') {
+		return false
+	}
+	var seenIndex, seenDelta, seenFinish bool
+	for first := true; ; first = false {
+		s.ws()
+		if s.eat('}') {
+			return true
+		}
+		if !first && !(s.eat(',') && s.wsThen()) {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || !s.colon() {
+			return false
+		}
+		// A repeated key is read differently by different parsers: decline.
+		switch key {
+		case "index":
+			if seenIndex {
+				return false
+			}
+			seenIndex = true
+		case "delta":
+			if seenDelta {
+				return false
+			}
+			seenDelta = true
+		case "finish_reason":
+			if seenFinish {
+				return false
+			}
+			seenFinish = true
+		}
+		switch key {
+		case "index":
+			n, ok := s.int()
+			if !ok {
+				return false
+			}
+			c.index = n
+		case "delta":
+			if !s.delta(c) {
+				return false
+			}
+		case "finish_reason":
+			if s.lit("null") {
+				continue
+			}
+			v, ok := s.str()
+			if !ok {
+				return false
+			}
+			c.finishReason = v
+		default:
+			if strings.EqualFold(key, "index") || strings.EqualFold(key, "delta") || strings.EqualFold(key, "finish_reason") {
+				return false // read case-insensitively by encoding/json: decline rather than disagree
+			}
+			if !s.skip() {
+				return false
+			}
+		}
+	}
+}
+
+func (s *scanner) delta(c *fastChunk) bool {
+	if !s.eat('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		s.ws()
+		if s.eat('}') {
+			return true
+		}
+		if !first && !(s.eat(',') && s.wsThen()) {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || !s.colon() {
+			return false
+		}
+		switch key {
+		case "role", "content", "refusal", "reasoning_content":
+		default:
+			return false // tool_calls, function_call, or anything new: the slow path reads it
+		}
+		if s.lit("null") {
+			continue
+		}
+		v, ok := s.str()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "role":
+			c.role = v
+		case "content":
+			if c.hasContent {
+				return false
+			}
+			c.content, c.hasContent = v, true
+		case "refusal", "reasoning_content":
+			if v != "" {
+				return false // not accumulated by the guard's text: let the slow path see it
+			}
+		}
+	}
+}
+
+func (s *scanner) int() (int, bool) {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	if s.i == start || s.i-start > 9 || (s.b[start] == '0' && s.i-start > 1) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s.b[start:s.i])
+	return n, err == nil
+}
+
+// str reads a JSON string, unescaping it; it declines invalid escapes and control characters.
+func (s *scanner) str() (string, bool) {
+	if !s.eat('"') {
+		return "", false
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			v := s.b[start:s.i]
+			s.i++
+			return v, utf8.ValidString(v)
+		case c == '\\':
+			return s.strSlow(start)
+		case c < 0x20:
+			return "", false
+		}
+		s.i++
+	}
+	return "", false
+}
+
+func (s *scanner) strSlow(start int) (string, bool) {
+	out := append([]byte(nil), s.b[start:s.i]...)
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return string(out), utf8.Valid(out)
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			s.i++
+			continue
+		}
+		if s.i+1 >= len(s.b) {
+			return "", false
+		}
+		e := s.b[s.i+1]
+		s.i += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := s.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				// Only a clean high-low pair is read here; parsers differ on anything else: decline.
+				if r >= 0xDC00 || s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
+					return "", false
+				}
+				s.i += 2
+				r2, ok := s.hex4()
+				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+					return "", false
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func (s *scanner) hex4() (rune, bool) {
+	if s.i+4 > len(s.b) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s.b[s.i:s.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	s.i += 4
+	return rune(n), true
+}
+
+// skip passes over any JSON value, checking its shape.
+func (s *scanner) skip() bool {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		_, ok := s.str()
+		return ok
+	case c == '{' || c == '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		s.i++
+		for first := true; ; first = false {
+			s.ws()
+			if s.eat(closer) {
+				return true
+			}
+			if !first && !(s.eat(',') && s.wsThen()) {
+				return false
+			}
+			if c == '{' {
+				if _, ok := s.str(); !ok || !s.colon() {
+					return false
+				}
+			}
+			if !s.skip() {
+				return false
+			}
+		}
+	case c == 't':
+		return s.lit("true")
+	case c == 'f':
+		return s.lit("false")
+	case c == 'n':
+		return s.lit("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number()
+	}
+	return false
+}
+
+// number passes over a JSON number, by the grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() bool {
+	s.eat('-')
+	switch {
+	case s.eat('0'):
+	case s.i < len(s.b) && s.b[s.i] >= '1' && s.b[s.i] <= '9':
+		s.digits()
+	default:
+		return false
+	}
+	if s.eat('.') && !s.digits() {
+		return false
+	}
+	if s.eat('e') || s.eat('E') {
+		if !s.eat('+') {
+			s.eat('-')
+		}
+		if !s.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits passes over one or more digits.
+func (s *scanner) digits() bool {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > start
+}

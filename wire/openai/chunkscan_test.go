@@ -1,0 +1,94 @@
+package openai
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// slowRead decodes a chunk with encoding/json: the reference the scanner must agree with.
+func slowRead(data string) (fastChunk, bool) {
+	var c struct {
+		Choices []struct {
+			Index        int `json:"index"`
+			Delta        map[string]json.RawMessage
+			FinishReason *string `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		return fastChunk{}, false
+	}
+	if len(c.Choices) == 0 {
+		return fastChunk{index: -1}, true
+	}
+	ch := c.Choices[0]
+	out := fastChunk{index: ch.Index}
+	if ch.FinishReason != nil {
+		out.finishReason = *ch.FinishReason
+	}
+	if r, ok := ch.Delta["role"]; ok {
+		_ = json.Unmarshal(r, &out.role)
+	}
+	if r, ok := ch.Delta["content"]; ok && string(r) != "null" {
+		out.hasContent = json.Unmarshal(r, &out.content) == nil
+	}
+	return out, true
+}
+
+func TestScanChunk(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, in string
+		ok       bool
+	}{
+		{"a content delta", `{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"logprobs":null,"finish_reason":null}]}`, true},
+		{"the first chunk with a role", `{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`, true},
+		{"escapes are unescaped", `{"choices":[{"index":0,"delta":{"content":"a\n\"b\" \u00e9 \ud83d\ude00 \/"}}]}`, true},
+		{"a finish", `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`, true},
+		{"a usage chunk", `{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`, true},
+		{"tool calls go to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0}]}}]}`, false},
+		{"two choices go to the slow path", `{"choices":[{"index":0,"delta":{}},{"index":1,"delta":{}}]}`, false},
+		{"a repeated key goes to the slow path", `{"choices":[{"index":0,"index":1,"delta":{}}]}`, false},
+		{"a lone surrogate goes to the slow path", `{"choices":[{"index":0,"delta":{"content":"\ud83d x"}}]}`, false},
+		{"a refusal goes to the slow path", `{"choices":[{"index":0,"delta":{"refusal":"no"}}]}`, false},
+		{"broken JSON is declined", `{"choices":[{"index":0,"delta":{"content":"x}]}`, false},
+		{"trailing data is declined", `{"choices":[]} {}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			got, ok := scanChunk(tt.in)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v", ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			want, _ := slowRead(tt.in)
+			if got != want {
+				t.Errorf("scanned %+v, encoding/json reads %+v", got, want)
+			}
+		})
+	}
+}
+
+// FuzzScanChunk: whenever the scanner answers, encoding/json reads the same chunk the same way.
+func FuzzScanChunk(f *testing.F) {
+	for _, s := range []string{`{"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`,
+		`{"id":"a","choices":[{"index":2,"delta":{"role":"assistant","content":"\u00e9\n"},"logprobs":{"x":[1,2.5e3,true]},"finish_reason":"length"}],"usage":null}`,
+		`{"choices":[]}`, `{"choices":[{"delta":{"content":"\ud83d\ude00"}}]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, ok := scanChunk(in)
+		if !ok {
+			return
+		}
+		want, wok := slowRead(in)
+		if !wok {
+			t.Fatalf("the scanner read %q, which encoding/json rejects", in)
+		}
+		if got != want {
+			t.Fatalf("%q: scanned %+v, encoding/json reads %+v", in, got, want)
+		}
+	})
+}
