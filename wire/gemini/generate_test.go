@@ -1,0 +1,143 @@
+package gemini_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/wire/gemini"
+	"google.golang.org/genai"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func guarded(t *testing.T, body []byte) []byte {
+	t.Helper()
+	g := &safety.Guardrail{}
+	if err := g.Provision(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := gemini.DecodeResponse(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Len() {
+		d, err := g.CheckResponse(context.Background(), warden.ResponseCheck{Response: r.Response(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action == warden.ActionModify {
+			if err := r.Set(i, d.Replacement.(warden.Response)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestFixtures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture   string
+		unchanged bool
+		wantCalls int
+		wantText  string
+	}{
+		{fixture: "healthy_function_call", unchanged: true, wantCalls: 1, wantText: "Running the tests."},
+		{fixture: "safety_function_call", wantCalls: 0, wantText: "Here it comes\n\nThe model provider stopped this response with a safety-related signal (finishReason='SAFETY', detector='gemini_safety'). Any tool calls produced in this turn were suppressed"},
+		{fixture: "prompt_blocked", wantCalls: 0, wantText: "(promptFeedback.blockReason='PROHIBITED_CONTENT', detector='gemini_prompt_block') and returned no content."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(filepath.Join("testdata", tt.fixture+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = []byte(strings.TrimSpace(string(in)))
+			got := guarded(t, in)
+			if tt.unchanged && string(got) != string(in) {
+				t.Errorf("an unchanged response was not passed through byte for byte:\n%s", got)
+			}
+			golden := filepath.Join("testdata", tt.fixture+".golden.json")
+			if *update {
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if strings.TrimSpace(string(want)) != string(got) {
+				t.Errorf("output differs from %s:\n%s", golden, got)
+			}
+			var resp genai.GenerateContentResponse
+			if err := json.Unmarshal(got, &resp); err != nil {
+				t.Fatalf("go-genai cannot parse the output: %v", err)
+			}
+			if len(resp.Candidates) == 0 {
+				t.Fatal("go-genai sees no candidate")
+			}
+			if n := len(resp.FunctionCalls()); n != tt.wantCalls || !strings.Contains(resp.Text(), tt.wantText) {
+				t.Errorf("go-genai sees %d calls and text %q", n, resp.Text())
+			}
+		})
+	}
+}
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, body string
+		check      func(t *testing.T, r *gemini.Response)
+		wantErr    string
+	}{
+		{desc: "calls without ids get stable ones", body: `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"a","args":{}}},{"functionCall":{"name":"b","args":{}}}]},"finishReason":"STOP"}]}`,
+			check: func(t *testing.T, r *gemini.Response) {
+				c := r.Response(0).Message.ToolCalls
+				if len(c) != 2 || c[0].ID != "gemini-call-0-0" || c[1].ID != "gemini-call-0-1" || r.Response(0).FinishReason != warden.FinishToolCalls {
+					t.Errorf("%+v", c)
+				}
+			}},
+		{desc: "thought parts are reasoning", body: `{"candidates":[{"content":{"parts":[{"text":"hm","thought":true},{"text":"hi"}]},"finishReason":"STOP"}]}`,
+			check: func(t *testing.T, r *gemini.Response) {
+				if r.Response(0).Message.Text() != "hi" {
+					t.Errorf("text %q", r.Response(0).Message.Text())
+				}
+			}},
+		{desc: "a prompt block with candidates adds its signal to each", body: `{"candidates":[{"content":{"parts":[]},"finishReason":"OTHER"}],"promptFeedback":{"blockReason":"SAFETY"}}`,
+			check: func(t *testing.T, r *gemini.Response) {
+				if s := r.Response(0).Signals; len(s) != 1 || s[0].Value != "SAFETY" {
+					t.Errorf("signals %+v", s)
+				}
+			}},
+		{desc: "an error body is not a response", body: `{"error":{"code":400,"message":"x","status":"INVALID_ARGUMENT"}}`, wantErr: "not a generateContent response"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			r, err := gemini.DecodeResponse([]byte(tt.body))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, r)
+		})
+	}
+}
