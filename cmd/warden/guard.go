@@ -13,13 +13,14 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/anthropic"
+	"github.com/agentwarden/warden/wire/gemini"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
 	"github.com/spf13/cobra"
 )
 
 // guardFormats are the wire formats warden guard reads so far.
-var guardFormats = []string{"openai-chat", "anthropic"}
+var guardFormats = []string{"openai-chat", "anthropic", "gemini"}
 
 // responseBody is a decoded provider response whose choices can be read and rewritten in the turn model.
 type responseBody interface {
@@ -47,15 +48,18 @@ var (
 			}
 			return anthropicBody{m}, nil
 		},
+		"gemini": func(b []byte) (responseBody, error) { return gemini.DecodeResponse(b) },
 	}
 	// messageBodies answer an API-layer safety error as an assistant message (api_errors: as_message).
 	messageBodies = map[string]func(text string) []byte{
 		"openai-chat": func(text string) []byte { return openai.MessageBody("warden-safety", "warden", text, "content_filter") },
 		"anthropic":   func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
+		"gemini":      func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 	}
 	errorBodies = map[string]func(msg, code string) []byte{
 		"openai-chat": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
 		"anthropic":   func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
+		"gemini":      func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 	}
 )
 
@@ -73,7 +77,8 @@ its deny message added to the assistant's text, so the model can choose another 
 go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
-anthropic (Anthropic Messages). With --stream the input is a recorded SSE stream (openai-chat so far): text
+anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
+is treated as a blank safety stop). With --stream the input is a recorded SSE stream (openai-chat so far): text
 deltas pass at once, tool-call deltas are held until the finish reason and released only for calls that pass;
 a safety stop releases none and adds the explanation as a final text delta.
 
@@ -86,7 +91,8 @@ holds the provider's error body), 1 on an error.`,
 		Example: `  warden guard --format openai-chat response.json
   warden guard --format openai-chat --decisions decisions.jsonl < response.json
   warden guard --format openai-chat --status 400 azure-filter-error.json
-  warden guard --format openai-chat --stream recorded.sse`,
+  warden guard --format openai-chat --stream recorded.sse
+  warden guard --format gemini generate-content.json`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decoders[format] == nil {

@@ -42,6 +42,7 @@ type part struct {
 	text  string
 	call  warden.ToolCall
 	hasID bool
+	sig   json.RawMessage // thoughtSignature, when the part carries one
 }
 
 // DecodeResponse reads a generateContent body.
@@ -133,9 +134,10 @@ func decodeCandidate(raw json.RawMessage, index int) (*candidate, error) {
 
 func decodePart(raw json.RawMessage, cand, index int) (part, error) {
 	var p struct {
-		Text         *string `json:"text"`
-		Thought      bool    `json:"thought"`
-		FunctionCall *struct {
+		Text             *string         `json:"text"`
+		Thought          bool            `json:"thought"`
+		ThoughtSignature json.RawMessage `json:"thoughtSignature"`
+		FunctionCall     *struct {
 			ID   string          `json:"id"`
 			Name string          `json:"name"`
 			Args json.RawMessage `json:"args"`
@@ -144,7 +146,7 @@ func decodePart(raw json.RawMessage, cand, index int) (part, error) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return part{}, err
 	}
-	out := part{raw: raw, kind: "other"}
+	out := part{raw: raw, kind: "other", sig: p.ThoughtSignature}
 	switch {
 	case p.FunctionCall != nil:
 		id := p.FunctionCall.ID
@@ -187,6 +189,10 @@ func (r *Response) Response(i int) warden.Response { return r.candidates[i].resp
 // dropped, text added after the existing text becomes new text parts at the end (text changed in place
 // replaces the text parts with one), and every other part stays as it came. For a blocked prompt, the text
 // becomes the content of a new candidate; promptFeedback stays.
+//
+// A thoughtSignature on a part Set drops or replaces moves to the next functionCall part kept, or else to the
+// first text part Set writes: Gemini 3 puts the signature of parallel calls on the first call only and rejects
+// the next request when the first call sent back has none, so removing a denied first call must not strand it.
 func (r *Response) Set(i int, resp warden.Response) error {
 	c := r.candidates[i]
 	if r.blocked && c.obj == nil {
@@ -209,15 +215,28 @@ func (r *Response) Set(i int, resp warden.Response) error {
 	oldText, newText := textParts(c.resp.Message), textParts(resp.Message)
 	appended, inPlace := extension(oldText, newText)
 	var parts []json.RawMessage
+	var pendingSig json.RawMessage // a signature whose part was dropped or replaced
+	// write appends a part Warden made, giving it the pending signature if there is one.
+	write := func(text string) {
+		if pendingSig != nil {
+			parts = append(parts, signedTextPart(text, pendingSig))
+			pendingSig = nil
+			return
+		}
+		parts = append(parts, textPart(text))
+	}
 	wroteText := false
 	for _, p := range c.parts {
 		switch p.kind {
 		case "call":
 			call, ok := keep[p.call.ID]
 			if !ok {
+				if p.sig != nil && pendingSig == nil {
+					pendingSig = p.sig
+				}
 				continue
 			}
-			if bytes.Equal(call.Arguments, p.call.Arguments) {
+			if bytes.Equal(call.Arguments, p.call.Arguments) && (pendingSig == nil || p.sig != nil) {
 				parts = append(parts, p.raw)
 				continue
 			}
@@ -225,21 +244,32 @@ func (r *Response) Set(i int, resp warden.Response) error {
 			if err != nil {
 				return err
 			}
-			fc, _ := po.Get("functionCall")
-			fo, err := jsonobj.Parse(fc)
-			if err != nil {
-				return err
+			if !bytes.Equal(call.Arguments, p.call.Arguments) {
+				fc, _ := po.Get("functionCall")
+				fo, err := jsonobj.Parse(fc)
+				if err != nil {
+					return err
+				}
+				fo.Set("args", json.RawMessage(call.Arguments))
+				fb, _ := fo.MarshalJSON()
+				po.Set("functionCall", fb)
 			}
-			fo.Set("args", json.RawMessage(call.Arguments))
-			fb, _ := fo.MarshalJSON()
-			po.Set("functionCall", fb)
+			if p.sig == nil && pendingSig != nil {
+				po.Set("thoughtSignature", pendingSig)
+				pendingSig = nil
+			}
 			pb, _ := po.MarshalJSON()
 			parts = append(parts, pb)
 		case "text":
 			if !inPlace {
 				parts = append(parts, p.raw)
-			} else if !wroteText {
-				parts = append(parts, textPart(resp.Message.Text()))
+				continue
+			}
+			if p.sig != nil && pendingSig == nil {
+				pendingSig = p.sig
+			}
+			if !wroteText {
+				write(resp.Message.Text())
 				wroteText = true
 			}
 		default:
@@ -247,10 +277,10 @@ func (r *Response) Set(i int, resp warden.Response) error {
 		}
 	}
 	if inPlace && !wroteText && resp.Message.Text() != "" {
-		parts = append(parts, textPart(resp.Message.Text()))
+		write(resp.Message.Text())
 	}
 	for _, t := range appended {
-		parts = append(parts, textPart(t))
+		write(t)
 	}
 	if parts == nil {
 		parts = []json.RawMessage{}
@@ -268,6 +298,14 @@ func textPart(text string) json.RawMessage {
 	b, _ := json.Marshal(struct {
 		Text string `json:"text"`
 	}{text})
+	return b
+}
+
+func signedTextPart(text string, sig json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Text             string          `json:"text"`
+		ThoughtSignature json.RawMessage `json:"thoughtSignature"`
+	}{text, sig})
 	return b
 }
 
@@ -317,5 +355,19 @@ func (r *Response) Encode() ([]byte, error) {
 // ErrorBody returns an error body in Google's API error shape, for errors Warden answers itself.
 func ErrorBody(message string) []byte {
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 403, "message": message, "status": "PERMISSION_DENIED"}})
+	return b
+}
+
+// MessageBody returns a response with one model candidate holding text, for answers Warden gives itself.
+func MessageBody(model, text, finishReason string) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": []json.RawMessage{textPart(text)}},
+			"finishReason": finishReason,
+			"index":        0,
+		}},
+		"modelVersion":  model,
+		"usageMetadata": map[string]int{"promptTokenCount": 0, "candidatesTokenCount": 0, "totalTokenCount": 0},
+	})
 	return b
 }

@@ -141,3 +141,90 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
+
+func TestSetKeepsThoughtSignatures(t *testing.T) {
+	t.Parallel()
+	const parallel = `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"bash","args":{"command":"rm -rf /"}},"thoughtSignature":"U0lHMQ=="},{"functionCall":{"name":"bash","args":{"command":"ls"}}}]},"finishReason":"STOP"}]}`
+	const signedText = `{"candidates":[{"content":{"role":"model","parts":[{"text":"draft","thoughtSignature":"U0lHMg=="}]},"finishReason":"STOP"}]}`
+	tests := []struct {
+		desc, body string
+		edit       func(r *warden.Response)
+		want       []string // parts as the SDK reads them: "call:NAME:SIG" or "text:TEXT:SIG"
+	}{
+		{desc: "a denied first call hands its signature to the next call kept", body: parallel,
+			edit: func(r *warden.Response) { r.Message.ToolCalls = r.Message.ToolCalls[1:] },
+			want: []string{"call:bash:SIG1"}},
+		{desc: "with no call left the signature goes to the text Warden adds", body: parallel,
+			edit: func(r *warden.Response) {
+				r.Message.ToolCalls = nil
+				r.Message.Content = []warden.ContentPart{{Kind: warden.ContentText, Text: "denied"}}
+			},
+			want: []string{"text:denied:SIG1"}},
+		{desc: "a denied second call leaves the first as it came", body: parallel,
+			edit: func(r *warden.Response) { r.Message.ToolCalls = r.Message.ToolCalls[:1] },
+			want: []string{"call:bash:SIG1"}},
+		{desc: "text replaced in place keeps its signature", body: signedText,
+			edit: func(r *warden.Response) {
+				r.Message.Content = []warden.ContentPart{{Kind: warden.ContentText, Text: "redacted"}}
+			},
+			want: []string{"text:redacted:SIG2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			r, err := gemini.DecodeResponse([]byte(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := r.Response(0)
+			tt.edit(&resp)
+			if err := r.Set(0, resp); err != nil {
+				t.Fatal(err)
+			}
+			out, err := r.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sdkResp genai.GenerateContentResponse
+			if err := json.Unmarshal(out, &sdkResp); err != nil {
+				t.Fatalf("go-genai cannot parse %s: %v", out, err)
+			}
+			var got []string
+			for _, p := range sdkResp.Candidates[0].Content.Parts {
+				switch {
+				case p.FunctionCall != nil:
+					got = append(got, "call:"+p.FunctionCall.Name+":"+string(p.ThoughtSignature))
+				default:
+					got = append(got, "text:"+p.Text+":"+string(p.ThoughtSignature))
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("parts = %q, want %q\n%s", got, tt.want, out)
+			}
+		})
+	}
+}
+
+func TestAnswerBodiesParseWithTheSDK(t *testing.T) {
+	t.Parallel()
+	var msg genai.GenerateContentResponse
+	if err := json.Unmarshal(gemini.MessageBody("warden", "Stopped <here> & now.", "SAFETY"), &msg); err != nil {
+		t.Fatalf("go-genai cannot parse MessageBody: %v", err)
+	}
+	if msg.Text() != "Stopped <here> & now." || len(msg.Candidates) != 1 || msg.Candidates[0].FinishReason != genai.FinishReasonSafety {
+		t.Errorf("MessageBody reads as text %q, candidates %+v", msg.Text(), msg.Candidates)
+	}
+	var apiErr struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Status  string `json:"status"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(gemini.ErrorBody("no tools today"), &apiErr); err != nil {
+		t.Fatal(err)
+	}
+	if apiErr.Error.Code != 403 || apiErr.Error.Status != "PERMISSION_DENIED" || apiErr.Error.Message != "no tools today" {
+		t.Errorf("ErrorBody = %+v", apiErr.Error)
+	}
+}
