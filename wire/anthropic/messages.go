@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
@@ -126,8 +127,7 @@ func (m *Message) Set(resp warden.Response) error {
 		keep[c.ID] = c
 	}
 	var blocks []json.RawMessage
-	oldText, newText := textParts(old.Message), textParts(resp.Message)
-	appended, inPlace := extension(oldText, newText)
+	appended, inPlace := textdiff.Of(old.Message, resp.Message)
 	wroteText := false
 	for _, b := range m.blocks {
 		switch b.kind {
@@ -189,30 +189,6 @@ func textBlock(text string) json.RawMessage {
 		Text string `json:"text"`
 	}{"text", text})
 	return b
-}
-
-func textParts(m warden.Message) []string {
-	var out []string
-	for _, p := range m.Content {
-		if p.Kind == warden.ContentText {
-			out = append(out, p.Text)
-		}
-	}
-	return out
-}
-
-// extension reports whether next is old with parts added at the end (and returns them), or a change in
-// place.
-func extension(old, next []string) (appended []string, inPlace bool) {
-	if len(next) < len(old) {
-		return nil, true
-	}
-	for i := range old {
-		if old[i] != next[i] {
-			return nil, true
-		}
-	}
-	return next[len(old):], false
 }
 
 // Encode returns the body: the original bytes when nothing was changed.

@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
@@ -212,8 +213,7 @@ func (r *Response) Set(i int, resp warden.Response) error {
 	for _, call := range resp.Message.ToolCalls {
 		keep[call.ID] = call
 	}
-	oldText, newText := textParts(c.resp.Message), textParts(resp.Message)
-	appended, inPlace := extension(oldText, newText)
+	appended, inPlace := textdiff.Of(c.resp.Message, resp.Message)
 	var parts []json.RawMessage
 	var pendingSig json.RawMessage // a signature whose part was dropped or replaced
 	// write appends a part Warden made, giving it the pending signature if there is one.
@@ -307,28 +307,6 @@ func signedTextPart(text string, sig json.RawMessage) json.RawMessage {
 		ThoughtSignature json.RawMessage `json:"thoughtSignature"`
 	}{text, sig})
 	return b
-}
-
-func textParts(m warden.Message) []string {
-	var out []string
-	for _, p := range m.Content {
-		if p.Kind == warden.ContentText {
-			out = append(out, p.Text)
-		}
-	}
-	return out
-}
-
-func extension(old, next []string) (appended []string, inPlace bool) {
-	if len(next) < len(old) {
-		return nil, true
-	}
-	for i := range old {
-		if old[i] != next[i] {
-			return nil, true
-		}
-	}
-	return next[len(old):], false
 }
 
 // Encode returns the body: the original bytes when nothing was changed.
