@@ -13,6 +13,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/anthropic"
+	"github.com/agentwarden/warden/wire/bedrock"
 	"github.com/agentwarden/warden/wire/gemini"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
@@ -20,7 +21,7 @@ import (
 )
 
 // guardFormats are the wire formats warden guard reads so far.
-var guardFormats = []string{"openai-chat", "anthropic", "gemini"}
+var guardFormats = []string{"openai-chat", "anthropic", "gemini", "bedrock"}
 
 // responseBody is a decoded provider response whose choices can be read and rewritten in the turn model.
 type responseBody interface {
@@ -48,18 +49,22 @@ var (
 			}
 			return anthropicBody{m}, nil
 		},
-		"gemini": func(b []byte) (responseBody, error) { return gemini.DecodeResponse(b) },
+		"gemini":  func(b []byte) (responseBody, error) { return gemini.DecodeResponse(b) },
+		"bedrock": func(b []byte) (responseBody, error) { return bedrock.DecodeResponse(b) },
 	}
 	// messageBodies answer an API-layer safety error as an assistant message (api_errors: as_message).
 	messageBodies = map[string]func(text string) []byte{
 		"openai-chat": func(text string) []byte { return openai.MessageBody("warden-safety", "warden", text, "content_filter") },
 		"anthropic":   func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
 		"gemini":      func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		"bedrock":     func(text string) []byte { return bedrock.MessageBody(text, "content_filtered") },
 	}
 	errorBodies = map[string]func(msg, code string) []byte{
 		"openai-chat": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
 		"anthropic":   func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
 		"gemini":      func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
+		// Bedrock names the error in the x-amzn-ErrorType header (bedrock.ErrorType); the body holds the message.
+		"bedrock": func(msg, _ string) []byte { return bedrock.ErrorBody(msg) },
 	}
 )
 
@@ -78,7 +83,7 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
-is treated as a blank safety stop). With --stream the input is a recorded SSE stream (openai-chat so far): text
+is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat so far): text
 deltas pass at once, tool-call deltas are held until the finish reason and released only for calls that pass;
 a safety stop releases none and adds the explanation as a final text delta.
 
