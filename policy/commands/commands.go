@@ -61,9 +61,12 @@ type Commands struct {
 	// directory. Empty (default): every absolute path is outside it.
 	Workdir string `yaml:"workdir" json:"workdir"`
 	// ShellTools are the tools whose arguments carry a shell command; CommandKeys the argument names that
-	// hold it (the first present is used).
-	ShellTools  []string `yaml:"shell_tools" json:"shell_tools"`
-	CommandKeys []string `yaml:"command_keys" json:"command_keys"`
+	// hold it (the first present is used): a string is a command line, an array of strings an argv run
+	// without a shell (OpenAI's local_shell). CommandListKeys hold several command lines, each checked
+	// (OpenAI's shell tool).
+	ShellTools      []string `yaml:"shell_tools" json:"shell_tools"`
+	CommandKeys     []string `yaml:"command_keys" json:"command_keys"`
+	CommandListKeys []string `yaml:"command_list_keys" json:"command_list_keys"`
 	// WriteTools and ReadTools are file tools; PathKeys the argument names that hold their path.
 	WriteTools []string `yaml:"write_tools" json:"write_tools"`
 	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
@@ -101,6 +104,7 @@ type policyFile struct {
 	Tools      struct {
 		Shell       []string `yaml:"shell"`
 		CommandKeys []string `yaml:"command_keys"`
+		CommandList []string `yaml:"command_list_keys"`
 		Write       []string `yaml:"write"`
 		Read        []string `yaml:"read"`
 		PathKeys    []string `yaml:"path_keys"`
@@ -194,6 +198,7 @@ func (c *Commands) Provision(context.Context) error {
 		return def
 	}
 	c.ShellTools, c.CommandKeys = or(c.ShellTools, def.Tools.Shell), or(c.CommandKeys, def.Tools.CommandKeys)
+	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
 	c.kind = map[string]toolKind{}
 	for _, t := range c.ReadTools {
@@ -219,11 +224,18 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
 	if kind == toolShell {
-		cmd, ok := firstString(args, c.CommandKeys)
-		if !ok {
-			return c.deny(CodeMissingCommand, "no command in the tool's arguments (looked for "+strings.Join(c.CommandKeys, ", ")+")", "checks"), nil
+		cmds := commandsOf(args, c.CommandKeys, c.CommandListKeys)
+		if len(cmds) == 0 {
+			keys := append(append([]string(nil), c.CommandKeys...), c.CommandListKeys...)
+			return c.deny(CodeMissingCommand, "no command in the tool's arguments (looked for "+strings.Join(keys, ", ")+")", "checks"), nil
 		}
-		return c.checkCommand(cmd), nil
+		d := warden.Allow()
+		for _, cmd := range cmds {
+			if d = c.checkCommand(cmd); d.Action != warden.ActionAllow {
+				return d, nil
+			}
+		}
+		return d, nil
 	}
 	p, ok := firstString(args, c.PathKeys)
 	if !ok {
@@ -288,6 +300,46 @@ func (c *Commands) decide(s *subject) warden.Decision {
 
 func (c *Commands) deny(code, msg, id string) warden.Decision {
 	return warden.Decision{Action: warden.ActionReject, Reasons: []warden.Reason{{Code: code, Message: msg}}, PolicyID: "commands/" + id}
+}
+
+// commandsOf returns the command lines a shell tool's arguments carry: under the first command key present, a
+// string is one command line and an array of strings an argv, quoted so that it reads as the one command it
+// runs; under the first command-list key present, an array of command lines. A value of another shape is
+// not a command, so a call with nothing else is denied as carrying none.
+func commandsOf(args map[string]any, keys, listKeys []string) []string {
+	for _, k := range keys {
+		switch v := args[k].(type) {
+		case string:
+			return []string{v}
+		case []any:
+			if argv, ok := stringsOf(v); ok && len(argv) > 0 {
+				for i, a := range argv {
+					argv[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+				}
+				return []string{strings.Join(argv, " ")}
+			}
+		}
+	}
+	for _, k := range listKeys {
+		if v, ok := args[k].([]any); ok {
+			if lines, ok := stringsOf(v); ok && len(lines) > 0 {
+				return lines
+			}
+		}
+	}
+	return nil
+}
+
+func stringsOf(v []any) ([]string, bool) {
+	out := make([]string, len(v))
+	for i, x := range v {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 func firstString(args map[string]any, keys []string) (string, bool) {
