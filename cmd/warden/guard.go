@@ -21,7 +21,7 @@ import (
 )
 
 // guardFormats are the wire formats warden guard reads so far.
-var guardFormats = []string{"openai-chat", "anthropic", "gemini", "bedrock"}
+var guardFormats = []string{"openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"}
 
 // responseBody is a decoded provider response whose choices can be read and rewritten in the turn model.
 type responseBody interface {
@@ -41,7 +41,8 @@ func (b anthropicBody) Set(_ int, r warden.Response) error { return b.Message.Se
 // decoders read each format's body, and errorBodies answer a halt in that format's error shape.
 var (
 	decoders = map[string]func([]byte) (responseBody, error){
-		"openai-chat": func(b []byte) (responseBody, error) { return openai.DecodeChatResponse(b) },
+		"openai-chat":      func(b []byte) (responseBody, error) { return openai.DecodeChatResponse(b) },
+		"openai-responses": func(b []byte) (responseBody, error) { return openai.DecodeResponse(b) },
 		"anthropic": func(b []byte) (responseBody, error) {
 			m, err := anthropic.DecodeMessage(b)
 			if err != nil {
@@ -54,15 +55,17 @@ var (
 	}
 	// messageBodies answer an API-layer safety error as an assistant message (api_errors: as_message).
 	messageBodies = map[string]func(text string) []byte{
-		"openai-chat": func(text string) []byte { return openai.MessageBody("warden-safety", "warden", text, "content_filter") },
-		"anthropic":   func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
-		"gemini":      func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
-		"bedrock":     func(text string) []byte { return bedrock.MessageBody(text, "content_filtered") },
+		"openai-chat":      func(text string) []byte { return openai.MessageBody("warden-safety", "warden", text, "content_filter") },
+		"openai-responses": func(text string) []byte { return openai.ResponseMessageBody("warden-safety", "warden", text) },
+		"anthropic":        func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
+		"gemini":           func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		"bedrock":          func(text string) []byte { return bedrock.MessageBody(text, "content_filtered") },
 	}
 	errorBodies = map[string]func(msg, code string) []byte{
-		"openai-chat": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
-		"anthropic":   func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
-		"gemini":      func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
+		"openai-chat":      func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
+		"openai-responses": func(msg, code string) []byte { return openai.ErrorBody(msg, "warden_guardrail", code) },
+		"anthropic":        func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
+		"gemini":           func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		// Bedrock names the error in the x-amzn-ErrorType header (bedrock.ErrorType); the body holds the message.
 		"bedrock": func(msg, _ string) []byte { return bedrock.ErrorBody(msg) },
 	}
@@ -82,7 +85,7 @@ its deny message added to the assistant's text, so the model can choose another 
 go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
-anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
+openai-responses (OpenAI Responses API; function, custom and built-in client tool calls), anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
 is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat so far): text
 deltas pass at once, tool-call deltas are held until the finish reason and released only for calls that pass;
 a safety stop releases none and adds the explanation as a final text delta.

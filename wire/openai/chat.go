@@ -1,9 +1,9 @@
-// Package openai is the codec of the OpenAI Chat Completions wire format, which Azure OpenAI, DeepSeek,
-// GLM, Kimi and most OpenAI-compatible endpoints speak too: it turns a response body into the turn model
-// and writes the turn model's changes back into the same body, keeping every field it did not change
-// byte for byte. A response Warden did not change is returned as the exact bytes it came as.
+// Package openai is the codec of OpenAI's wire formats: Chat Completions, which Azure OpenAI, DeepSeek, GLM,
+// Kimi and most OpenAI-compatible endpoints speak too, and the Responses API. It turns a response body into
+// the turn model and writes the turn model's changes back into the same body, keeping every field it did not
+// change byte for byte. A response Warden did not change is returned as the exact bytes it came as.
 //
-// Per-request values: a ChatResponse is not safe for concurrent use.
+// Per-request values: a ChatResponse or Response is not safe for concurrent use.
 package openai
 
 import (
