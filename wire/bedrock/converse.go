@@ -23,9 +23,7 @@ import (
 // Response is a decoded Converse response body.
 type Response struct {
 	raw     []byte
-	obj     *jsonobj.Object // the body
-	output  *jsonobj.Object // output
-	message *jsonobj.Object // output.message
+	obj     *jsonobj.Object // the body, parsed with output and output.message only when Set first writes
 	blocks  []block
 	resp    warden.Response
 	changed bool
@@ -40,40 +38,26 @@ type block struct {
 
 // DecodeResponse reads a Converse response body.
 func DecodeResponse(body []byte) (*Response, error) {
-	obj, err := jsonobj.Parse(body)
-	if err != nil {
-		return nil, fmt.Errorf("not a Converse response: %v", err)
-	}
-	outRaw, ok := obj.Get("output")
-	if !ok {
-		return nil, errors.New(`not a Converse response: no "output"`)
-	}
-	output, err := jsonobj.Parse(outRaw)
-	if err != nil {
-		return nil, fmt.Errorf("output: %v", err)
-	}
-	msgRaw, ok := output.Get("message")
-	if !ok {
-		return nil, errors.New(`not a Converse response: no "output.message"`)
-	}
-	message, err := jsonobj.Parse(msgRaw)
-	if err != nil {
-		return nil, fmt.Errorf("output.message: %v", err)
-	}
 	var head struct {
+		Output *struct {
+			Message *struct {
+				Role    string            `json:"role"`
+				Content []json.RawMessage `json:"content"`
+			} `json:"message"`
+		} `json:"output"`
 		StopReason *string `json:"stopReason"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
 		return nil, fmt.Errorf("not a Converse response: %v", err)
 	}
-	var msg struct {
-		Role    string            `json:"role"`
-		Content []json.RawMessage `json:"content"`
+	if head.Output == nil {
+		return nil, errors.New(`not a Converse response: no "output"`)
 	}
-	if err := json.Unmarshal(msgRaw, &msg); err != nil {
-		return nil, fmt.Errorf("output.message: %v", err)
+	if head.Output.Message == nil {
+		return nil, errors.New(`not a Converse response: no "output.message"`)
 	}
-	r := &Response{raw: body, obj: obj, output: output, message: message}
+	msg := head.Output.Message
+	r := &Response{raw: body}
 	r.resp.Message.Role = warden.Role(msg.Role)
 	if head.StopReason != nil {
 		r.resp.Signal = warden.Signal{Field: "stopReason", Value: *head.StopReason}
@@ -153,6 +137,13 @@ func (r *Response) Response(int) warden.Response { return r.resp }
 // with one; reasoning and other blocks stay as they came. When no tool call is left, a stopReason of tool_use
 // becomes end_turn. The index is ignored.
 func (r *Response) Set(_ int, resp warden.Response) error {
+	if r.obj == nil {
+		obj, err := jsonobj.Parse(r.raw)
+		if err != nil {
+			return err
+		}
+		r.obj = obj
+	}
 	keep := map[string]warden.ToolCall{}
 	for _, c := range resp.Message.ToolCalls {
 		keep[c.ID] = c
@@ -199,12 +190,22 @@ func (r *Response) Set(_ int, resp warden.Response) error {
 	if blocks == nil {
 		blocks = []json.RawMessage{}
 	}
-	if err := r.message.SetJSON("content", blocks); err != nil {
+	outRaw, _ := r.obj.Get("output")
+	output, err := jsonobj.Parse(outRaw)
+	if err != nil {
+		return fmt.Errorf("output: %v", err)
+	}
+	msgRaw, _ := output.Get("message")
+	message, err := jsonobj.Parse(msgRaw)
+	if err != nil {
+		return fmt.Errorf("output.message: %v", err)
+	}
+	if err := message.SetJSON("content", blocks); err != nil {
 		return err
 	}
-	mb, _ := r.message.MarshalJSON()
-	r.output.Set("message", mb)
-	ob, _ := r.output.MarshalJSON()
+	mb, _ := message.MarshalJSON()
+	output.Set("message", mb)
+	ob, _ := output.MarshalJSON()
 	r.obj.Set("output", ob)
 	if len(resp.Message.ToolCalls) == 0 {
 		if s, ok := r.obj.Get("stopReason"); ok && string(s) == `"tool_use"` {
