@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -86,9 +88,10 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 openai-responses (OpenAI Responses API; function, custom and built-in client tool calls), anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
-is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat so far): text
-deltas pass at once, tool-call deltas are held until the finish reason and released only for calls that pass;
-a safety stop releases none and adds the explanation as a final text delta.
+is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat and anthropic so
+far): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
+calls that pass; a safety stop releases none and adds the explanation as a final text delta (an Anthropic text
+block).
 
 With --status, the input is an upstream error body with that HTTP status: an API-layer safety error (Azure or
 Kimi content_filter, GLM 1301, DashScope DataInspectionFailed, Ark risk detection) is recorded and passed on
@@ -100,11 +103,15 @@ holds the provider's error body), 1 on an error.`,
   warden guard --format openai-chat --decisions decisions.jsonl < response.json
   warden guard --format openai-chat --status 400 azure-filter-error.json
   warden guard --format openai-chat --stream recorded.sse
+  warden guard --format anthropic --stream recorded.sse
   warden guard --format gemini generate-content.json`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decoders[format] == nil {
 				return usageError{fmt.Errorf("--format: %q is not supported (supported: %s)", format, strings.Join(guardFormats, ", "))}
+			}
+			if stream && streamGuards[format] == nil {
+				return usageError{fmt.Errorf("--stream: %s streams are not read yet (streams read: %s)", format, strings.Join(streamFormats(), ", "))}
 			}
 			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
 			if decisions != "" {
@@ -125,10 +132,7 @@ holds the provider's error body), 1 on an error.`,
 				return err
 			}
 			if stream {
-				if format != "openai-chat" {
-					return usageError{fmt.Errorf("--stream: only openai-chat streams are read so far")}
-				}
-				return guardStream(cmd.Context(), l.Engine, body, s)
+				return guardStream(cmd.Context(), l.Engine, format, body, s)
 			}
 			var out []byte
 			var halted bool
@@ -192,15 +196,43 @@ func guardBody(ctx context.Context, e *warden.Engine, format string, body []byte
 
 // guardStream runs the stream guard on a recorded SSE stream and writes what the client would receive. A halt
 // ends the stream with an error event in OpenAI's encoding, as the gateway does.
-func guardStream(ctx context.Context, e *warden.Engine, body []byte, s streams) error {
-	err := openai.GuardChatStream(bytes.NewReader(body), s.out, nil, func(r warden.Response) (warden.Response, error) {
+// streamGuards copy a recorded stream of each format through its stream guard, and streamErrors end a stream
+// with the error event that format's clients read.
+var (
+	streamGuards = map[string]func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error{
+		"openai-chat": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
+			return openai.GuardChatStream(in, out, nil, decide)
+		},
+		"anthropic": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
+			return anthropic.GuardStream(in, out, nil, decide)
+		},
+	}
+	streamErrors = map[string]func(msg, code string) sse.Event{
+		"openai-chat": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["openai-chat"](msg, code))) },
+		"anthropic": func(msg, code string) sse.Event {
+			return sse.Named("error", string(errorBodies["anthropic"](msg, code)))
+		},
+	}
+)
+
+func streamFormats() []string {
+	var out []string
+	for f := range streamGuards {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func guardStream(ctx context.Context, e *warden.Engine, format string, body []byte, s streams) error {
+	err := streamGuards[format](bytes.NewReader(body), s.out, func(r warden.Response) (warden.Response, error) {
 		return guardResponse(ctx, e, r)
 	})
 	var tw *warden.TripwireError
 	if errors.As(err, &tw) {
 		reason := tw.Decision.FirstReason()
 		msg := fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message)
-		if _, werr := s.out.Write(sse.Data(string(errorBodies["openai-chat"](msg, reason.Code))).Encode()); werr != nil {
+		if _, werr := s.out.Write(streamErrors[format](msg, reason.Code).Encode()); werr != nil {
 			return werr
 		}
 		return exitCodeError{code: exitDenied}

@@ -66,7 +66,11 @@ func TestGuard(t *testing.T) {
 			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"finish_reason":"content_filter"`, "data: [DONE]"}},
 		{desc: "a halt ends a stream with an error event", args: []string{"guard", "-f", "openai-chat", "--stream", "--config", halting, "../../wire/openai/testdata/stream_tool_call.sse"}, wantCode: 3,
 			wantOut: []string{`data: {"error":{"code":"acme.stop"`}},
-		{desc: "only openai-chat streams are read", args: []string{"guard", "-f", "anthropic", "--stream"}, wantCode: 2, wantErr: []string{"--stream: only openai-chat"}},
+		{desc: "an Anthropic stream with a refusal releases no tool call", args: []string{"guard", "-f", "anthropic", "--stream", "../../wire/anthropic/testdata/stream_refusal_tool_use.sse"},
+			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"stop_reason":"refusal"`, "event: message_stop"}},
+		{desc: "a halt ends an Anthropic stream with an error event", args: []string{"guard", "-f", "anthropic", "--stream", "--config", halting, "../../wire/anthropic/testdata/stream_tool_use.sse"}, wantCode: 3,
+			wantOut: []string{"event: error\ndata: {\"error\":{\"message\":\"Warden stopped this response"}},
+		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "gemini", "--stream"}, wantCode: 2, wantErr: []string{"--stream: gemini streams are not read yet (streams read: anthropic, openai-chat)"}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }

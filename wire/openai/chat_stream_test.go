@@ -2,7 +2,6 @@ package openai_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,54 +12,14 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/policy/commands"
-	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
 	sdk "github.com/openai/openai-go/v3"
 )
 
-// decider runs what the gateway runs when a choice finishes: the safety guardrail, then the default command
-// policy on every call left; a denied call is removed and its deny message appended.
-func decider(t *testing.T) openai.Decide {
-	t.Helper()
-	g := &safety.Guardrail{}
-	c := &commands.Commands{}
-	for _, p := range []warden.Provisioner{g, c} {
-		if err := p.Provision(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e, err := warden.NewEngine(warden.Spec{Response: []warden.Entry{{Name: "safety", Guardrail: g}}, ToolCall: []warden.Entry{{Name: "commands", Guardrail: c}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(resp warden.Response) (warden.Response, error) {
-		out, err := e.CheckResponse(context.Background(), warden.ResponseCheck{Response: resp})
-		if err != nil {
-			return resp, err
-		}
-		resp = out.Value
-		var kept []warden.ToolCall
-		var denied []string
-		for _, call := range resp.Message.ToolCalls {
-			tc, err := e.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: call})
-			if err != nil {
-				return resp, err
-			}
-			if tc.Allowed() {
-				kept = append(kept, tc.Value)
-			} else {
-				denied = append(denied, tc.Message)
-			}
-		}
-		if len(denied) > 0 {
-			resp.Message.ToolCalls = kept
-			resp.Message.Content = append(resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: "\n\n" + strings.Join(denied, "\n")})
-		}
-		return resp, nil
-	}
-}
+// decider runs what the gateway runs when a choice finishes.
+func decider(t *testing.T) openai.Decide { return pipelinetest.Decide(t) }
 
 // accumulate reads a guarded stream with the official SDK's accumulator.
 func accumulate(t *testing.T, stream []byte) sdk.ChatCompletionAccumulator {

@@ -1,0 +1,54 @@
+// Package pipelinetest gives codec tests the response pipeline the surfaces run: the safety guardrail, then
+// the default command policy on every tool call left, a denied call removed and its deny message appended.
+package pipelinetest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/policy/commands"
+	"github.com/agentwarden/warden/safety"
+)
+
+// Decide returns the pipeline as a stream guard's decide function.
+func Decide(t testing.TB) func(warden.Response) (warden.Response, error) {
+	t.Helper()
+	g := &safety.Guardrail{}
+	c := &commands.Commands{}
+	for _, p := range []warden.Provisioner{g, c} {
+		if err := p.Provision(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := warden.NewEngine(warden.Spec{Response: []warden.Entry{{Name: "safety", Guardrail: g}}, ToolCall: []warden.Entry{{Name: "commands", Guardrail: c}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(resp warden.Response) (warden.Response, error) {
+		out, err := e.CheckResponse(context.Background(), warden.ResponseCheck{Response: resp})
+		if err != nil {
+			return resp, err
+		}
+		resp = out.Value
+		var kept []warden.ToolCall
+		var denied []string
+		for _, call := range resp.Message.ToolCalls {
+			tc, err := e.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: call})
+			if err != nil {
+				return resp, err
+			}
+			if tc.Allowed() {
+				kept = append(kept, tc.Value)
+			} else {
+				denied = append(denied, tc.Message)
+			}
+		}
+		if len(denied) > 0 {
+			resp.Message.ToolCalls = kept
+			resp.Message.Content = append(resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: "\n\n" + strings.Join(denied, "\n")})
+		}
+		return resp, nil
+	}
+}

@@ -1,0 +1,337 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/textdiff"
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/wire/sse"
+)
+
+// Decide is what the surface does with the whole response once its stop reason is known: it returns the
+// response to send (the same, or a replacement whose tool calls are a subset of the original's, possibly
+// with other arguments, and whose text may have more appended), or an error that ends the stream (a
+// tripwire).
+type Decide func(resp warden.Response) (warden.Response, error)
+
+// GuardStream copies a Messages event stream from in to out under a guard. Text and thinking blocks go out at
+// once, in their original bytes. tool_use (and server_tool_use) blocks are held, start, deltas and stop,
+// until message_delta brings the stop reason; then decide sees the accumulated response, the held blocks of
+// the calls it kept are released as they came, and a removed call's block never reaches the client. Text
+// decide appended (a safety explanation, a deny message) goes out as one more text block before
+// message_delta, whose stop_reason tool_use becomes end_turn when no call is left. Blocks are renumbered
+// where a held block moved, because clients place each block by its index. Every other event (message_start,
+// ping, message_stop, comments) passes as it came. flush, when set, is called after each write.
+//
+// On an error from decide or from the stream, and when the stream ends before message_delta, nothing held
+// is released; an error is returned and the surface ends the stream in its own way.
+func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide, blocks: map[int]*streamBlock{}}
+	g.resp.Message.Role = warden.RoleAssistant
+	rd := sse.NewReader(in)
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			if g.holding() {
+				return errors.New("the stream ended before its stop reason; held tool calls were not released")
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := g.event(ev); err != nil {
+			return err
+		}
+	}
+}
+
+type streamGuard struct {
+	out     io.Writer
+	flush   func()
+	decide  Decide
+	blocks  map[int]*streamBlock // by the provider's index
+	order   []int                // provider indexes in the order their blocks started
+	emitted int                  // blocks sent to the client so far: the next block's index for the client
+	resp    warden.Response
+	decided bool
+}
+
+type streamBlock struct {
+	kind   string // text, thinking, tool_use, other
+	out    int    // the index the client sees; -1 while held
+	held   [][]byte
+	text   strings.Builder
+	id     string
+	name   string
+	args   strings.Builder
+	hasArg bool // input_json_delta arrived: the start's input is a placeholder
+	start  json.RawMessage
+}
+
+type streamEvent struct {
+	Type         string `json:"type"`
+	Index        int    `json:"index"`
+	ContentBlock *struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"content_block"`
+	Delta *struct {
+		Type        string  `json:"type"`
+		Text        string  `json:"text"`
+		Thinking    string  `json:"thinking"`
+		PartialJSON string  `json:"partial_json"`
+		StopReason  *string `json:"stop_reason"`
+	} `json:"delta"`
+}
+
+func (g *streamGuard) write(b []byte) error {
+	if _, err := g.out.Write(b); err != nil {
+		return err
+	}
+	if g.flush != nil {
+		g.flush()
+	}
+	return nil
+}
+
+// holding reports whether tool-call blocks wait for a decision that has not come.
+func (g *streamGuard) holding() bool {
+	if g.decided {
+		return false
+	}
+	for _, b := range g.blocks {
+		if b.out < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *streamGuard) event(ev sse.Event) error {
+	data := strings.TrimSpace(ev.Data)
+	if !ev.HasData || !strings.HasPrefix(data, "{") {
+		return g.write(ev.Raw)
+	}
+	var e streamEvent
+	if err := json.Unmarshal([]byte(data), &e); err != nil {
+		return fmt.Errorf("stream event is not JSON: %v", err)
+	}
+	switch e.Type {
+	case "content_block_start":
+		if e.ContentBlock == nil {
+			return errors.New("content_block_start without content_block")
+		}
+		if g.blocks[e.Index] != nil {
+			return fmt.Errorf("content block %d started twice", e.Index)
+		}
+		b := &streamBlock{kind: e.ContentBlock.Type, out: -1}
+		g.blocks[e.Index] = b
+		g.order = append(g.order, e.Index)
+		switch b.kind {
+		case "tool_use", "server_tool_use":
+			b.kind, b.id, b.name, b.start = "tool_use", e.ContentBlock.ID, e.ContentBlock.Name, e.ContentBlock.Input
+			b.held = append(b.held, ev.Raw)
+			return nil
+		}
+		b.out = g.emitted
+		g.emitted++
+		return g.pass(ev, e.Index, b)
+	case "content_block_delta", "content_block_stop":
+		b := g.blocks[e.Index]
+		if b == nil {
+			return fmt.Errorf("%s for content block %d, which did not start", e.Type, e.Index)
+		}
+		if e.Delta != nil {
+			switch e.Delta.Type {
+			case "text_delta":
+				b.text.WriteString(e.Delta.Text)
+			case "thinking_delta":
+				b.text.WriteString(e.Delta.Thinking)
+			case "input_json_delta":
+				b.args.WriteString(e.Delta.PartialJSON)
+				b.hasArg = true
+			}
+		}
+		if b.out < 0 {
+			b.held = append(b.held, ev.Raw)
+			return nil
+		}
+		return g.pass(ev, e.Index, b)
+	case "message_delta":
+		if e.Delta != nil && e.Delta.StopReason != nil && !g.decided {
+			return g.finish(ev, *e.Delta.StopReason)
+		}
+	}
+	return g.write(ev.Raw)
+}
+
+// pass writes a block's event, renumbered when the client sees the block at another index.
+func (g *streamGuard) pass(ev sse.Event, index int, b *streamBlock) error {
+	if b.out == index {
+		return g.write(ev.Raw)
+	}
+	return g.writeRenumbered(ev.Raw, b.out)
+}
+
+func (g *streamGuard) writeRenumbered(raw []byte, index int) error {
+	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	if err != nil {
+		return err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	_ = obj.SetJSON("index", index)
+	b, _ := obj.MarshalJSON()
+	return g.write(sse.Named(ev.Type, string(b)).Encode())
+}
+
+// finish decides the response once message_delta (ev) brings the stop reason, then releases what it keeps.
+func (g *streamGuard) finish(ev sse.Event, stopReason string) error {
+	g.decided = true
+	before := g.resp
+	before.Signal = warden.Signal{Field: "stop_reason", Value: stopReason}
+	before.FinishReason = normalizeStop(stopReason)
+	for _, idx := range g.order {
+		b := g.blocks[idx]
+		switch b.kind {
+		case "text":
+			before.Message.Content = append(before.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: b.text.String()})
+		case "thinking":
+			before.Message.Content = append(before.Message.Content, warden.ContentPart{Kind: warden.ContentReasoning, Text: b.text.String()})
+		case "tool_use":
+			before.Message.ToolCalls = append(before.Message.ToolCalls, warden.NewToolCall(b.id, b.name, []byte(b.arguments())))
+		}
+	}
+	after, err := g.decide(before)
+	if err != nil {
+		return err
+	}
+	keep := map[string]warden.ToolCall{}
+	for _, c := range after.Message.ToolCalls {
+		keep[c.ID] = c
+	}
+	for _, idx := range g.order {
+		b := g.blocks[idx]
+		if b.kind != "tool_use" {
+			continue
+		}
+		c, ok := keep[b.id]
+		if !ok {
+			b.held = nil
+			continue
+		}
+		b.out = g.emitted
+		g.emitted++
+		if string(c.Arguments) != b.arguments() {
+			if err := g.writeCall(b, c); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, raw := range b.held {
+			if b.out == idx {
+				if err := g.write(raw); err != nil {
+					return err
+				}
+			} else if err := g.writeRenumbered(raw, b.out); err != nil {
+				return err
+			}
+		}
+		b.held = nil
+	}
+	appended, _ := textdiff.Of(before.Message, after.Message)
+	if len(appended) > 0 {
+		if err := g.writeTextBlock(strings.Join(appended, "")); err != nil {
+			return err
+		}
+	}
+	if len(after.Message.ToolCalls) == 0 && stopReason == "tool_use" {
+		return g.writeStopReason(ev, "end_turn")
+	}
+	return g.write(ev.Raw)
+}
+
+// arguments returns a tool_use block's input as it streamed: the input_json_delta fragments joined, or the
+// start's input when no delta came.
+func (b *streamBlock) arguments() string {
+	if !b.hasArg {
+		return string(b.start)
+	}
+	return b.args.String()
+}
+
+// writeCall sends a kept call whose arguments decide changed: its start as it came, the new arguments in one
+// input_json_delta, and its stop.
+func (g *streamGuard) writeCall(b *streamBlock, c warden.ToolCall) error {
+	if !c.Complete {
+		return errors.New("a modified tool call's arguments are not JSON")
+	}
+	if err := g.writeRenumbered(b.held[0], b.out); err != nil {
+		return err
+	}
+	delta, _ := json.Marshal(blockEvent{Type: "content_block_delta", Index: b.out, Delta: &blockDelta{Type: "input_json_delta", PartialJSON: string(c.Arguments)}})
+	stop, _ := json.Marshal(blockEvent{Type: "content_block_stop", Index: b.out})
+	b.held = nil
+	if err := g.write(sse.Named("content_block_delta", string(delta)).Encode()); err != nil {
+		return err
+	}
+	return g.write(sse.Named("content_block_stop", string(stop)).Encode())
+}
+
+// blockEvent is a content block event Warden writes, its fields in the order Anthropic writes them.
+type blockEvent struct {
+	Type         string      `json:"type"`
+	Index        int         `json:"index"`
+	ContentBlock *blockDelta `json:"content_block,omitempty"`
+	Delta        *blockDelta `json:"delta,omitempty"`
+}
+
+type blockDelta struct {
+	Type        string  `json:"type"`
+	Text        *string `json:"text,omitempty"`
+	PartialJSON string  `json:"partial_json,omitempty"`
+}
+
+// writeTextBlock sends text as one more text block, as Anthropic streams one: start, one delta, stop.
+func (g *streamGuard) writeTextBlock(text string) error {
+	i := g.emitted
+	g.emitted++
+	empty := ""
+	start, _ := json.Marshal(blockEvent{Type: "content_block_start", Index: i, ContentBlock: &blockDelta{Type: "text", Text: &empty}})
+	delta, _ := json.Marshal(blockEvent{Type: "content_block_delta", Index: i, Delta: &blockDelta{Type: "text_delta", Text: &text}})
+	stop, _ := json.Marshal(blockEvent{Type: "content_block_stop", Index: i})
+	for _, ev := range []sse.Event{sse.Named("content_block_start", string(start)), sse.Named("content_block_delta", string(delta)), sse.Named("content_block_stop", string(stop))} {
+		if err := g.write(ev.Encode()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStopReason sends message_delta with another stop reason, every other field as it came.
+func (g *streamGuard) writeStopReason(ev sse.Event, stopReason string) error {
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	rd, _ := obj.Get("delta")
+	delta, err := jsonobj.Parse(rd)
+	if err != nil {
+		return err
+	}
+	_ = delta.SetJSON("stop_reason", stopReason)
+	db, _ := delta.MarshalJSON()
+	obj.Set("delta", db)
+	b, _ := obj.MarshalJSON()
+	return g.write(sse.Named(ev.Type, string(b)).Encode())
+}

@@ -1,0 +1,165 @@
+package anthropic_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
+	"github.com/agentwarden/warden/wire/anthropic"
+	"github.com/agentwarden/warden/wire/sse"
+	sdk "github.com/anthropics/anthropic-sdk-go"
+)
+
+// accumulate reads a guarded stream with the official SDK's accumulator, which checks that blocks arrive
+// in index order with no gaps.
+func accumulate(t *testing.T, stream []byte) sdk.Message {
+	t.Helper()
+	var msg sdk.Message
+	rd := sse.NewReader(bytes.NewReader(stream))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return msg
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ev.HasData {
+			continue
+		}
+		var e sdk.MessageStreamEventUnion
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			t.Fatalf("the SDK cannot read event %q: %v", ev.Data, err)
+		}
+		if err := msg.Accumulate(e); err != nil {
+			t.Fatalf("the SDK's accumulator: %v\n%s", err, stream)
+		}
+	}
+}
+
+func TestGuardStreamFixtures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture    string
+		unchanged  bool
+		wantBlocks string // block types and, for tool_use, the tool's input
+		wantStop   string
+		wantInText string
+	}{
+		{fixture: "stream_tool_use", unchanged: true, wantBlocks: `text tool_use{"command": "go test ./..."}`, wantStop: "tool_use", wantInText: "Running the tests."},
+		{fixture: "stream_refusal_tool_use", wantBlocks: "text text", wantStop: "refusal",
+			wantInText: "Writing the file.\n\nThe model provider stopped this response with a safety-related signal (stop_reason='refusal', detector='anthropic_refusal'). Any tool calls produced in this turn were suppressed"},
+		{fixture: "stream_denied_first_call", wantBlocks: `text text tool_use{"command": "ls"} text`, wantStop: "tool_use",
+			wantInText: "Cleaning up.Done.\n\nGuardrail denied: tool 'bash' was blocked (warden.destructive_delete)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(filepath.Join("testdata", tt.fixture+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := anthropic.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+				t.Fatal(err)
+			}
+			if tt.unchanged && out.String() != string(in) {
+				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
+			}
+			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if string(want) != out.String() {
+				t.Errorf("output differs from %s:\n%s", golden, out.String())
+			}
+			msg := accumulate(t, out.Bytes())
+			var blocks []string
+			var text strings.Builder
+			for _, b := range msg.Content {
+				switch b.Type {
+				case "tool_use":
+					blocks = append(blocks, "tool_use"+string(b.Input))
+				case "text":
+					blocks = append(blocks, "text")
+					text.WriteString(b.Text)
+				default:
+					blocks = append(blocks, b.Type)
+				}
+			}
+			if strings.Join(blocks, " ") != tt.wantBlocks || string(msg.StopReason) != tt.wantStop || !strings.Contains(text.String(), tt.wantInText) {
+				t.Errorf("the SDK sees blocks %q, stop %q, text %q", blocks, msg.StopReason, text.String())
+			}
+		})
+	}
+}
+
+func TestGuardStream(t *testing.T) {
+	t.Parallel()
+	toolUse, err := os.ReadFile(filepath.Join("testdata", "stream_tool_use.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := toolUse[:bytes.Index(toolUse, []byte("event: message_delta"))]
+	dropAll := func(r warden.Response) (warden.Response, error) { r.Message.ToolCalls = nil; return r, nil }
+	rewrite := func(r warden.Response) (warden.Response, error) {
+		r.Message.ToolCalls[0] = warden.NewToolCall(r.Message.ToolCalls[0].ID, "bash", []byte(`{"command":"go test -short ./..."}`))
+		return r, nil
+	}
+	tests := []struct {
+		desc        string
+		in          []byte
+		decide      anthropic.Decide
+		wantErr     string
+		wantOut     []string
+		wantMissing []string
+	}{
+		{desc: "a tripwire releases nothing held", in: toolUse, wantErr: "tripped",
+			decide:  func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") },
+			wantOut: []string{"Running "}, wantMissing: []string{"tool_use", "message_delta"}},
+		{desc: "a stream cut before its stop reason releases nothing held", in: cut, decide: pipelinetest.Decide(t),
+			wantErr: "ended before its stop reason", wantMissing: []string{"toolu_s1"}},
+		{desc: "with every call removed tool_use becomes end_turn", in: toolUse, decide: dropAll,
+			wantOut: []string{`"stop_reason":"end_turn"`}, wantMissing: []string{"toolu_s1", `"stop_reason":"tool_use"`}},
+		{desc: "changed arguments go out in one delta", in: toolUse, decide: rewrite,
+			wantOut: []string{`"partial_json":"{\"command\":\"go test -short ./...\"}"`}, wantMissing: []string{`"partial_json":"{\"comm"`}},
+		{desc: "an event that is not JSON is an error", in: []byte("event: content_block_delta\ndata: {\n\n"), decide: dropAll, wantErr: "not JSON"},
+		{desc: "a delta for a block that never started is an error", in: []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n"), decide: dropAll, wantErr: "did not start"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := anthropic.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			for _, s := range tt.wantOut {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("output lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range tt.wantMissing {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("output has %q:\n%s", s, out.String())
+				}
+			}
+			if tt.wantErr == "" {
+				accumulate(t, out.Bytes())
+			}
+		})
+	}
+}
