@@ -57,7 +57,8 @@ type streamGuard struct {
 	decide  Decide
 	blocks  map[int]*streamBlock // by the provider's index
 	order   []int                // provider indexes in the order their blocks started
-	emitted int                  // blocks sent to the client so far: the next block's index for the client
+	next    int                  // the index the client expects for the next block Warden places itself
+	holds   int                  // tool_use blocks held so far
 	resp    warden.Response
 	decided bool
 }
@@ -116,8 +117,17 @@ func (g *streamGuard) holding() bool {
 }
 
 func (g *streamGuard) event(ev sse.Event) error {
+	if !ev.HasData {
+		return g.write(ev.Raw)
+	}
+	if index, text, ok := scanTextDelta(ev.Data); ok {
+		if b := g.blocks[index]; b != nil && b.out >= 0 {
+			b.text.WriteString(text)
+			return g.pass(ev, index, b)
+		}
+	}
 	data := strings.TrimSpace(ev.Data)
-	if !ev.HasData || !strings.HasPrefix(data, "{") {
+	if !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
 	var e streamEvent
@@ -137,12 +147,23 @@ func (g *streamGuard) event(ev sse.Event) error {
 		g.order = append(g.order, e.Index)
 		switch b.kind {
 		case "tool_use", "server_tool_use":
-			b.kind, b.id, b.name, b.start = "tool_use", e.ContentBlock.ID, e.ContentBlock.Name, e.ContentBlock.Input
-			b.held = append(b.held, ev.Raw)
-			return nil
+			if !g.decided {
+				b.kind, b.id, b.name, b.start = "tool_use", e.ContentBlock.ID, e.ContentBlock.Name, e.ContentBlock.Input
+				b.held = append(b.held, ev.Raw)
+				g.holds++
+				return nil
+			}
 		}
-		b.out = g.emitted
-		g.emitted++
+		// A block that passes moves down by the blocks held before it, so the stream keeps its own
+		// numbering (gaps included) where nothing was held.
+		b.out = e.Index - g.holds
+		if g.decided {
+			b.out = g.next
+		}
+		if b.out < 0 {
+			return fmt.Errorf("content block %d starts after a later one", e.Index)
+		}
+		g.next = max(g.next, b.out+1)
 		return g.pass(ev, e.Index, b)
 	case "content_block_delta", "content_block_stop":
 		b := g.blocks[e.Index]
@@ -190,6 +211,11 @@ func (g *streamGuard) writeRenumbered(raw []byte, index int) error {
 	if err != nil {
 		return err
 	}
+	for _, k := range obj.Keys() {
+		if k != "index" && strings.EqualFold(k, "index") {
+			obj.Delete(k) // encoding/json, and so clients in Go, would read a case variant as the index too
+		}
+	}
 	_ = obj.SetJSON("index", index)
 	b, _ := obj.MarshalJSON()
 	return g.write(sse.Named(ev.Type, string(b)).Encode())
@@ -230,8 +256,8 @@ func (g *streamGuard) finish(ev sse.Event, stopReason string) error {
 			b.held = nil
 			continue
 		}
-		b.out = g.emitted
-		g.emitted++
+		b.out = g.next
+		g.next++
 		if string(c.Arguments) != b.arguments() {
 			if err := g.writeCall(b, c); err != nil {
 				return err
@@ -304,8 +330,8 @@ type blockDelta struct {
 
 // writeTextBlock sends text as one more text block, as Anthropic streams one: start, one delta, stop.
 func (g *streamGuard) writeTextBlock(text string) error {
-	i := g.emitted
-	g.emitted++
+	i := g.next
+	g.next++
 	empty := ""
 	start, _ := json.Marshal(blockEvent{Type: "content_block_start", Index: i, ContentBlock: &blockDelta{Type: "text", Text: &empty}})
 	delta, _ := json.Marshal(blockEvent{Type: "content_block_delta", Index: i, Delta: &blockDelta{Type: "text_delta", Text: &text}})

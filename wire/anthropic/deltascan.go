@@ -1,0 +1,59 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// scanTextDelta reads the event most of a stream is made of, a text delta exactly as Anthropic writes it:
+//
+//	{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}
+//
+// without encoding/json, which costs more than the rest of the guard per event. Anything else, including
+// the same event with other spacing, key order or fields, is declined (ok false) and read by encoding/json;
+// a differential fuzz test holds the two to the same reading.
+func scanTextDelta(data string) (index int, text string, ok bool) {
+	const head, mid, tail = `{"type":"content_block_delta","index":`, `,"delta":{"type":"text_delta","text":`, `}}`
+	if !strings.HasPrefix(data, head) {
+		return 0, "", false
+	}
+	rest := data[len(head):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') {
+		return 0, "", false
+	}
+	index, err := strconv.Atoi(rest[:n])
+	if err != nil {
+		return 0, "", false
+	}
+	rest = rest[n:]
+	if !strings.HasPrefix(rest, mid) {
+		return 0, "", false
+	}
+	rest = rest[len(mid):]
+	if len(rest) < len(tail)+2 || rest[0] != '"' || !strings.HasSuffix(rest, `"`+tail) {
+		return 0, "", false
+	}
+	quoted := rest[:len(rest)-len(tail)]
+	body := quoted[1 : len(quoted)-1]
+	plain := true
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '"' || c < 0x20 || c >= 0x80 || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return index, body, true
+	}
+	// Escapes or non-ASCII: encoding/json decides what the string is, and whether it ends where we think.
+	if err := json.Unmarshal([]byte(quoted), &text); err != nil {
+		return 0, "", false
+	}
+	return index, text, true
+}

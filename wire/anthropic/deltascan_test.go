@@ -1,0 +1,54 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestScanTextDelta(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, data string
+		wantOK     bool
+		wantIndex  int
+		wantText   string
+	}{
+		{desc: "a plain delta is read", data: `{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"hi there"}}`, wantOK: true, wantIndex: 3, wantText: "hi there"},
+		{desc: "escapes are decoded", data: `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\n\"b\" \u00e9"}}`, wantOK: true, wantText: "a\n\"b\" é"},
+		{desc: "an empty text is read", data: `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}`, wantOK: true},
+		{desc: "other spacing is declined", data: `{"type": "content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`},
+		{desc: "an input_json_delta is declined", data: `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"x"}}`},
+		{desc: "a leading zero is declined", data: `{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}`},
+		{desc: "a text that smuggles fields is declined", data: `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"x":{"y":"b"}}`},
+		{desc: "an extra field is declined", data: `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":1}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			index, text, ok := scanTextDelta(tt.data)
+			if ok != tt.wantOK || index != tt.wantIndex || text != tt.wantText {
+				t.Errorf("scanTextDelta = %d, %q, %v; want %d, %q, %v", index, text, ok, tt.wantIndex, tt.wantText, tt.wantOK)
+			}
+		})
+	}
+}
+
+// FuzzScanTextDelta: whatever the scanner reads, encoding/json reads the same way.
+func FuzzScanTextDelta(f *testing.F) {
+	f.Add(`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"hi"}}`)
+	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\"}}"}}`)
+	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\ud800"}}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		index, text, ok := scanTextDelta(data)
+		if !ok {
+			return
+		}
+		var e streamEvent
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			t.Fatalf("the scanner read %q, encoding/json rejects it: %v", data, err)
+		}
+		if e.Type != "content_block_delta" || e.Index != index || e.Delta == nil || e.Delta.Type != "text_delta" || e.Delta.Text != text {
+			t.Fatalf("the scanner read %d %q, encoding/json %+v %+v", index, text, e, e.Delta)
+		}
+	})
+}
