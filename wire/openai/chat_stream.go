@@ -217,21 +217,47 @@ func (g *chatStreamGuard) finish(i int, ev sse.Event, evIdx []int) error {
 	// keep maps each kept call's index to its index in what the client sees: clients expect 0, 1, 2 …
 	keep := map[int]int{}
 	var kept []int
+	changed := map[int]warden.ToolCall{} // kept calls whose arguments decide changed, by stream index
 	for _, c := range after.Message.ToolCalls {
 		if idx, ok := byID[c.ID]; ok {
 			kept = append(kept, idx)
+			if string(c.Arguments) != sc.calls[idx].args.String() {
+				changed[idx] = c
+			}
 		}
 	}
 	sort.Ints(kept)
 	for n, idx := range kept {
 		keep[idx] = n
 	}
+	// A changed call's original deltas are cut out like a removed call's; it goes out whole afterwards.
+	release := keep
+	if len(changed) > 0 {
+		release = map[int]int{}
+		for idx, n := range keep {
+			if _, ok := changed[idx]; !ok {
+				release[idx] = n
+			}
+		}
+	}
 	for _, h := range sc.held {
-		if err := g.release(h.raw, h.indexes, keep); err != nil {
+		if err := g.release(h.raw, h.indexes, release); err != nil {
 			return err
 		}
 	}
 	sc.held = nil
+	for _, idx := range kept {
+		c, ok := changed[idx]
+		if !ok {
+			continue
+		}
+		if !c.Complete {
+			return errors.New("a modified tool call's arguments are not JSON")
+		}
+		if err := g.write(g.toolCallChunk(i, keep[idx], sc.calls[idx].id, sc.calls[idx].name, string(c.Arguments))); err != nil {
+			return err
+		}
+	}
 	if added := appendedText(before.Message, after.Message); added != "" {
 		if err := g.write(g.contentChunk(i, added)); err != nil {
 			return err
@@ -346,6 +372,40 @@ func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
 		FinishReason json.RawMessage `json:"finish_reason"`
 	}
 	_ = o.SetJSON("choices", []choice{{Index: i, Delta: delta{text}, Logprobs: json.RawMessage("null"), FinishReason: json.RawMessage("null")}})
+	b, _ := o.MarshalJSON()
+	return sse.Data(string(b)).Encode()
+}
+
+// toolCallChunk is a chunk carrying one whole tool call for choice i at index n, for a call whose arguments
+// a guardrail changed.
+func (g *chatStreamGuard) toolCallChunk(i, n int, id, name, args string) []byte {
+	var o jsonobj.Object
+	for _, k := range []string{"id", "object", "created", "model", "system_fingerprint"} {
+		if v, ok := g.template[k]; ok {
+			o.Set(k, v)
+		}
+	}
+	type function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	type toolCall struct {
+		Index    int      `json:"index"`
+		ID       string   `json:"id"`
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}
+	type delta struct {
+		ToolCalls []toolCall `json:"tool_calls"`
+	}
+	type choice struct {
+		Index        int             `json:"index"`
+		Delta        delta           `json:"delta"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason json.RawMessage `json:"finish_reason"`
+	}
+	d := delta{ToolCalls: []toolCall{{Index: n, ID: id, Type: "function", Function: function{Name: name, Arguments: args}}}}
+	_ = o.SetJSON("choices", []choice{{Index: i, Delta: d, Logprobs: json.RawMessage("null"), FinishReason: json.RawMessage("null")}})
 	b, _ := o.MarshalJSON()
 	return sse.Data(string(b)).Encode()
 }

@@ -191,3 +191,32 @@ func TestStreamErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestChangedArgumentsGoOutWhole(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile("testdata/stream_tool_call.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite := func(r warden.Response) (warden.Response, error) {
+		calls := append([]warden.ToolCall(nil), r.Message.ToolCalls...)
+		calls[0] = warden.NewToolCall(calls[0].ID, calls[0].Name, []byte(`{"command":"go test -short ./..."}`))
+		r.Message.ToolCalls = calls
+		return r, nil
+	}
+	var out bytes.Buffer
+	if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, rewrite); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Bytes(), []byte(`"arguments":"{\"comm"`)) {
+		t.Errorf("the original argument deltas reached the client:\n%s", out.Bytes())
+	}
+	acc := accumulate(t, out.Bytes())
+	calls := acc.Choices[0].Message.ToolCalls
+	if len(calls) != 1 || calls[0].ID != "call_s1" || calls[0].Function.Name != "bash" || calls[0].Function.Arguments != `{"command":"go test -short ./..."}` {
+		t.Errorf("the SDK sees calls %+v", calls)
+	}
+	if acc.Choices[0].FinishReason != "tool_calls" {
+		t.Errorf("finish reason %q", acc.Choices[0].FinishReason)
+	}
+}
