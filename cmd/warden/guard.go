@@ -88,8 +88,8 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 openai-responses (OpenAI Responses API; function, custom and built-in client tool calls), anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
-is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat and anthropic so
-far): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
+is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat, anthropic and
+gemini so far): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
 calls that pass; a safety stop releases none and adds the explanation as a final text delta (an Anthropic text
 block).
 
@@ -206,12 +206,16 @@ var (
 		"anthropic": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
 			return anthropic.GuardStream(in, out, nil, decide)
 		},
+		"gemini": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
+			return gemini.GuardStream(in, out, nil, decide)
+		},
 	}
 	streamErrors = map[string]func(msg, code string) sse.Event{
 		"openai-chat": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["openai-chat"](msg, code))) },
 		"anthropic": func(msg, code string) sse.Event {
 			return sse.Named("error", string(errorBodies["anthropic"](msg, code)))
 		},
+		"gemini": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["gemini"](msg, code))) },
 	}
 )
 

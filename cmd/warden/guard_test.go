@@ -70,7 +70,11 @@ func TestGuard(t *testing.T) {
 			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"stop_reason":"refusal"`, "event: message_stop"}},
 		{desc: "a halt ends an Anthropic stream with an error event", args: []string{"guard", "-f", "anthropic", "--stream", "--config", halting, "../../wire/anthropic/testdata/stream_tool_use.sse"}, wantCode: 3,
 			wantOut: []string{"event: error\ndata: {\"error\":{\"message\":\"Warden stopped this response"}},
-		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "gemini", "--stream"}, wantCode: 2, wantErr: []string{"--stream: gemini streams are not read yet (streams read: anthropic, openai-chat)"}},
+		{desc: "a Gemini stream with a safety stop releases no function call", args: []string{"guard", "-f", "gemini", "--stream", "../../wire/gemini/testdata/stream_safety_function_call.sse"},
+			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"finishReason":"SAFETY"`}},
+		{desc: "a halt ends a Gemini stream with an error chunk", args: []string{"guard", "-f", "gemini", "--stream", "--config", halting, "../../wire/gemini/testdata/stream_function_call.sse"}, wantCode: 3,
+			wantOut: []string{`data: {"error":{"code":403,"message":"Warden stopped this response`}},
+		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "bedrock", "--stream"}, wantCode: 2, wantErr: []string{"--stream: bedrock streams are not read yet (streams read: anthropic, gemini, openai-chat)"}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }
@@ -89,5 +93,24 @@ func TestGuardOutputParsesWithTheSDK(t *testing.T) {
 	ch := cc.Choices[0]
 	if len(ch.Message.ToolCalls) != 0 || ch.FinishReason != "stop" || !strings.HasPrefix(ch.Message.Content, "Guardrail denied: tool 'bash' was blocked (warden.privilege_escalation)") {
 		t.Errorf("SDK sees %d calls, finish %q, content %q", len(ch.Message.ToolCalls), ch.FinishReason, ch.Message.Content)
+	}
+}
+
+// TestEveryFormatAnswersInItsOwnShape: each format read has its error and message bodies, and each stream
+// read its error event, so no halt can reach a missing entry.
+func TestEveryFormatAnswersInItsOwnShape(t *testing.T) {
+	t.Parallel()
+	for _, f := range guardFormats {
+		if decoders[f] == nil || errorBodies[f] == nil || messageBodies[f] == nil {
+			t.Errorf("format %s lacks a decoder, an error body or a message body", f)
+		}
+	}
+	if len(decoders) != len(guardFormats) {
+		t.Errorf("decoders has %d formats, guardFormats %d", len(decoders), len(guardFormats))
+	}
+	for f := range streamGuards {
+		if streamErrors[f] == nil || decoders[f] == nil {
+			t.Errorf("stream format %s lacks an error event or is not a format", f)
+		}
 	}
 }

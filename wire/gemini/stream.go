@@ -1,0 +1,297 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/textdiff"
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/wire/sse"
+)
+
+// Decide is what the surface does with the whole response once its finish reason is known: it returns the
+// response to send (the same, or a replacement whose tool calls are a subset of the original's, possibly
+// with other arguments, and whose text may have more appended), or an error that ends the stream (a
+// tripwire).
+type Decide func(resp warden.Response) (warden.Response, error)
+
+// GuardStream copies a streamGenerateContent stream (alt=sse: each event one GenerateContentResponse) from in
+// to out under a guard. Chunks without functionCall parts go out at once, in their original bytes.
+// functionCall parts are cut out of their chunk and held (a chunk left with nothing else is not sent) until a
+// chunk brings the candidate's finishReason, or a blocked prompt's promptFeedback; then decide sees the
+// accumulated response, and that last chunk goes out carrying, before its own parts, the held calls decide
+// kept (with changed arguments where it changed them), and after them the text decide appended. Thought
+// signatures of removed calls move as in Set. flush, when set, is called after each write.
+//
+// Gemini streams one candidate; a chunk with function calls for several candidates is refused rather than
+// guarded. On an error from decide or from the stream, and when the stream ends before a finish reason while
+// calls are held, nothing held is released and an error is returned.
+func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide}
+	rd := sse.NewReader(in)
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			if len(g.held) > 0 && !g.decided {
+				return errors.New("the stream ended before its finish reason; held function calls were not released")
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := g.event(ev); err != nil {
+			return err
+		}
+	}
+}
+
+type streamGuard struct {
+	out     io.Writer
+	flush   func()
+	decide  Decide
+	held    []json.RawMessage    // functionCall parts, in the order they came
+	chunks  [][]byte             // the held parts as chunks of their own, sent as they are if all are kept
+	content []warden.ContentPart // text and thought of the chunks already sent
+	decided bool
+}
+
+func (g *streamGuard) write(b []byte) error {
+	if _, err := g.out.Write(b); err != nil {
+		return err
+	}
+	if g.flush != nil {
+		g.flush()
+	}
+	return nil
+}
+
+// streamChunk is what the guard reads of a chunk to know whether to look closer.
+type streamChunk struct {
+	Candidates []struct {
+		Content *struct {
+			Parts []json.RawMessage `json:"parts"`
+		} `json:"content"`
+		FinishReason string `json:"finishReason"`
+	} `json:"candidates"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+}
+
+func (g *streamGuard) event(ev sse.Event) error {
+	data := strings.TrimSpace(ev.Data)
+	if !ev.HasData || !strings.HasPrefix(data, "{") || g.decided {
+		return g.write(ev.Raw)
+	}
+	var c streamChunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		return fmt.Errorf("stream chunk is not JSON: %v", err)
+	}
+	finished := c.PromptFeedback != nil && c.PromptFeedback.BlockReason != ""
+	var calls int
+	for _, cand := range c.Candidates {
+		finished = finished || cand.FinishReason != ""
+		if cand.Content != nil {
+			for _, p := range cand.Content.Parts {
+				if isCall(p) {
+					calls++
+				}
+			}
+		}
+	}
+	if calls > 0 && len(c.Candidates) != 1 {
+		return errors.New("a stream chunk carries function calls for several candidates; Warden guards streams with one candidate")
+	}
+	if finished {
+		return g.finish(ev, []byte(data))
+	}
+	if calls == 0 {
+		g.collect([]byte(data))
+		return g.write(ev.Raw)
+	}
+	return g.holdCalls(ev, []byte(data))
+}
+
+// isCall reports whether a part is a functionCall.
+func isCall(raw json.RawMessage) bool {
+	var p struct {
+		FunctionCall json.RawMessage `json:"functionCall"`
+	}
+	return json.Unmarshal(raw, &p) == nil && len(p.FunctionCall) > 0 && string(p.FunctionCall) != "null"
+}
+
+// collect adds a sent chunk's text and thought to the accumulated content.
+func (g *streamGuard) collect(data []byte) {
+	if r, err := DecodeResponse(data); err == nil && r.Len() > 0 {
+		g.content = append(g.content, r.Response(0).Message.Content...)
+	}
+}
+
+// holdCalls cuts the functionCall parts out of a chunk, holds them, and sends what is left.
+func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
+	obj, err := jsonobj.Parse(data)
+	if err != nil {
+		return err
+	}
+	rc, _ := obj.Get("candidates")
+	var cands []json.RawMessage
+	if err := json.Unmarshal(rc, &cands); err != nil {
+		return err
+	}
+	cand, err := jsonobj.Parse(cands[0])
+	if err != nil {
+		return err
+	}
+	rcontent, _ := cand.Get("content")
+	content, err := jsonobj.Parse(rcontent)
+	if err != nil {
+		return err
+	}
+	var ct struct {
+		Parts []json.RawMessage `json:"parts"`
+	}
+	if err := json.Unmarshal(rcontent, &ct); err != nil {
+		return err
+	}
+	var rest []json.RawMessage
+	for _, p := range ct.Parts {
+		if isCall(p) {
+			g.held = append(g.held, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	if len(rest) == 0 {
+		g.chunks = append(g.chunks, ev.Raw)
+		return nil
+	}
+	withParts := func(parts []json.RawMessage) []byte {
+		_ = content.SetJSON("parts", parts)
+		cb, _ := content.MarshalJSON()
+		cand.Set("content", cb)
+		cands[0], _ = cand.MarshalJSON()
+		_ = obj.SetJSON("candidates", cands)
+		b, _ := obj.MarshalJSON()
+		return b
+	}
+	g.chunks = append(g.chunks, sse.Data(string(withParts(g.held[len(g.held)-(len(ct.Parts)-len(rest)):]))).Encode())
+	b := withParts(rest)
+	g.collect(b)
+	return g.write(sse.Data(string(b)).Encode())
+}
+
+// finish decides the response when a chunk brings the finish reason (or a prompt block), and sends that chunk
+// with the held calls kept and the text added.
+func (g *streamGuard) finish(ev sse.Event, data []byte) error {
+	g.decided = true
+	combined, err := g.withHeldCalls(data)
+	if err != nil {
+		return err
+	}
+	r, err := DecodeResponse(combined)
+	if err != nil {
+		return err
+	}
+	last := r.Response(0)
+	whole := last
+	whole.Message.Content = append(append([]warden.ContentPart(nil), g.content...), last.Message.Content...)
+	after, err := g.decide(whole)
+	if err != nil {
+		return err
+	}
+	appended, _ := textdiff.Of(whole.Message, after.Message)
+	if sameCalls(after.Message.ToolCalls, whole.Message.ToolCalls) {
+		// Every call kept as it came: the held chunks go out as they are, then the finishing chunk.
+		for _, c := range g.chunks {
+			if err := g.write(c); err != nil {
+				return err
+			}
+		}
+		if len(appended) == 0 {
+			return g.write(ev.Raw)
+		}
+		if r, err = DecodeResponse(data); err != nil {
+			return err
+		}
+		last = r.Response(0)
+		after.Message.ToolCalls = last.Message.ToolCalls
+	}
+	next := last
+	next.Message.ToolCalls = after.Message.ToolCalls
+	next.Message.Content = append(append([]warden.ContentPart(nil), last.Message.Content...), textParts(appended)...)
+	if err := r.Set(0, next); err != nil {
+		return err
+	}
+	b, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	return g.write(sse.Data(string(b)).Encode())
+}
+
+// withHeldCalls returns the chunk with the held functionCall parts put before its own parts.
+func (g *streamGuard) withHeldCalls(data []byte) ([]byte, error) {
+	if len(g.held) == 0 {
+		return data, nil
+	}
+	obj, err := jsonobj.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	rc, _ := obj.Get("candidates")
+	var cands []json.RawMessage
+	if err := json.Unmarshal(rc, &cands); err != nil || len(cands) != 1 {
+		return nil, errors.New("function calls were held but the finishing chunk has no single candidate")
+	}
+	cand, err := jsonobj.Parse(cands[0])
+	if err != nil {
+		return nil, err
+	}
+	content := &jsonobj.Object{}
+	if rcontent, ok := cand.Get("content"); ok && string(rcontent) != "null" {
+		if content, err = jsonobj.Parse(rcontent); err != nil {
+			return nil, err
+		}
+	} else {
+		content.Set("role", json.RawMessage(`"model"`))
+	}
+	var ct struct {
+		Parts []json.RawMessage `json:"parts"`
+	}
+	if rp, ok := content.Get("parts"); ok {
+		_ = json.Unmarshal(rp, &ct.Parts)
+	}
+	parts := append(append([]json.RawMessage(nil), g.held...), ct.Parts...)
+	_ = content.SetJSON("parts", parts)
+	cb, _ := content.MarshalJSON()
+	cand.Set("content", cb)
+	cands[0], _ = cand.MarshalJSON()
+	_ = obj.SetJSON("candidates", cands)
+	return obj.MarshalJSON()
+}
+
+func sameCalls(a, b []warden.ToolCall) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || !bytes.Equal(a[i].Arguments, b[i].Arguments) {
+			return false
+		}
+	}
+	return true
+}
+
+func textParts(texts []string) []warden.ContentPart {
+	out := make([]warden.ContentPart, len(texts))
+	for i, t := range texts {
+		out[i] = warden.ContentPart{Kind: warden.ContentText, Text: t}
+	}
+	return out
+}

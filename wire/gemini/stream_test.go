@@ -1,0 +1,168 @@
+package gemini_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
+	"github.com/agentwarden/warden/wire/gemini"
+	"github.com/agentwarden/warden/wire/sse"
+	"google.golang.org/genai"
+)
+
+// streamRead is what a go-genai client makes of a guarded stream: every chunk parsed by the SDK, the text
+// joined, the function calls with their thought signatures, and the last finish reason.
+type streamRead struct {
+	text   string
+	calls  []string // name(args)+signature
+	finish genai.FinishReason
+}
+
+func readStream(t *testing.T, stream []byte) streamRead {
+	t.Helper()
+	var got streamRead
+	rd := sse.NewReader(bytes.NewReader(stream))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return got
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ev.HasData {
+			continue
+		}
+		var resp genai.GenerateContentResponse
+		if err := json.Unmarshal([]byte(ev.Data), &resp); err != nil {
+			t.Fatalf("go-genai cannot parse chunk %q: %v", ev.Data, err)
+		}
+		for _, c := range resp.Candidates {
+			if c.FinishReason != "" {
+				got.finish = c.FinishReason
+			}
+			if c.Content == nil {
+				continue
+			}
+			for _, p := range c.Content.Parts {
+				if p.FunctionCall != nil {
+					args, _ := json.Marshal(p.FunctionCall.Args)
+					got.calls = append(got.calls, p.FunctionCall.Name+string(args)+string(p.ThoughtSignature))
+				} else if !p.Thought {
+					got.text += p.Text
+				}
+			}
+		}
+	}
+}
+
+func TestGuardStreamFixtures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture    string
+		unchanged  bool
+		wantCalls  string
+		wantFinish genai.FinishReason
+		wantInText string
+	}{
+		{fixture: "stream_function_call", unchanged: true, wantCalls: `bash{"command":"go test ./..."}SIG1`, wantFinish: genai.FinishReasonStop, wantInText: "Running the tests."},
+		{fixture: "stream_safety_function_call", wantFinish: genai.FinishReasonSafety,
+			wantInText: "Writing the file.\n\nThe model provider stopped this response with a safety-related signal (finishReason='SAFETY', detector='gemini_safety'). Any tool calls produced in this turn were suppressed"},
+		{fixture: "stream_denied_first_call", wantCalls: `bash{"command":"ls"}SIG1`, wantFinish: genai.FinishReasonStop,
+			wantInText: "Cleaning up.Done.\n\nGuardrail denied: tool 'bash' was blocked (warden.destructive_delete)"},
+		{fixture: "stream_prompt_blocked", wantInText: "(promptFeedback.blockReason='PROHIBITED_CONTENT', detector='gemini_prompt_block') and returned no content."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(filepath.Join("testdata", tt.fixture+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := gemini.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+				t.Fatal(err)
+			}
+			if tt.unchanged && out.String() != string(in) {
+				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
+			}
+			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if string(want) != out.String() {
+				t.Errorf("output differs from %s:\n%s", golden, out.String())
+			}
+			got := readStream(t, out.Bytes())
+			if strings.Join(got.calls, " ") != tt.wantCalls || got.finish != tt.wantFinish || !strings.Contains(got.text, tt.wantInText) {
+				t.Errorf("go-genai sees calls %q, finish %q, text %q", got.calls, got.finish, got.text)
+			}
+		})
+	}
+}
+
+func TestGuardStream(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile(filepath.Join("testdata", "stream_function_call.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := in[:bytes.LastIndex(in, []byte("data: "))]
+	rewrite := func(r warden.Response) (warden.Response, error) {
+		calls := append([]warden.ToolCall(nil), r.Message.ToolCalls...)
+		calls[0] = warden.NewToolCall(calls[0].ID, calls[0].Name, []byte(`{"command":"go test -short ./..."}`))
+		r.Message.ToolCalls = calls
+		return r, nil
+	}
+	tests := []struct {
+		desc      string
+		in        []byte
+		decide    gemini.Decide
+		wantErr   string
+		wantOut   []string
+		wantNotIn []string
+	}{
+		{desc: "a tripwire releases nothing held", in: in, wantErr: "tripped",
+			decide:  func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") },
+			wantOut: []string{"Running "}, wantNotIn: []string{"functionCall"}},
+		{desc: "a stream cut before its finish reason releases nothing held", in: cut, decide: pipelinetest.Decide(t),
+			wantErr: "ended before its finish reason", wantNotIn: []string{"functionCall"}},
+		{desc: "changed arguments go out in the finishing chunk", in: in, decide: rewrite,
+			wantOut: []string{`"args":{"command":"go test -short ./..."}`, `"finishReason":"STOP"`}, wantNotIn: []string{`"command":"go test ./..."`}},
+		{desc: "a chunk that is not JSON is an error", in: []byte("data: {\r\n\r\n"), decide: rewrite, wantErr: "not JSON"},
+		{desc: "calls for several candidates are refused", in: []byte(`data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"a"}}]}},{"content":{"parts":[]}}]}` + "\n\n"), decide: rewrite, wantErr: "several candidates"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := gemini.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			for _, s := range tt.wantOut {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("output lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range tt.wantNotIn {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("output has %q:\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
