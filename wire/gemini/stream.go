@@ -71,11 +71,11 @@ func (g *streamGuard) write(b []byte) error {
 	return nil
 }
 
-// streamChunk is what the guard reads of a chunk to know whether to look closer.
+// streamChunk is what the guard reads of a chunk: enough to accumulate its text and see its calls and finish.
 type streamChunk struct {
 	Candidates []struct {
 		Content *struct {
-			Parts []json.RawMessage `json:"parts"`
+			Parts []streamPart `json:"parts"`
 		} `json:"content"`
 		FinishReason string `json:"finishReason"`
 	} `json:"candidates"`
@@ -84,9 +84,21 @@ type streamChunk struct {
 	} `json:"promptFeedback"`
 }
 
+type streamPart struct {
+	Text         *string         `json:"text"`
+	Thought      bool            `json:"thought"`
+	FunctionCall json.RawMessage `json:"functionCall"`
+}
+
+func (p streamPart) isCall() bool { return len(p.FunctionCall) > 0 && string(p.FunctionCall) != "null" }
+
 func (g *streamGuard) event(ev sse.Event) error {
 	data := strings.TrimSpace(ev.Data)
 	if !ev.HasData || !strings.HasPrefix(data, "{") || g.decided {
+		return g.write(ev.Raw)
+	}
+	if text, ok := scanTextChunk(data); ok {
+		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: text})
 		return g.write(ev.Raw)
 	}
 	var c streamChunk
@@ -99,7 +111,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 		finished = finished || cand.FinishReason != ""
 		if cand.Content != nil {
 			for _, p := range cand.Content.Parts {
-				if isCall(p) {
+				if p.isCall() {
 					calls++
 				}
 			}
@@ -112,24 +124,24 @@ func (g *streamGuard) event(ev sse.Event) error {
 		return g.finish(ev, []byte(data))
 	}
 	if calls == 0 {
-		g.collect([]byte(data))
+		if len(c.Candidates) > 0 && c.Candidates[0].Content != nil {
+			for _, p := range c.Candidates[0].Content.Parts {
+				g.collect(p)
+			}
+		}
 		return g.write(ev.Raw)
 	}
 	return g.holdCalls(ev, []byte(data))
 }
 
-// isCall reports whether a part is a functionCall.
-func isCall(raw json.RawMessage) bool {
-	var p struct {
-		FunctionCall json.RawMessage `json:"functionCall"`
-	}
-	return json.Unmarshal(raw, &p) == nil && len(p.FunctionCall) > 0 && string(p.FunctionCall) != "null"
-}
-
-// collect adds a sent chunk's text and thought to the accumulated content.
-func (g *streamGuard) collect(data []byte) {
-	if r, err := DecodeResponse(data); err == nil && r.Len() > 0 {
-		g.content = append(g.content, r.Response(0).Message.Content...)
+// collect adds a sent part's text or thought to the accumulated content.
+func (g *streamGuard) collect(p streamPart) {
+	switch {
+	case p.Text == nil || p.isCall():
+	case p.Thought:
+		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentReasoning, Text: *p.Text})
+	default:
+		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: *p.Text})
 	}
 }
 
@@ -161,10 +173,15 @@ func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
 	}
 	var rest []json.RawMessage
 	for _, p := range ct.Parts {
-		if isCall(p) {
+		var sp streamPart
+		if err := json.Unmarshal(p, &sp); err != nil {
+			return err
+		}
+		if sp.isCall() {
 			g.held = append(g.held, p)
 		} else {
 			rest = append(rest, p)
+			g.collect(sp)
 		}
 	}
 	if len(rest) == 0 {
@@ -182,7 +199,6 @@ func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
 	}
 	g.chunks = append(g.chunks, sse.Data(string(withParts(g.held[len(g.held)-(len(ct.Parts)-len(rest)):]))).Encode())
 	b := withParts(rest)
-	g.collect(b)
 	return g.write(sse.Data(string(b)).Encode())
 }
 

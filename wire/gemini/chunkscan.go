@@ -1,0 +1,78 @@
+package gemini
+
+import "strings"
+
+// scanTextChunk reads the chunk most of a stream is made of, one text part of the one candidate, exactly as
+// Gemini writes it:
+//
+//	{"candidates":[{"content":{"parts":[{"text":"…"}],"role":"model"},"index":0}], …other members…}
+//
+// without decoding it into structs, which costs more than the rest of the guard per chunk. It declines (ok
+// false) anything else, and any chunk whose other members could change what encoding/json reads: a key that
+// folds to candidates, promptFeedback, finishReason or functionCall, or any escape. A differential fuzz test
+// holds it to encoding/json's reading of every chunk encoding/json accepts.
+func scanTextChunk(data string) (text string, ok bool) {
+	const head = `{"candidates":[{"content":{"parts":[{"text":`
+	if !strings.HasPrefix(data, head) {
+		return "", false
+	}
+	rest := data[len(head):]
+	if len(rest) == 0 || rest[0] != '"' {
+		return "", false
+	}
+	end := 1
+	for ; end < len(rest); end++ {
+		c := rest[end]
+		if c == '"' {
+			break
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			return "", false // escapes and non-ASCII: the ordinary path decides
+		}
+	}
+	if end >= len(rest) {
+		return "", false
+	}
+	text, rest = rest[1:end], rest[end+1:]
+	const candTail, candTailIndexed = `}],"role":"model"}}]`, `}],"role":"model"},"index":0}]`
+	switch {
+	case strings.HasPrefix(rest, candTailIndexed):
+		rest = rest[len(candTailIndexed):]
+	case strings.HasPrefix(rest, candTail):
+		rest = rest[len(candTail):]
+	default:
+		return "", false
+	}
+	if strings.IndexByte(rest, '\\') >= 0 || mentionsKey(rest) {
+		return "", false
+	}
+	// The other members are not validated: a malformed chunk goes to the client as it came, and the client's
+	// parser rejects it; no member in it can name a candidate, call, finish or prompt block (checked above).
+	if rest != "}" && !strings.HasPrefix(rest, ",") {
+		return "", false
+	}
+	return text, true
+}
+
+// mentionsKey reports whether s holds a string that folds to a key that would change what a chunk means.
+func mentionsKey(s string) bool {
+	for i := strings.IndexByte(s, '"'); i >= 0; {
+		rest := s[i+1:]
+		for _, k := range [...]string{"candidates", "promptFeedback", "finishReason", "functionCall"} {
+			if len(rest) > len(k) && rest[len(k)] == '"' && strings.EqualFold(rest[:len(k)], k) {
+				return true
+			}
+		}
+		j := strings.IndexByte(rest, '"')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j + 1
+		if next := strings.IndexByte(s[i:], '"'); next >= 0 {
+			i += next
+		} else {
+			return false
+		}
+	}
+	return false
+}

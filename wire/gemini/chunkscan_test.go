@@ -1,0 +1,60 @@
+package gemini
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestScanTextChunk(t *testing.T) {
+	t.Parallel()
+	const usage = `,"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":2},"modelVersion":"gemini-2.5-flash"}`
+	tests := []struct {
+		desc, data string
+		wantOK     bool
+		wantText   string
+	}{
+		{desc: "a text chunk is read", data: `{"candidates":[{"content":{"parts":[{"text":"hi there"}],"role":"model"},"index":0}]` + usage, wantOK: true, wantText: "hi there"},
+		{desc: "a text chunk without index is read", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}]}`, wantOK: true, wantText: "hi"},
+		{desc: "a finish reason is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"finishReason":"STOP","index":0}]}`},
+		{desc: "a second part is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"},{"functionCall":{"name":"x"}}],"role":"model"},"index":0}]}`},
+		{desc: "a later candidates key is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"Candidates":[]}`},
+		{desc: "a prompt block is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"promptFeedback":{"blockReason":"SAFETY"}}`},
+		{desc: "escapes are declined", data: `{"candidates":[{"content":{"parts":[{"text":"a\nb"}],"role":"model"},"index":0}]}`},
+		{desc: "a thought signature is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi","thoughtSignature":"x"}],"role":"model"},"index":0}]}`},
+		{desc: "a key named like one only in a value is declined too", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"note":"finishReason"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			text, ok := scanTextChunk(tt.data)
+			if ok != tt.wantOK || text != tt.wantText {
+				t.Errorf("scanTextChunk = %q, %v; want %q, %v", text, ok, tt.wantText, tt.wantOK)
+			}
+		})
+	}
+}
+
+// FuzzScanTextChunk: whatever the scanner reads, encoding/json reads the same way (one candidate, one text
+// part, no finish, no call, no prompt block), unless encoding/json rejects the chunk outright — a malformed
+// chunk goes to the client as it came.
+func FuzzScanTextChunk(f *testing.F) {
+	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"usageMetadata":{"candidatesTokenCount":1}}`)
+	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"CANDIDATES":null}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		text, ok := scanTextChunk(data)
+		if !ok {
+			return
+		}
+		var c streamChunk
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			return
+		}
+		if c.PromptFeedback != nil || len(c.Candidates) != 1 || c.Candidates[0].FinishReason != "" || c.Candidates[0].Content == nil {
+			t.Fatalf("the scanner read text %q from %q; encoding/json reads %+v", text, data, c)
+		}
+		parts := c.Candidates[0].Content.Parts
+		if len(parts) != 1 || parts[0].Text == nil || *parts[0].Text != text || parts[0].isCall() || parts[0].Thought {
+			t.Fatalf("the scanner read text %q from %q; encoding/json reads parts %+v", text, data, parts)
+		}
+	})
+}
