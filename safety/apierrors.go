@@ -56,6 +56,9 @@ func scalar(raw json.RawMessage) string {
 // arkRisk recognises Volcengine Ark's risk-detection error codes by their endings.
 type arkRisk struct{}
 
+// Fields implements FieldReader.
+func (arkRisk) Fields() []string { return []string{"error.code"} }
+
 func (arkRisk) Detect(r *warden.Response) (Termination, bool) {
 	for _, s := range r.Signals { // API errors put their fields in Signals; Signal is the HTTP status
 		if s.Field == "error.code" && (strings.HasSuffix(s.Value, "RiskDetection") || strings.HasSuffix(s.Value, "SensitiveContentDetected")) {

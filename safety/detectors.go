@@ -22,6 +22,12 @@ type Detector interface {
 	Detect(r *warden.Response) (Termination, bool)
 }
 
+// FieldReader is a Detector that says which signal fields it reads; the guardrail then asks it only about
+// responses that carry one of them. A detector that is not a FieldReader is asked about every response.
+type FieldReader interface {
+	Fields() []string
+}
+
 // FieldDetector fires when one of its fields carries one of its values. Every built-in detector is one.
 type FieldDetector struct {
 	// Values replaces the detector's default values, e.g. [content_filter, sensitive] to add GLM's stop.
@@ -74,6 +80,9 @@ func containsFold(list []string, v string) bool {
 	}
 	return false
 }
+
+// Fields implements FieldReader.
+func (d *FieldDetector) Fields() []string { return d.fields }
 
 // Name returns the detector's registered name.
 func (d *FieldDetector) Name() string { return d.name }

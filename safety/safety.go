@@ -49,6 +49,8 @@ type Guardrail struct {
 	APIErrors string `yaml:"api_errors" json:"api_errors"`
 
 	detectors []NamedDetector
+	byField   map[string][]int // see indexFields
+	always    []int
 }
 
 // DetectorConfig names a registered detector and, optionally, the values it matches instead of its defaults.
@@ -71,6 +73,7 @@ func (g *Guardrail) Provision(context.Context) error {
 	}
 	if g.Detectors == nil {
 		g.detectors = DefaultDetectors()
+		g.indexFields()
 		return nil
 	}
 	if len(*g.Detectors) == 0 {
@@ -90,7 +93,27 @@ func (g *Guardrail) Provision(context.Context) error {
 		}
 		g.detectors = append(g.detectors, NamedDetector{Name: dc.Use, Detector: d})
 	}
+	g.indexFields()
 	return nil
+}
+
+// indexFields maps each signal field to the positions of the detectors that read it (those that say so, see
+// FieldReader), so that a response is checked only by the detectors whose fields it carries; detectors that
+// do not say which fields they read are asked for every response, in their place in the order.
+func (g *Guardrail) indexFields() {
+	g.byField, g.always = map[string][]int{}, nil
+	for i, nd := range g.detectors {
+		fr, ok := nd.Detector.(FieldReader)
+		if !ok {
+			g.always = append(g.always, i)
+			continue
+		}
+		for _, f := range fr.Fields() {
+			if l := g.byField[f]; len(l) == 0 || l[len(l)-1] != i {
+				g.byField[f] = append(g.byField[f], i)
+			}
+		}
+	}
 }
 
 func lookupDetector(name string) (warden.ModuleInfo, bool) {
@@ -135,36 +158,65 @@ func (g *Guardrail) CheckResponse(_ context.Context, c warden.ResponseCheck) (wa
 	return warden.Allow(), nil
 }
 
-// detect runs the detectors in order; a detector that panics is skipped, as the seed requires. One recovery
-// covers the whole loop (this runs on every response); after a panic the loop resumes at the next detector.
+// detect asks, in list order, the detectors that read a field the response carries and those that do not
+// say which fields they read; the first hit wins. A detector that panics is skipped, as the seed requires.
 func (g *Guardrail) detect(r *warden.Response) (Termination, bool) {
-	for i := 0; i < len(g.detectors); {
-		t, ok, next := g.detectFrom(r, i)
-		if ok {
+	next := 0 // detectors before next have been asked or cannot fire
+	for {
+		best := -1
+		for _, i := range g.always {
+			if i >= next {
+				best = i
+				break
+			}
+		}
+		best = g.firstReading(r.Signal, next, best)
+		for _, s := range r.Signals {
+			best = g.firstReading(s, next, best)
+		}
+		if best < 0 {
+			return Termination{}, false
+		}
+		if t, ok := g.ask(best, r); ok {
 			return t, true
 		}
-		i = next
+		next = best + 1
 	}
-	return Termination{}, false
 }
 
-func (g *Guardrail) detectFrom(r *warden.Response, start int) (t Termination, ok bool, next int) {
-	cur := start
-	defer func() {
-		if recover() != nil {
-			t, ok, next = Termination{}, false, cur+1
-		}
-	}()
-	for ; cur < len(g.detectors); cur++ {
-		nd := &g.detectors[cur]
-		if t, ok := nd.Detector.Detect(r); ok {
-			if t.Detector == "" {
-				t.Detector = nd.Name
-			}
-			return t, true, cur + 1
+// firstReading returns the first position at or after next, and before best when best ≥ 0, of a detector
+// that reads s's field; best if there is none.
+func (g *Guardrail) firstReading(s warden.Signal, next, best int) int {
+	if s.Value == "" {
+		return best
+	}
+	for _, i := range g.byField[s.Field] {
+		if i >= next && (best < 0 || i < best) {
+			return i
 		}
 	}
-	return Termination{}, false, cur
+	return best
+}
+
+// ask runs one detector, recovering from its panic.
+func (g *Guardrail) ask(i int, r *warden.Response) (t Termination, ok bool) {
+	defer func() {
+		if recover() != nil {
+			t, ok = Termination{}, false
+		}
+	}()
+	nd := &g.detectors[i]
+	switch d := nd.Detector.(type) {
+	case *FieldDetector:
+		t, ok = d.Detect(r) // a direct call: the response does not escape to the heap on the common path
+	default:
+		rc := *r // another detector gets a copy: through an interface, its pointer escapes
+		t, ok = d.Detect(&rc)
+	}
+	if ok && t.Detector == "" {
+		t.Detector = nd.Name
+	}
+	return t, ok
 }
 
 // Explanation texts, exactly as seed 000 gives them.

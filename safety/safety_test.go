@@ -211,6 +211,9 @@ func init() {
 
 func TestDetectorList(t *testing.T) {
 	t.Parallel()
+	twoSignals := warden.Response{Message: warden.Message{Role: warden.RoleAssistant},
+		Signal:  warden.Signal{Field: "finish_reason", Value: "content_filter"},
+		Signals: []warden.Signal{{Field: "promptFeedback.blockReason", Value: "SAFETY"}}}
 	list := func(uses ...string) *[]safety.DetectorConfig {
 		var out []safety.DetectorConfig
 		for _, u := range uses {
@@ -231,6 +234,10 @@ func TestDetectorList(t *testing.T) {
 			resp("finish_reason", "sensitive", nil), "openai_compatible_content_filter"},
 		{"and its default value no longer matches", &[]safety.DetectorConfig{{Use: "openai_compatible_content_filter", Values: []string{"sensitive"}}},
 			resp("finish_reason", "content_filter", nil), ""},
+		{"list order wins over signal order", list("gemini_prompt_block", "openai_compatible_content_filter"), twoSignals, "gemini_prompt_block"},
+		{"and the other way round", list("openai_compatible_content_filter", "gemini_prompt_block"), twoSignals, "openai_compatible_content_filter"},
+		{"a field detector before a detector that reads any field fires first", list("openai_compatible_content_filter", "test_first"), twoSignals, "openai_compatible_content_filter"},
+		{"a detector that reads any field before a field detector fires first", list("test_first", "openai_compatible_content_filter"), twoSignals, "test_first"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
