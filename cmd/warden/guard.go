@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,8 +89,7 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 openai-responses (OpenAI Responses API; function, custom and built-in client tool calls), anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
-is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (openai-chat, anthropic and
-gemini so far): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
+is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (every format but bedrock): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
 calls that pass; a safety stop releases none and adds the explanation as a final text delta (an Anthropic text
 block).
 
@@ -209,6 +209,9 @@ var (
 		"gemini": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
 			return gemini.GuardStream(in, out, nil, decide)
 		},
+		"openai-responses": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
+			return openai.GuardResponsesStream(in, out, nil, decide)
+		},
 	}
 	streamErrors = map[string]func(msg, code string) sse.Event{
 		"openai-chat": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["openai-chat"](msg, code))) },
@@ -216,6 +219,11 @@ var (
 			return sse.Named("error", string(errorBodies["anthropic"](msg, code)))
 		},
 		"gemini": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["gemini"](msg, code))) },
+		// A Responses stream reports errors as an error event.
+		"openai-responses": func(msg, code string) sse.Event {
+			b, _ := json.Marshal(map[string]any{"type": "error", "code": code, "message": msg, "param": nil})
+			return sse.Named("error", string(b))
+		},
 	}
 )
 

@@ -74,7 +74,11 @@ func TestGuard(t *testing.T) {
 			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"finishReason":"SAFETY"`}},
 		{desc: "a halt ends a Gemini stream with an error chunk", args: []string{"guard", "-f", "gemini", "--stream", "--config", halting, "../../wire/gemini/testdata/stream_function_call.sse"}, wantCode: 3,
 			wantOut: []string{`data: {"error":{"code":403,"message":"Warden stopped this response`}},
-		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "bedrock", "--stream"}, wantCode: 2, wantErr: []string{"--stream: bedrock streams are not read yet (streams read: anthropic, gemini, openai-chat)"}},
+		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "bedrock", "--stream"}, wantCode: 2, wantErr: []string{"--stream: bedrock streams are not read yet (streams read: anthropic, gemini, openai-chat, openai-responses)"}},
+		{desc: "a Responses stream with a content filter releases no call", args: []string{"guard", "-f", "openai-responses", "--stream", "../../wire/openai/testdata/responses_stream_content_filter.sse"},
+			wantOut: []string{"event: response.incomplete", "Any tool calls produced in this turn were suppressed"}},
+		{desc: "a halt ends a Responses stream with an error event", args: []string{"guard", "-f", "openai-responses", "--stream", "--config", halting, "../../wire/openai/testdata/responses_stream_function_call.sse"}, wantCode: 3,
+			wantOut: []string{`event: error` + "\n" + `data: {"code":"acme.stop","message":"Warden stopped this response`}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
 }

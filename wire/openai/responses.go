@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
@@ -23,6 +24,9 @@ type Response struct {
 	items   []outputItem
 	resp    warden.Response
 	changed bool
+	// newItemID, when set, makes Set put added text in a new message item with this id, as a stream guard
+	// that has already sent that item needs.
+	newItemID string
 }
 
 // builtinCalls are the Responses items of built-in tools that the client executes, with the tool name they
@@ -217,7 +221,9 @@ func (r *Response) Set(_ int, resp warden.Response) error {
 	if inPlace && !wroteText && resp.Message.Text() != "" {
 		appended = []string{resp.Message.Text()}
 	}
-	if len(appended) > 0 {
+	if len(appended) > 0 && r.newItemID != "" {
+		items = append(items, messageItem(r.newItemID, []string{strings.Join(appended, "")}))
+	} else if len(appended) > 0 {
 		if lastMessage >= 0 {
 			nb, err := appendOutputText(items[lastMessage], appended)
 			if err != nil {

@@ -1,0 +1,97 @@
+package openai
+
+import (
+	"strconv"
+	"strings"
+)
+
+// scanResponsesDelta reads the events most of a Responses stream is made of, deltas exactly as OpenAI writes
+// them:
+//
+//	{"type":"response.….delta","item_id":"…","output_index":N,…}
+//
+// without encoding/json, which costs more than the rest of the guard per event. All the guard needs of a
+// delta is its output index. It declines (ok false) anything else, and a delta whose other members hold a
+// key that folds to type or output_index (encoding/json would read the last one). A malformed event is not
+// noticed here: it goes to the client as it came. A differential fuzz test holds it to encoding/json's
+// reading of every event encoding/json accepts.
+func scanResponsesDelta(data string) (index int, ok bool) {
+	const head = `{"type":"response.`
+	if !strings.HasPrefix(data, head) {
+		return 0, false
+	}
+	rest := data[len(head)-len("response."):]
+	end := strings.IndexByte(rest, '"')
+	if end < 0 {
+		return 0, false
+	}
+	typ := rest[:end]
+	if !strings.HasSuffix(typ, ".delta") || strings.ContainsAny(typ, `\`) {
+		return 0, false
+	}
+	rest = rest[end+1:]
+	const itemID = `,"item_id":"`
+	if !strings.HasPrefix(rest, itemID) {
+		return 0, false
+	}
+	rest = rest[len(itemID):]
+	end = strings.IndexByte(rest, '"')
+	if end < 0 || strings.IndexByte(rest[:end], '\\') >= 0 {
+		return 0, false
+	}
+	rest = rest[end+1:]
+	const outIdx = `,"output_index":`
+	if !strings.HasPrefix(rest, outIdx) {
+		return 0, false
+	}
+	rest = rest[len(outIdx):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') || n >= len(rest) || (rest[n] != ',' && rest[n] != '}') {
+		return 0, false
+	}
+	index, _ = strconv.Atoi(rest[:n])
+	if hasKeyFolding(rest[n:], "type", "output_index") {
+		return 0, false
+	}
+	return index, true
+}
+
+// hasKeyFolding reports whether s, the rest of a JSON object, holds a key that folds to one of keys: a
+// string followed by a colon. Strings are skipped with their escapes; a key with an escape counts as a
+// match, since it could spell one after decoding.
+func hasKeyFolding(s string, keys ...string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for ; j < len(s) && s[j] != '"'; j++ {
+			if s[j] == '\\' {
+				escaped = true
+				j++
+			}
+		}
+		if j >= len(s) {
+			return true // an unterminated string: let encoding/json say what it is
+		}
+		k := j + 1
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+			k++
+		}
+		if k < len(s) && s[k] == ':' {
+			if escaped {
+				return true
+			}
+			for _, key := range keys {
+				if strings.EqualFold(s[i+1:j], key) {
+					return true
+				}
+			}
+		}
+		i = j
+	}
+	return false
+}

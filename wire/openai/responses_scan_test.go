@@ -1,0 +1,52 @@
+package openai
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestScanResponsesDelta(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, data string
+		wantOK     bool
+		wantIndex  int
+	}{
+		{desc: "a text delta is read", data: `{"type":"response.output_text.delta","item_id":"msg_1","output_index":3,"content_index":0,"delta":"hi \"there\"\n","logprobs":[],"sequence_number":9}`, wantOK: true, wantIndex: 3},
+		{desc: "an arguments delta is read", data: `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{\"a\"","sequence_number":2}`, wantOK: true, wantIndex: 1},
+		{desc: "an item added event is declined", data: `{"type":"response.output_item.added","output_index":0,"item":{}}`},
+		{desc: "a later output_index in any case is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"Output_Index":5}`},
+		{desc: "a later type is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"TYPE":"response.completed"}`},
+		{desc: "an escaped key is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"\u0074ype":"x"}`},
+		{desc: "a key-like string in a value is read", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"\"type\": 1"}`, wantOK: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			index, ok := scanResponsesDelta(tt.data)
+			if ok != tt.wantOK || index != tt.wantIndex {
+				t.Errorf("scanResponsesDelta = %d, %v; want %d, %v", index, ok, tt.wantIndex, tt.wantOK)
+			}
+		})
+	}
+}
+
+// FuzzScanResponsesDelta: whatever the scanner reads, encoding/json reads the same type (a delta) and
+// output index, unless encoding/json rejects the event outright.
+func FuzzScanResponsesDelta(f *testing.F) {
+	f.Add(`{"type":"response.output_text.delta","item_id":"msg_1","output_index":3,"delta":"hi","sequence_number":9}`)
+	f.Add(`{"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"\"output_index\":1"}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		index, ok := scanResponsesDelta(data)
+		if !ok {
+			return
+		}
+		var e responsesEvent
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			return
+		}
+		if e.OutputIndex == nil || *e.OutputIndex != index || len(e.Type) < 6 || e.Type[len(e.Type)-6:] != ".delta" {
+			t.Fatalf("the scanner read index %d from %q; encoding/json reads %+v", index, data, e)
+		}
+	})
+}

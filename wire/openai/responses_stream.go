@@ -1,0 +1,320 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/textdiff"
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/wire/sse"
+)
+
+// GuardResponsesStream copies a Responses API event stream from in to out under a guard. Events of message,
+// reasoning and other items go out at once, in their original bytes. Every event of a tool-call item (those
+// DecodeResponse reads as calls: function, custom and built-in client tools) is held, from
+// response.output_item.added to response.output_item.done, until the stream's terminal event
+// (response.completed, response.incomplete or response.failed). Then decide sees the response that event
+// carries; the held events of the calls it kept are released as they came, a removed call's never reach the
+// client, text decide appended goes out as a new message item (its added, content part, delta and done
+// events), and the terminal event's response is rewritten to match. Output indexes are renumbered only where a
+// held item moved. flush, when set, is called after each write.
+//
+// Arguments changed by decide cannot be sent in this format yet: that ends the stream with an error rather
+// than letting the original arguments through. On an error, and when the stream ends before its terminal
+// event while calls are held, nothing held is released.
+func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
+	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, items: map[int]*streamItem{}}
+	rd := sse.NewReader(in)
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			if g.holds > 0 && !g.decided {
+				return errors.New("the stream ended before its terminal event; held tool calls were not released")
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := g.event(ev); err != nil {
+			return err
+		}
+	}
+}
+
+type responsesStreamGuard struct {
+	out     io.Writer
+	flush   func()
+	decide  Decide
+	items   map[int]*streamItem // by the provider's output_index
+	order   []int
+	holds   int // call items held so far
+	next    int // the output index the client expects for the next item Warden places
+	decided bool
+	moved   bool // an item went out at another output index than it came with
+}
+
+type streamItem struct {
+	call   bool
+	callID string
+	out    int // the output index the client sees; -1 while held
+	held   [][]byte
+}
+
+type responsesEvent struct {
+	Type        string           `json:"type"`
+	OutputIndex *int             `json:"output_index"`
+	Item        *json.RawMessage `json:"item"`
+	Response    json.RawMessage  `json:"response"`
+}
+
+func (g *responsesStreamGuard) write(b []byte) error {
+	if _, err := g.out.Write(b); err != nil {
+		return err
+	}
+	if g.flush != nil {
+		g.flush()
+	}
+	return nil
+}
+
+func (g *responsesStreamGuard) event(ev sse.Event) error {
+	if !ev.HasData || g.decided {
+		return g.write(ev.Raw)
+	}
+	if idx, ok := scanResponsesDelta(ev.Data); ok {
+		if si := g.items[idx]; si != nil && si.out >= 0 {
+			return g.pass(ev, idx, si)
+		}
+	}
+	data := strings.TrimSpace(ev.Data)
+	if !strings.HasPrefix(data, "{") {
+		return g.write(ev.Raw)
+	}
+	var e responsesEvent
+	if err := json.Unmarshal([]byte(data), &e); err != nil {
+		return fmt.Errorf("stream event is not JSON: %v", err)
+	}
+	switch e.Type {
+	case "response.completed", "response.incomplete", "response.failed":
+		return g.finish(ev, e.Response)
+	case "response.output_item.added":
+		if e.OutputIndex == nil || e.Item == nil {
+			return errors.New("response.output_item.added without output_index or item")
+		}
+		idx := *e.OutputIndex
+		if g.items[idx] != nil {
+			return fmt.Errorf("output item %d added twice", idx)
+		}
+		it, err := decodeOutputItem(*e.Item)
+		if err != nil {
+			return fmt.Errorf("output item %d: %v", idx, err)
+		}
+		si := &streamItem{call: it.kind == "call", callID: it.call.ID, out: -1}
+		g.items[idx] = si
+		g.order = append(g.order, idx)
+		if si.call {
+			si.held = append(si.held, ev.Raw)
+			g.holds++
+			return nil
+		}
+		si.out = idx - g.holds
+		if si.out < 0 {
+			return fmt.Errorf("output item %d added after a later one", idx)
+		}
+		g.next = max(g.next, si.out+1)
+		return g.pass(ev, idx, si)
+	}
+	if e.OutputIndex == nil {
+		return g.write(ev.Raw)
+	}
+	si := g.items[*e.OutputIndex]
+	if si == nil {
+		return fmt.Errorf("%s for output item %d, which was not added", e.Type, *e.OutputIndex)
+	}
+	if si.out < 0 {
+		si.held = append(si.held, ev.Raw)
+		return nil
+	}
+	return g.pass(ev, *e.OutputIndex, si)
+}
+
+// pass writes an item's event, renumbered when the client sees the item at another output index.
+func (g *responsesStreamGuard) pass(ev sse.Event, idx int, si *streamItem) error {
+	if si.out == idx {
+		return g.write(ev.Raw)
+	}
+	return g.writeRenumbered(ev.Raw, si.out)
+}
+
+func (g *responsesStreamGuard) writeRenumbered(raw []byte, idx int) error {
+	g.moved = true
+	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	if err != nil {
+		return err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	for _, k := range obj.Keys() {
+		if k != "output_index" && strings.EqualFold(k, "output_index") {
+			obj.Delete(k)
+		}
+	}
+	_ = obj.SetJSON("output_index", idx)
+	b, _ := obj.MarshalJSON()
+	return g.write(sse.Named(ev.Type, string(b)).Encode())
+}
+
+// finish decides on the response the terminal event carries, releases the held calls it keeps, sends the
+// text it added as a new message item, and sends the terminal event with its response rewritten.
+func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) error {
+	g.decided = true
+	r, err := DecodeResponse(rawResp)
+	if err != nil {
+		return fmt.Errorf("%s: %v", ev.Type, err)
+	}
+	before := r.Response(0)
+	after, err := g.decide(before)
+	if err != nil {
+		return err
+	}
+	keep := map[string]warden.ToolCall{}
+	for _, c := range after.Message.ToolCalls {
+		keep[c.ID] = c
+	}
+	original := map[string]warden.ToolCall{}
+	for _, c := range before.Message.ToolCalls {
+		original[c.ID] = c
+	}
+	for _, c := range after.Message.ToolCalls {
+		if o, ok := original[c.ID]; ok && string(o.Arguments) != string(c.Arguments) {
+			return errors.New("a guardrail changed a tool call's arguments; a Responses stream cannot carry the change yet, so the stream ends here")
+		}
+	}
+	for _, idx := range g.order {
+		si := g.items[idx]
+		if !si.call {
+			continue
+		}
+		if _, ok := keep[si.callID]; !ok {
+			si.held = nil
+			continue
+		}
+		si.out = g.next
+		g.next++
+		for _, raw := range si.held {
+			if si.out == idx {
+				if err := g.write(raw); err != nil {
+					return err
+				}
+			} else if err := g.writeRenumbered(raw, si.out); err != nil {
+				return err
+			}
+		}
+		si.held = nil
+	}
+	appended, _ := textdiff.Of(before.Message, after.Message)
+	if len(after.Message.ToolCalls) == len(before.Message.ToolCalls) && len(appended) == 0 && !g.moved {
+		return g.write(ev.Raw)
+	}
+	g.reorder(r)
+	id := ""
+	if len(appended) > 0 {
+		id = "msg_warden_" + fmt.Sprint(g.next)
+		if err := g.writeMessageItem(id, g.next, strings.Join(appended, "")); err != nil {
+			return err
+		}
+		g.next++
+	}
+	r.newItemID = id
+	if err := r.Set(0, after); err != nil {
+		return err
+	}
+	body, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	obj.Set("response", body)
+	b, _ := obj.MarshalJSON()
+	return g.write(sse.Named(ev.Type, string(b)).Encode())
+}
+
+// reorder puts the terminal response's output items in the order the client received them, when the
+// response lists exactly the items streamed (item i being the one streamed at output index i).
+func (g *responsesStreamGuard) reorder(r *Response) {
+	if len(r.items) != len(g.order) {
+		return
+	}
+	pos := make([]int, len(r.items)) // where the client saw item i; removed items go last
+	for i := range r.items {
+		si := g.items[i]
+		if si == nil {
+			return
+		}
+		pos[i] = si.out
+		if si.out < 0 {
+			pos[i] = len(r.items) + i
+		}
+	}
+	perm := make([]int, len(r.items))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool { return pos[perm[a]] < pos[perm[b]] })
+	items := make([]outputItem, len(r.items))
+	for i, p := range perm {
+		items[i] = r.items[p]
+	}
+	r.items = items
+}
+
+// writeMessageItem sends text as a new assistant message item, with the events a Responses stream uses.
+func (g *responsesStreamGuard) writeMessageItem(id string, idx int, text string) error {
+	part := json.RawMessage(outputTextPart(text))
+	empty := json.RawMessage(`{"type":"output_text","text":"","annotations":[]}`)
+	inProgress := json.RawMessage(fmt.Sprintf(`{"type":"message","id":%q,"status":"in_progress","role":"assistant","content":[]}`, id))
+	done := messageItem(id, []string{text})
+	type itemEvent struct {
+		Type        string          `json:"type"`
+		OutputIndex int             `json:"output_index"`
+		Item        json.RawMessage `json:"item"`
+	}
+	type partEvent struct {
+		Type         string          `json:"type"`
+		ItemID       string          `json:"item_id"`
+		OutputIndex  int             `json:"output_index"`
+		ContentIndex int             `json:"content_index"`
+		Part         json.RawMessage `json:"part,omitempty"`
+		Delta        *string         `json:"delta,omitempty"`
+		Text         *string         `json:"text,omitempty"`
+	}
+	events := []struct {
+		name string
+		v    any
+	}{
+		{"response.output_item.added", itemEvent{"response.output_item.added", idx, inProgress}},
+		{"response.content_part.added", partEvent{Type: "response.content_part.added", ItemID: id, OutputIndex: idx, Part: empty}},
+		{"response.output_text.delta", partEvent{Type: "response.output_text.delta", ItemID: id, OutputIndex: idx, Delta: &text}},
+		{"response.output_text.done", partEvent{Type: "response.output_text.done", ItemID: id, OutputIndex: idx, Text: &text}},
+		{"response.content_part.done", partEvent{Type: "response.content_part.done", ItemID: id, OutputIndex: idx, Part: part}},
+		{"response.output_item.done", itemEvent{"response.output_item.done", idx, done}},
+	}
+	for _, e := range events {
+		b, _ := json.Marshal(e.v)
+		if err := g.write(sse.Named(e.name, string(b)).Encode()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

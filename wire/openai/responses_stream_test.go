@@ -1,0 +1,171 @@
+package openai_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
+	"github.com/agentwarden/warden/wire/openai"
+	"github.com/agentwarden/warden/wire/sse"
+	"github.com/openai/openai-go/v3/responses"
+)
+
+// responsesStreamRead is what an openai-go client sees of a guarded Responses stream: the items finished
+// (output_item.done, by output index, as "type" or "function_call:name"), and the terminal response.
+type responsesStreamRead struct {
+	done     []string
+	final    responses.Response
+	indexes  []int
+	terminal string
+}
+
+func readResponsesStream(t *testing.T, stream []byte) responsesStreamRead {
+	t.Helper()
+	var got responsesStreamRead
+	byIndex := map[int]string{}
+	rd := sse.NewReader(bytes.NewReader(stream))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ev.HasData {
+			continue
+		}
+		var e responses.ResponseStreamEventUnion
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			t.Fatalf("openai-go cannot read event %q: %v", ev.Data, err)
+		}
+		switch e.Type {
+		case "response.output_item.done":
+			name := e.Item.Type
+			if e.Item.Type == "function_call" {
+				name += ":" + e.Item.Name
+			}
+			byIndex[int(e.OutputIndex)] = name
+		case "response.completed", "response.incomplete", "response.failed":
+			got.final, got.terminal = e.Response, e.Type
+		}
+	}
+	for i := range byIndex {
+		got.indexes = append(got.indexes, i)
+	}
+	sort.Ints(got.indexes)
+	for _, i := range got.indexes {
+		got.done = append(got.done, byIndex[i])
+	}
+	return got
+}
+
+func TestGuardResponsesStreamFixtures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture    string
+		unchanged  bool
+		wantDone   string // items finished, in output index order
+		wantFinal  string // the terminal response's item types
+		wantInText string
+	}{
+		{fixture: "responses_stream_function_call", unchanged: true, wantDone: "message function_call:bash", wantFinal: "message,function_call", wantInText: "Running the tests."},
+		{fixture: "responses_stream_content_filter", wantDone: "message message", wantFinal: "message,message",
+			wantInText: "Writing the file.The model provider stopped this response with a safety-related signal (incomplete_details.reason='content_filter', detector='openai_responses_incomplete'). Any tool calls produced in this turn were suppressed"},
+		{fixture: "responses_stream_denied_first_call", wantDone: "message message function_call:bash message", wantFinal: "message,message,function_call,message",
+			wantInText: "Cleaning up.Done.Guardrail denied: tool 'bash' was blocked (warden.destructive_delete)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(filepath.Join("testdata", tt.fixture+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+				t.Fatal(err)
+			}
+			if tt.unchanged && out.String() != string(in) {
+				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
+			}
+			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if string(want) != out.String() {
+				t.Errorf("output differs from %s:\n%s", golden, out.String())
+			}
+			got := readResponsesStream(t, out.Bytes())
+			var final []string
+			for _, it := range got.final.Output {
+				final = append(final, it.Type)
+			}
+			for i, idx := range got.indexes {
+				if idx != i {
+					t.Errorf("output indexes %v have a gap", got.indexes)
+					break
+				}
+			}
+			text := strings.ReplaceAll(got.final.OutputText(), "\n", "")
+			if strings.Join(got.done, " ") != tt.wantDone || strings.Join(final, ",") != tt.wantFinal || !strings.Contains(text, tt.wantInText) {
+				t.Errorf("openai-go sees items %q, final %q, text %q", got.done, final, text)
+			}
+		})
+	}
+}
+
+func TestGuardResponsesStream(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile(filepath.Join("testdata", "responses_stream_function_call.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := in[:bytes.Index(in, []byte("event: response.completed"))]
+	rewrite := func(r warden.Response) (warden.Response, error) {
+		calls := append([]warden.ToolCall(nil), r.Message.ToolCalls...)
+		calls[0] = warden.NewToolCall(calls[0].ID, calls[0].Name, []byte(`{"command":"go test -short ./..."}`))
+		r.Message.ToolCalls = calls
+		return r, nil
+	}
+	tests := []struct {
+		desc    string
+		in      []byte
+		decide  openai.Decide
+		wantErr string
+	}{
+		{desc: "a tripwire releases nothing held", in: in, wantErr: "tripped",
+			decide: func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") }},
+		{desc: "a stream cut before its terminal event releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before its terminal event"},
+		{desc: "changed arguments end the stream rather than pass unchanged", in: in, decide: rewrite, wantErr: "cannot carry the change"},
+		{desc: "an event that is not JSON is an error", in: []byte("event: x\ndata: {\n\n"), decide: rewrite, wantErr: "not JSON"},
+		{desc: "an event for an item never added is an error", in: []byte(`data: {"type":"response.function_call_arguments.delta","output_index":3,"delta":"x"}` + "\n\n"), decide: rewrite, wantErr: "was not added"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := openai.GuardResponsesStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			if bytes.Contains(out.Bytes(), []byte("function_call_arguments")) {
+				t.Errorf("held call events reached the client:\n%s", out.Bytes())
+			}
+		})
+	}
+}
