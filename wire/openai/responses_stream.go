@@ -24,8 +24,9 @@ import (
 // events), and the terminal event's response is rewritten to match. Output indexes are renumbered only where a
 // held item moved. flush, when set, is called after each write.
 //
-// Arguments changed by decide cannot be sent in this format yet: that ends the stream with an error rather
-// than letting the original arguments through. On an error, and when the stream ends before its terminal
+// A function call whose arguments decide changed goes out with the new arguments in its first delta and its
+// done events; for the other call items a change cannot be carried, and it ends the stream with an error
+// rather than letting the original arguments through. On an error, and when the stream ends before its terminal
 // event while calls are held, nothing held is released.
 func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
 	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, items: map[int]*streamItem{}}
@@ -61,6 +62,7 @@ type responsesStreamGuard struct {
 
 type streamItem struct {
 	call   bool
+	typ    string // the item's type
 	callID string
 	out    int // the output index the client sees; -1 while held
 	held   [][]byte
@@ -115,7 +117,11 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 		if err != nil {
 			return fmt.Errorf("output item %d: %v", idx, err)
 		}
-		si := &streamItem{call: it.kind == "call", callID: it.call.ID, out: -1}
+		var head struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(*e.Item, &head)
+		si := &streamItem{call: it.kind == "call", typ: head.Type, callID: it.call.ID, out: -1}
 		g.items[idx] = si
 		g.order = append(g.order, idx)
 		if si.call {
@@ -193,9 +199,10 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 	for _, c := range before.Message.ToolCalls {
 		original[c.ID] = c
 	}
+	changed := map[string]warden.ToolCall{} // kept calls whose arguments decide changed
 	for _, c := range after.Message.ToolCalls {
 		if o, ok := original[c.ID]; ok && string(o.Arguments) != string(c.Arguments) {
-			return errors.New("a guardrail changed a tool call's arguments; a Responses stream cannot carry the change yet, so the stream ends here")
+			changed[c.ID] = c
 		}
 	}
 	for _, idx := range g.order {
@@ -207,10 +214,25 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 			si.held = nil
 			continue
 		}
+		c, isChanged := changed[si.callID]
+		if isChanged && (si.typ != "function_call" || !c.Complete) {
+			return errors.New("a guardrail changed the arguments of a " + si.typ + " item; a Responses stream cannot carry that change, so the stream ends here")
+		}
 		si.out = g.next
 		g.next++
+		firstDelta := true
 		for _, raw := range si.held {
-			if si.out == idx {
+			if isChanged {
+				nb, keepEvent, err := withArguments(raw, string(c.Arguments), &firstDelta)
+				if err != nil {
+					return err
+				}
+				if !keepEvent {
+					continue
+				}
+				raw = nb
+			}
+			if si.out == idx && !isChanged {
 				if err := g.write(raw); err != nil {
 					return err
 				}
@@ -221,7 +243,7 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 		si.held = nil
 	}
 	appended, _ := textdiff.Of(before.Message, after.Message)
-	if len(after.Message.ToolCalls) == len(before.Message.ToolCalls) && len(appended) == 0 && !g.moved {
+	if len(after.Message.ToolCalls) == len(before.Message.ToolCalls) && len(appended) == 0 && !g.moved && len(changed) == 0 {
 		return g.write(ev.Raw)
 	}
 	g.reorder(r)
@@ -248,6 +270,47 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 	obj.Set("response", body)
 	b, _ := obj.MarshalJSON()
 	return g.write(sse.Named(ev.Type, string(b)).Encode())
+}
+
+// withArguments rewrites a held event of a function_call item whose arguments a guardrail changed: the first
+// arguments delta carries the new arguments whole and later ones are dropped (keep false); the done events
+// carry the new arguments; other events are kept as they came.
+func withArguments(raw []byte, args string, firstDelta *bool) (out []byte, keep bool, err error) {
+	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	if err != nil {
+		return nil, false, err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return nil, false, err
+	}
+	var typ string
+	if t, ok := obj.Get("type"); ok {
+		_ = json.Unmarshal(t, &typ)
+	}
+	switch typ {
+	case "response.function_call_arguments.delta":
+		if !*firstDelta {
+			return nil, false, nil
+		}
+		*firstDelta = false
+		_ = obj.SetJSON("delta", args)
+	case "response.function_call_arguments.done":
+		_ = obj.SetJSON("arguments", args)
+	case "response.output_item.done":
+		item, _ := obj.Get("item")
+		io, err := jsonobj.Parse(item)
+		if err != nil {
+			return nil, false, err
+		}
+		_ = io.SetJSON("arguments", args)
+		ib, _ := io.MarshalJSON()
+		obj.Set("item", ib)
+	default:
+		return raw, true, nil
+	}
+	b, _ := obj.MarshalJSON()
+	return sse.Named(ev.Type, string(b)).Encode(), true, nil
 }
 
 // reorder puts the terminal response's output items in the order the client received them, when the

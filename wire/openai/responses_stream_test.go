@@ -151,7 +151,6 @@ func TestGuardResponsesStream(t *testing.T) {
 		{desc: "a tripwire releases nothing held", in: in, wantErr: "tripped",
 			decide: func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") }},
 		{desc: "a stream cut before its terminal event releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before its terminal event"},
-		{desc: "changed arguments end the stream rather than pass unchanged", in: in, decide: rewrite, wantErr: "cannot carry the change"},
 		{desc: "an event that is not JSON is an error", in: []byte("event: x\ndata: {\n\n"), decide: rewrite, wantErr: "not JSON"},
 		{desc: "an event for an item never added is an error", in: []byte(`data: {"type":"response.function_call_arguments.delta","output_index":3,"delta":"x"}` + "\n\n"), decide: rewrite, wantErr: "was not added"},
 	}
@@ -167,5 +166,60 @@ func TestGuardResponsesStream(t *testing.T) {
 				t.Errorf("held call events reached the client:\n%s", out.Bytes())
 			}
 		})
+	}
+}
+
+func TestGuardResponsesStreamChangedArguments(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile(filepath.Join("testdata", "responses_stream_function_call.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite := func(r warden.Response) (warden.Response, error) {
+		calls := append([]warden.ToolCall(nil), r.Message.ToolCalls...)
+		calls[0] = warden.NewToolCall(calls[0].ID, calls[0].Name, []byte(`{"command":"go test -short ./..."}`))
+		r.Message.ToolCalls = calls
+		return r, nil
+	}
+	var out bytes.Buffer
+	if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, rewrite); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Bytes(), []byte(`go test ./...`)) {
+		t.Errorf("the original arguments reached the client:\n%s", out.Bytes())
+	}
+	var deltas strings.Builder
+	var doneArgs, itemArgs string
+	rd := sse.NewReader(bytes.NewReader(out.Bytes()))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e responses.ResponseStreamEventUnion
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			t.Fatal(err)
+		}
+		switch e.Type {
+		case "response.function_call_arguments.delta":
+			deltas.WriteString(e.Delta)
+		case "response.function_call_arguments.done":
+			doneArgs = e.Arguments
+		case "response.output_item.done":
+			if e.Item.Type == "function_call" {
+				itemArgs = e.Item.Arguments.OfString
+			}
+		}
+	}
+	const want = `{"command":"go test -short ./..."}`
+	if deltas.String() != want || doneArgs != want || itemArgs != want {
+		t.Errorf("openai-go sees deltas %q, done %q, item %q; want %q each", deltas.String(), doneArgs, itemArgs, want)
+	}
+	final := readResponsesStream(t, out.Bytes()).final
+	if len(final.Output) != 2 || final.Output[1].Arguments.OfString != want {
+		t.Errorf("the terminal response has %+v", final.Output)
 	}
 }
