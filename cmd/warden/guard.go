@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -89,7 +88,7 @@ go to --decisions as JSON lines (audit events: no arguments, no content).
 
 Formats: openai-chat (OpenAI Chat Completions, also Azure, DeepSeek, GLM, Kimi and compatible endpoints),
 openai-responses (OpenAI Responses API; function, custom and built-in client tool calls), anthropic (Anthropic Messages), gemini (Gemini generateContent, Google AI and Vertex AI; a blocked prompt
-is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded SSE stream (every format but bedrock): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
+is treated as a blank safety stop), bedrock (Amazon Bedrock Converse, JSON). With --stream the input is a recorded stream (SSE; for bedrock, ConverseStream's AWS event-stream frames): text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
 calls that pass; a safety stop releases none and adds the explanation as a final text delta (an Anthropic text
 block).
 
@@ -109,9 +108,6 @@ holds the provider's error body), 1 on an error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decoders[format] == nil {
 				return usageError{fmt.Errorf("--format: %q is not supported (supported: %s)", format, strings.Join(guardFormats, ", "))}
-			}
-			if stream && streamGuards[format] == nil {
-				return usageError{fmt.Errorf("--stream: %s streams are not read yet (streams read: %s)", format, strings.Join(streamFormats(), ", "))}
 			}
 			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
 			if decisions != "" {
@@ -212,29 +208,24 @@ var (
 		"openai-responses": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
 			return openai.GuardResponsesStream(in, out, nil, decide)
 		},
-	}
-	streamErrors = map[string]func(msg, code string) sse.Event{
-		"openai-chat": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["openai-chat"](msg, code))) },
-		"anthropic": func(msg, code string) sse.Event {
-			return sse.Named("error", string(errorBodies["anthropic"](msg, code)))
+		"bedrock": func(in io.Reader, out io.Writer, decide func(warden.Response) (warden.Response, error)) error {
+			return bedrock.GuardStream(in, out, nil, decide)
 		},
-		"gemini": func(msg, code string) sse.Event { return sse.Data(string(errorBodies["gemini"](msg, code))) },
+	}
+	streamErrors = map[string]func(msg, code string) []byte{
+		"openai-chat": func(msg, code string) []byte { return sse.Data(string(errorBodies["openai-chat"](msg, code))).Encode() },
+		"anthropic": func(msg, code string) []byte {
+			return sse.Named("error", string(errorBodies["anthropic"](msg, code))).Encode()
+		},
+		"gemini":  func(msg, code string) []byte { return sse.Data(string(errorBodies["gemini"](msg, code))).Encode() },
+		"bedrock": func(msg, _ string) []byte { return bedrock.StreamException(msg) },
 		// A Responses stream reports errors as an error event.
-		"openai-responses": func(msg, code string) sse.Event {
+		"openai-responses": func(msg, code string) []byte {
 			b, _ := json.Marshal(map[string]any{"type": "error", "code": code, "message": msg, "param": nil})
-			return sse.Named("error", string(b))
+			return sse.Named("error", string(b)).Encode()
 		},
 	}
 )
-
-func streamFormats() []string {
-	var out []string
-	for f := range streamGuards {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func guardStream(ctx context.Context, e *warden.Engine, format string, body []byte, s streams) error {
 	err := streamGuards[format](bytes.NewReader(body), s.out, func(r warden.Response) (warden.Response, error) {
@@ -244,7 +235,7 @@ func guardStream(ctx context.Context, e *warden.Engine, format string, body []by
 	if errors.As(err, &tw) {
 		reason := tw.Decision.FirstReason()
 		msg := fmt.Sprintf("Warden stopped this response: %s guardrail %q (%s): %s", tw.Stage, tw.Guardrail, reason.Code, reason.Message)
-		if _, werr := s.out.Write(streamErrors[format](msg, reason.Code).Encode()); werr != nil {
+		if _, werr := s.out.Write(streamErrors[format](msg, reason.Code)); werr != nil {
 			return werr
 		}
 		return exitCodeError{code: exitDenied}

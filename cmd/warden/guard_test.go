@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	sdk "github.com/openai/openai-go/v3"
 )
 
@@ -74,13 +76,42 @@ func TestGuard(t *testing.T) {
 			wantOut: []string{"Writing the file.", "Any tool calls produced in this turn were suppressed", `"finishReason":"SAFETY"`}},
 		{desc: "a halt ends a Gemini stream with an error chunk", args: []string{"guard", "-f", "gemini", "--stream", "--config", halting, "../../wire/gemini/testdata/stream_function_call.sse"}, wantCode: 3,
 			wantOut: []string{`data: {"error":{"code":403,"message":"Warden stopped this response`}},
-		{desc: "streams not read yet are a usage error", args: []string{"guard", "-f", "bedrock", "--stream"}, wantCode: 2, wantErr: []string{"--stream: bedrock streams are not read yet (streams read: anthropic, gemini, openai-chat, openai-responses)"}},
 		{desc: "a Responses stream with a content filter releases no call", args: []string{"guard", "-f", "openai-responses", "--stream", "../../wire/openai/testdata/responses_stream_content_filter.sse"},
 			wantOut: []string{"event: response.incomplete", "Any tool calls produced in this turn were suppressed"}},
 		{desc: "a halt ends a Responses stream with an error event", args: []string{"guard", "-f", "openai-responses", "--stream", "--config", halting, "../../wire/openai/testdata/responses_stream_function_call.sse"}, wantCode: 3,
 			wantOut: []string{`event: error` + "\n" + `data: {"code":"acme.stop","message":"Warden stopped this response`}},
 		{desc: "the format is required", args: []string{"guard"}, wantCode: 2, wantErr: []string{`required flag(s) "format" not set`}},
 	})
+}
+
+func TestGuardBedrockStream(t *testing.T) {
+	t.Parallel()
+	frame := func(typ, payload string) []byte {
+		var h eventstream.Headers
+		h.Set(":event-type", eventstream.StringValue(typ))
+		h.Set(":content-type", eventstream.StringValue("application/json"))
+		h.Set(":message-type", eventstream.StringValue("event"))
+		var buf bytes.Buffer
+		if err := eventstream.NewEncoder().Encode(&buf, eventstream.Message{Headers: h, Payload: []byte(payload)}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	stream := bytes.Join([][]byte{
+		frame("messageStart", `{"role":"assistant"}`),
+		frame("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"Writing."}}`),
+		frame("contentBlockStart", `{"contentBlockIndex":1,"start":{"toolUse":{"toolUseId":"tooluse_1","name":"write_file"}}}`),
+		frame("contentBlockDelta", `{"contentBlockIndex":1,"delta":{"toolUse":{"input":"{\"path\":\"x"}}}`),
+		frame("messageStop", `{"stopReason":"guardrail_intervened"}`),
+	}, nil)
+	p := filepath.Join(t.TempDir(), "stream.bin")
+	if err := os.WriteFile(p, stream, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("", "guard", "-f", "bedrock", "--stream", p)
+	if code != 0 || !strings.Contains(out, "Any tool calls produced in this turn were suppressed") || strings.Contains(out, "tooluse_1") {
+		t.Errorf("exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
 }
 
 func TestGuardOutputParsesWithTheSDK(t *testing.T) {
@@ -112,9 +143,9 @@ func TestEveryFormatAnswersInItsOwnShape(t *testing.T) {
 	if len(decoders) != len(guardFormats) {
 		t.Errorf("decoders has %d formats, guardFormats %d", len(decoders), len(guardFormats))
 	}
-	for f := range streamGuards {
-		if streamErrors[f] == nil || decoders[f] == nil {
-			t.Errorf("stream format %s lacks an error event or is not a format", f)
+	for _, f := range guardFormats {
+		if streamGuards[f] == nil || streamErrors[f] == nil {
+			t.Errorf("format %s lacks a stream guard or a stream error", f)
 		}
 	}
 }
