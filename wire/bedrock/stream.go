@@ -145,6 +145,19 @@ func header(m eventstream.Message, name string) string {
 }
 
 func (g *streamGuard) message(raw []byte) error {
+	if mt, et, payload, ok := scanFrame(raw); ok {
+		if g.decided || mt != "event" {
+			return g.write(raw)
+		}
+		if et == "contentBlockDelta" {
+			if idx, text, ok := scanTextDelta(payload); ok {
+				if b := g.blocks[idx]; b != nil && b.out == idx && b.kind == "text" {
+					b.text.WriteString(text)
+					return g.write(raw)
+				}
+			}
+		}
+	}
 	m, err := eventstream.NewDecoder().Decode(bytes.NewReader(raw), nil)
 	if err != nil {
 		return fmt.Errorf("event-stream message: %v", err)
