@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/golden"
 	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/gemini"
 	"github.com/agentwarden/warden/wire/sse"
@@ -93,19 +94,7 @@ func TestGuardStreamFixtures(t *testing.T) {
 			if tt.unchanged && out.String() != string(in) {
 				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
 			}
-			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if string(want) != out.String() {
-				t.Errorf("output differs from %s:\n%s", golden, out.String())
-			}
+			golden.Exact(t, filepath.Join("testdata", tt.fixture+".golden.sse"), out.Bytes(), *update)
 			got := readStream(t, out.Bytes())
 			if strings.Join(got.calls, " ") != tt.wantCalls || got.finish != tt.wantFinish || !strings.Contains(got.text, tt.wantInText) {
 				t.Errorf("go-genai sees calls %q, finish %q, text %q", got.calls, got.finish, got.text)

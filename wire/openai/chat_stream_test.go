@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/golden"
 	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
@@ -75,19 +76,7 @@ func TestStreamFixtures(t *testing.T) {
 			if tt.unchanged && !bytes.Equal(out.Bytes(), in) {
 				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.Bytes())
 			}
-			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(want, out.Bytes()) {
-				t.Errorf("output differs from %s:\n%s", golden, out.Bytes())
-			}
+			golden.Exact(t, filepath.Join("testdata", tt.fixture+".golden.sse"), out.Bytes(), *update)
 			acc := accumulate(t, out.Bytes())
 			ch := acc.Choices[0]
 			var names []string

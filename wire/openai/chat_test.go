@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/golden"
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/openai"
 	sdk "github.com/openai/openai-go/v3"
@@ -77,19 +78,7 @@ func TestFixtures(t *testing.T) {
 			if tt.unchanged && string(got) != string(in) {
 				t.Errorf("an unchanged response was not passed through byte for byte:\n%s", got)
 			}
-			golden := filepath.Join("testdata", tt.fixture+".golden.json")
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to write the golden files)", err)
-			}
-			if strings.TrimSpace(string(want)) != string(got) {
-				t.Errorf("output differs from %s:\n%s", golden, got)
-			}
+			golden.JSON(t, filepath.Join("testdata", tt.fixture+".golden.json"), got, *update)
 			// The official SDK must read what Warden sends.
 			var cc sdk.ChatCompletion
 			if err := json.Unmarshal(got, &cc); err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/golden"
 	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
@@ -97,19 +98,7 @@ func TestGuardResponsesStreamFixtures(t *testing.T) {
 			if tt.unchanged && out.String() != string(in) {
 				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
 			}
-			golden := filepath.Join("testdata", tt.fixture+".golden.sse")
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if string(want) != out.String() {
-				t.Errorf("output differs from %s:\n%s", golden, out.String())
-			}
+			golden.Exact(t, filepath.Join("testdata", tt.fixture+".golden.sse"), out.Bytes(), *update)
 			got := readResponsesStream(t, out.Bytes())
 			var final []string
 			for _, it := range got.final.Output {

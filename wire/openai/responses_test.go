@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/golden"
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/openai/openai-go/v3/responses"
@@ -86,19 +87,7 @@ func TestResponsesFixtures(t *testing.T) {
 			if tt.unchanged && string(got) != string(in) {
 				t.Errorf("an unchanged response was not passed through byte for byte:\n%s", got)
 			}
-			golden := filepath.Join("testdata", tt.fixture+".golden.json")
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if strings.TrimSpace(string(want)) != string(got) {
-				t.Errorf("output differs from %s:\n%s", golden, got)
-			}
+			golden.JSON(t, filepath.Join("testdata", tt.fixture+".golden.json"), got, *update)
 			items, text, resp := sdkItems(t, got)
 			if items != tt.wantItems || string(resp.Status) != tt.wantStatus || !strings.Contains(text, tt.wantInText) {
 				t.Errorf("openai-go sees items %s, status %q, text %q", items, resp.Status, text)
