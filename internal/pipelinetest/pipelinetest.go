@@ -52,3 +52,38 @@ func Decide(t testing.TB) func(warden.Response) (warden.Response, error) {
 		return resp, nil
 	}
 }
+
+// Body is a decoded provider response body whose responses can be read and written back (every whole-body
+// codec has these methods).
+type Body interface {
+	Len() int
+	Response(i int) warden.Response
+	Set(i int, r warden.Response) error
+	Encode() ([]byte, error)
+}
+
+// Safety runs the safety guardrail on every response of b, as the response stage does, writes its changes
+// back and returns the encoded body.
+func Safety(t testing.TB, b Body) []byte {
+	t.Helper()
+	g := &safety.Guardrail{}
+	if err := g.Provision(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b.Len() {
+		d, err := g.CheckResponse(context.Background(), warden.ResponseCheck{Response: b.Response(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action == warden.ActionModify {
+			if err := b.Set(i, d.Replacement.(warden.Response)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,7 +1,6 @@
 package anthropic_test
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/golden"
-	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/anthropic"
 	sdk "github.com/anthropics/anthropic-sdk-go"
 )
@@ -20,28 +19,11 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func guarded(t *testing.T, body []byte) []byte {
 	t.Helper()
-	g := &safety.Guardrail{}
-	if err := g.Provision(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	m, err := anthropic.DecodeMessage(body)
+	r, err := anthropic.DecodeMessage(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := g.CheckResponse(context.Background(), warden.ResponseCheck{Response: m.Response()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Action == warden.ActionModify {
-		if err := m.Set(d.Replacement.(warden.Response)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := m.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pipelinetest.Safety(t, messageBody{r})
 }
 
 func TestFixtures(t *testing.T) {
@@ -148,3 +130,10 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
+
+// messageBody gives an Anthropic message (one response) the shape of a body of responses.
+type messageBody struct{ *anthropic.Message }
+
+func (b messageBody) Len() int                           { return 1 }
+func (b messageBody) Response(int) warden.Response       { return b.Message.Response() }
+func (b messageBody) Set(_ int, r warden.Response) error { return b.Message.Set(r) }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/golden"
-	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/bedrock"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -25,28 +25,11 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func guarded(t *testing.T, body []byte) []byte {
 	t.Helper()
-	g := &safety.Guardrail{}
-	if err := g.Provision(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	r, err := bedrock.DecodeResponse(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := g.CheckResponse(context.Background(), warden.ResponseCheck{Response: r.Response(0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Action == warden.ActionModify {
-		if err := r.Set(0, d.Replacement.(warden.Response)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := r.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pipelinetest.Safety(t, r)
 }
 
 // converse sends body to the AWS SDK's Converse client over loopback, as Bedrock would, and returns what the

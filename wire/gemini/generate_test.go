@@ -1,7 +1,6 @@
 package gemini_test
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/golden"
-	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/gemini"
 	"google.golang.org/genai"
 )
@@ -20,30 +19,11 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func guarded(t *testing.T, body []byte) []byte {
 	t.Helper()
-	g := &safety.Guardrail{}
-	if err := g.Provision(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	r, err := gemini.DecodeResponse(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range r.Len() {
-		d, err := g.CheckResponse(context.Background(), warden.ResponseCheck{Response: r.Response(i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Action == warden.ActionModify {
-			if err := r.Set(i, d.Replacement.(warden.Response)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	out, err := r.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pipelinetest.Safety(t, r)
 }
 
 func TestFixtures(t *testing.T) {

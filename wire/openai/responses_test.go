@@ -1,7 +1,6 @@
 package openai_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/golden"
-	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/openai/openai-go/v3/responses"
 )
@@ -18,32 +17,11 @@ import (
 // guardedResponse runs the safety guardrail over a Responses body, as the response stage does.
 func guardedResponse(t *testing.T, body []byte) []byte {
 	t.Helper()
-	g := &safety.Guardrail{}
-	if err := g.Provision(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e, err := warden.NewEngine(warden.Spec{Response: []warden.Entry{{Name: "safety", Guardrail: g}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r, err := openai.DecodeResponse(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := e.CheckResponse(context.Background(), warden.ResponseCheck{Response: r.Response(0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Decision.Action == warden.ActionModify {
-		if err := r.Set(0, out.Value); err != nil {
-			t.Fatal(err)
-		}
-	}
-	enc, err := r.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return enc
+	return pipelinetest.Safety(t, r)
 }
 
 // sdkItems is how openai-go reads a Responses body: the output item types, and the output text.
