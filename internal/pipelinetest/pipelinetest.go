@@ -3,6 +3,7 @@
 package pipelinetest
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -86,4 +87,40 @@ func Safety(t testing.TB, b Body) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// RoundTrip checks what every whole-body codec promises, for its fuzz test: a body decode accepts and nothing
+// changes encodes to exactly its own bytes, and one written back unchanged through Set (the rewriting path)
+// decodes to the same text and tool calls. A body decode refuses is not checked.
+func RoundTrip(t *testing.T, body []byte, decode func([]byte) (Body, error)) {
+	t.Helper()
+	r, err := decode(body)
+	if err != nil {
+		return
+	}
+	out, err := r.Encode()
+	if err != nil || !bytes.Equal(out, body) {
+		t.Fatalf("an unchanged body came out different (err %v):\n in %q\nout %q", err, body, out)
+	}
+	if r.Len() == 0 {
+		return // no response to write back
+	}
+	before := r.Response(0)
+	if len(before.Message.ToolCalls) > 0 && !before.Message.ToolCalls[0].Complete {
+		return
+	}
+	if err := r.Set(0, before); err != nil {
+		return
+	}
+	if out, err = r.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := decode(out)
+	if err != nil {
+		t.Fatalf("the rewritten body does not decode: %v\n in %q\nout %q", err, body, out)
+	}
+	after := r2.Response(0)
+	if after.Message.Text() != before.Message.Text() || len(after.Message.ToolCalls) != len(before.Message.ToolCalls) {
+		t.Fatalf("rewriting changed the response:\n in %q\nout %q", body, out)
+	}
 }

@@ -1,10 +1,10 @@
 package gemini_test
 
 import (
-	"bytes"
 	"os"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/gemini"
 )
 
@@ -17,37 +17,6 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := gemini.DecodeResponse(body)
-		if err != nil {
-			return
-		}
-		out, err := r.Encode()
-		if err != nil || !bytes.Equal(out, body) {
-			t.Fatalf("an unchanged body came out different (err %v):\n in %q\nout %q", err, body, out)
-		}
-		// Writing the same response back goes through the rewriting path: it must give a body that decodes
-		// to the same text and tool calls.
-		if r.Len() == 0 {
-			return // no candidate: nothing to write back
-		}
-		before := r.Response(0)
-		if len(before.Message.ToolCalls) > 0 && !before.Message.ToolCalls[0].Complete {
-			return
-		}
-		if err := r.Set(0, r.Response(0)); err != nil {
-			return
-		}
-		out, err = r.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r2, err := gemini.DecodeResponse(out)
-		if err != nil {
-			t.Fatalf("the rewritten body does not decode: %v\n in %q\nout %q", err, body, out)
-		}
-		after := r2.Response(0)
-		if after.Message.Text() != before.Message.Text() || len(after.Message.ToolCalls) != len(before.Message.ToolCalls) {
-			t.Fatalf("rewriting changed the response:\n in %q\nout %q", body, out)
-		}
+		pipelinetest.RoundTrip(t, body, func(b []byte) (pipelinetest.Body, error) { return gemini.DecodeResponse(b) })
 	})
 }
