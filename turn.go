@@ -51,6 +51,8 @@ type Message struct {
 	ToolCallID string
 	// Name is the tool name of a tool-role message, or a participant name where the provider has one.
 	Name string
+	// IsError marks a tool-role message that reports a failure, where the provider says so.
+	IsError bool
 }
 
 // TextMessage returns a message with a single text part.

@@ -124,3 +124,46 @@ func RoundTrip(t *testing.T, body []byte, decode func([]byte) (Body, error)) {
 		t.Fatalf("rewriting changed the response:\n in %q\nout %q", body, out)
 	}
 }
+
+// Request is a decoded provider request whose messages' text can be rewritten.
+type Request interface {
+	Messages() []warden.Message
+	SetText(i int, text string) error
+	Encode() ([]byte, error)
+}
+
+// RequestRoundTrip checks what every request codec promises, for its fuzz test: a body decode accepts and
+// nothing changes encodes to exactly its own bytes; and after each message's text is rewritten, the body
+// decodes again to as many messages, the rewritten one reading the new text (a tool message whose format
+// wraps plain text, Gemini's functionResponse, reads it inside its JSON).
+func RequestRoundTrip(t *testing.T, body []byte, decode func([]byte) (Request, error)) {
+	t.Helper()
+	r, err := decode(body)
+	if err != nil {
+		return
+	}
+	out, err := r.Encode()
+	if err != nil || !bytes.Equal(out, body) {
+		t.Fatalf("an unchanged request came out different (err %v):\n in %q\nout %q", err, body, out)
+	}
+	n := len(r.Messages())
+	for i := range n {
+		const text = "warden <&> rewrote this"
+		if err := r.SetText(i, text); err != nil {
+			continue // a message that cannot hold text says so
+		}
+		if out, err = r.Encode(); err != nil {
+			t.Fatal(err)
+		}
+		r2, err := decode(out)
+		if err != nil {
+			t.Fatalf("the rewritten request does not decode: %v\n in %q\nout %q", err, body, out)
+		}
+		if got := len(r2.Messages()); got != n {
+			t.Fatalf("rewriting message %d made %d messages of %d:\n in %q\nout %q", i, got, n, body, out)
+		}
+		if got := r2.Messages()[i].Text(); !strings.Contains(got, text) {
+			t.Fatalf("message %d reads %q after the rewrite:\n in %q\nout %q", i, got, body, out)
+		}
+	}
+}

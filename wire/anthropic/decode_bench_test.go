@@ -27,3 +27,20 @@ func BenchmarkDecodeHealthy(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeRequest is the request side of the common path: read the SDK's request with a system
+// prompt, a tool call and its result into the turn model, and write it back unchanged.
+func BenchmarkDecodeRequest(b *testing.B) {
+	body := sdkRequest(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := anthropic.DecodeRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

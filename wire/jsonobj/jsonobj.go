@@ -193,3 +193,41 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// SplitArray returns the elements of a JSON array, each with the bytes it came with. Null is an empty array.
+func SplitArray(data []byte) ([]json.RawMessage, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(data, &elems); err != nil {
+		return nil, err
+	}
+	return elems, nil
+}
+
+// JoinArray writes elements as a JSON array, each as it is. Unlike json.Marshal, it neither compacts nor
+// re-escapes the elements, so those a codec did not change keep their bytes.
+func JoinArray(elems []json.RawMessage) json.RawMessage {
+	n := 2
+	for _, e := range elems {
+		n += len(e) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, e := range elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+	}
+	return append(b, ']')
+}
+
+// SetMember returns the object data with one member's value replaced (or appended), every other member
+// keeping its bytes.
+func SetMember(data []byte, key string, value json.RawMessage) (json.RawMessage, error) {
+	o, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	o.Set(key, value)
+	return o.MarshalJSON()
+}

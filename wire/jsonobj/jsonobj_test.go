@@ -1,6 +1,7 @@
 package jsonobj_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/agentwarden/warden/wire/jsonobj"
@@ -42,5 +43,44 @@ func TestParseRejects(t *testing.T) {
 		if _, err := jsonobj.Parse([]byte(in)); err == nil {
 			t.Errorf("%q parsed", in)
 		}
+	}
+}
+
+func TestArrays(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc string
+		in   string
+		edit func([]json.RawMessage) []json.RawMessage
+		want string
+	}{
+		{"split and join keep every element's bytes", `[ {"a" : 1}, "<&>" ,[1, 2] ]`, func(e []json.RawMessage) []json.RawMessage { return e },
+			`[{"a" : 1},"<&>",[1, 2]]`},
+		{"a replaced element leaves the others as they came", `[{"a" : 1}, "x"]`,
+			func(e []json.RawMessage) []json.RawMessage { e[1] = json.RawMessage(`"y"`); return e }, `[{"a" : 1},"y"]`},
+		{"null is an empty array", `null`, func(e []json.RawMessage) []json.RawMessage { return e }, `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			elems, err := jsonobj.SplitArray([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := jsonobj.JoinArray(tt.edit(elems)); string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := jsonobj.SplitArray([]byte(`{"a":1}`)); err == nil {
+		t.Error("an object split as an array")
+	}
+}
+
+func TestSetMember(t *testing.T) {
+	t.Parallel()
+	got, err := jsonobj.SetMember([]byte(`{"a": [1, 2], "b":"x"}`), "b", json.RawMessage(`"y"`))
+	if err != nil || string(got) != `{"a":[1, 2],"b":"y"}` {
+		t.Errorf("got %s, %v", got, err)
 	}
 }

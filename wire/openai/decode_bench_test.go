@@ -47,3 +47,36 @@ func readBench(b *testing.B, name string) []byte {
 	b.ReportAllocs()
 	return body
 }
+
+// The request side of the common path: read an openai-go request with instructions, a tool call and its
+// result into the turn model, and write it back unchanged.
+
+func BenchmarkDecodeChatRequest(b *testing.B) {
+	body := sdkChatRequest(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := openai.DecodeChatRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeResponsesRequest(b *testing.B) {
+	body := sdkResponsesRequest(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := openai.DecodeResponsesRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/jsonobj"
+)
+
+// Request is a decoded generateContent request body (the model and whether it streams are in the URL, not the
+// body). Its conversation in the turn model is the system instruction (a system message), then each content;
+// a content's functionResponse parts become tool messages of their own, in order, before its other parts.
+// The request's field names may be camelCase or snake_case, as the API accepts both.
+type Request struct {
+	raw      []byte
+	obj      *jsonobj.Object
+	contents []json.RawMessage
+	conv     reqtext.Conversation
+	tools    []string
+	changed  bool
+}
+
+// partsContent is a content's parts, of which text parts that are not thoughts hold text.
+var partsContent = reqtext.Content{
+	Member: "parts",
+	Classify: func(elem json.RawMessage) reqtext.Part {
+		var p map[string]json.RawMessage
+		_ = json.Unmarshal(elem, &p) // a part that is not an object is media of no type
+		if t, ok := p["text"]; ok {
+			var text string
+			_ = json.Unmarshal(t, &text)
+			if string(p["thought"]) == "true" {
+				return reqtext.Part{Kind: warden.ContentReasoning, Text: text}
+			}
+			return reqtext.Part{Kind: warden.ContentText, Text: text, Key: "text"}
+		}
+		for _, k := range mediaKeys {
+			if _, ok := p[k]; ok {
+				return reqtext.Part{Kind: warden.ContentMedia, MediaType: k}
+			}
+		}
+		return reqtext.Part{} // a function call or response, code, or a part of a kind not known here
+	},
+	NewPart: textPart,
+}
+
+// mediaKeys are the members of parts that carry media, in both spellings.
+var mediaKeys = []string{"inlineData", "inline_data", "fileData", "file_data"}
+
+// DecodeRequest reads a generateContent or streamGenerateContent request body.
+func DecodeRequest(body []byte) (*Request, error) {
+	obj, err := jsonobj.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a generateContent request: %v", err)
+	}
+	r := &Request{raw: body, obj: obj}
+	if err := r.readTools(); err != nil {
+		return nil, err
+	}
+	for _, key := range []string{"systemInstruction", "system_instruction"} {
+		sys, ok := obj.Get(key)
+		if !ok || string(bytes.TrimSpace(sys)) == "null" {
+			continue
+		}
+		so, err := jsonobj.Parse(sys)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+		parts, err := partsContent.Parts(so)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+		r.conv.Add(warden.Message{Role: warden.RoleSystem, Content: parts}, func(text string) error {
+			ns, err := partsContent.Replace(sys, text)
+			if err != nil {
+				return err
+			}
+			r.obj.Set(key, ns)
+			r.changed = true
+			return nil
+		})
+	}
+	rawContents, ok := obj.Get("contents")
+	if !ok {
+		return nil, errors.New(`not a generateContent request: no "contents"`)
+	}
+	if r.contents, err = jsonobj.SplitArray(rawContents); err != nil {
+		return nil, fmt.Errorf("contents: %v", err)
+	}
+	for i, raw := range r.contents {
+		if err := r.addContent(i, raw); err != nil {
+			return nil, fmt.Errorf("contents[%d]: %v", i, err)
+		}
+	}
+	return r, nil
+}
+
+func (r *Request) readTools() error {
+	raw, ok := r.obj.Get("tools")
+	if !ok {
+		return nil
+	}
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return fmt.Errorf("tools: %v", err)
+	}
+	for _, t := range tools {
+		decls := t["functionDeclarations"]
+		if decls == nil {
+			decls = t["function_declarations"]
+		}
+		if decls == nil {
+			for k := range t { // a built-in tool: googleSearch, codeExecution, …
+				r.tools = append(r.tools, k)
+			}
+			continue
+		}
+		var fns []struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(decls, &fns); err != nil {
+			return fmt.Errorf("tools: functionDeclarations: %v", err)
+		}
+		for _, f := range fns {
+			r.tools = append(r.tools, f.Name)
+		}
+	}
+	return nil
+}
+
+// geminiCall is a functionCall or functionResponse.
+type geminiCall struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Args     json.RawMessage `json:"args"`
+	Response json.RawMessage `json:"response"`
+}
+
+func (r *Request) addContent(i int, raw json.RawMessage) error {
+	obj, err := jsonobj.Parse(raw)
+	if err != nil {
+		return err
+	}
+	var c struct {
+		Role  string                       `json:"role"`
+		Parts []map[string]json.RawMessage `json:"parts"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return err
+	}
+	role := warden.RoleUser
+	if c.Role == "model" {
+		role = warden.RoleAssistant
+	}
+	out := warden.Message{Role: role}
+	if out.Content, err = partsContent.Parts(obj); err != nil {
+		return err
+	}
+	results := 0
+	for j, p := range c.Parts {
+		call, resp := p["functionCall"], p["functionResponse"]
+		if call == nil {
+			call = p["function_call"]
+		}
+		if resp == nil {
+			resp = p["function_response"]
+		}
+		var fc geminiCall
+		switch {
+		case call != nil:
+			if err := json.Unmarshal(call, &fc); err != nil {
+				return fmt.Errorf("parts[%d]: functionCall: %v", j, err)
+			}
+			out.ToolCalls = append(out.ToolCalls, warden.NewToolCall(fc.ID, fc.Name, fc.Args))
+		case resp != nil:
+			if err := json.Unmarshal(resp, &fc); err != nil {
+				return fmt.Errorf("parts[%d]: functionResponse: %v", j, err)
+			}
+			var payload map[string]json.RawMessage
+			_ = json.Unmarshal(fc.Response, &payload)
+			_, failed := payload["error"]
+			r.conv.Add(warden.Message{Role: warden.RoleTool, ToolCallID: fc.ID, Name: fc.Name, IsError: failed,
+				Content: []warden.ContentPart{{Kind: warden.ContentText, Text: string(fc.Response)}}}, r.setResponse(i, j))
+			results++
+		}
+	}
+	// A content made only of function responses adds no message of its own.
+	if len(out.Content) > 0 || len(out.ToolCalls) > 0 || results == 0 {
+		r.conv.Add(out, func(text string) error {
+			nc, err := partsContent.Replace(r.contents[i], text)
+			if err != nil {
+				return err
+			}
+			r.contents[i] = nc
+			r.changed = true
+			return nil
+		})
+	}
+	return nil
+}
+
+// setResponse returns a setter for the functionResponse in part j of content i. The new text becomes the
+// response when it is a JSON object, as a guardrail that redacts the response's JSON returns it; any other
+// text becomes {"output": text}, the shape Gemini documents for a function's output.
+func (r *Request) setResponse(i, j int) func(string) error {
+	return func(text string) error {
+		co, err := jsonobj.Parse(r.contents[i])
+		if err != nil {
+			return err
+		}
+		rawParts, _ := co.Get("parts")
+		parts, err := jsonobj.SplitArray(rawParts)
+		if err != nil {
+			return err
+		}
+		po, err := jsonobj.Parse(parts[j])
+		if err != nil {
+			return err
+		}
+		key := "functionResponse"
+		fr, ok := po.Get(key)
+		if !ok {
+			key = "function_response"
+			fr, _ = po.Get(key)
+		}
+		value := json.RawMessage(text)
+		if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+			value = json.RawMessage(`{"output":` + string(reqtext.Quote(text)) + `}`)
+		}
+		nfr, err := jsonobj.SetMember(fr, "response", value)
+		if err != nil {
+			return err
+		}
+		po.Set(key, nfr)
+		parts[j], _ = po.MarshalJSON()
+		co.Set("parts", jsonobj.JoinArray(parts))
+		r.contents[i], _ = co.MarshalJSON()
+		r.changed = true
+		return nil
+	}
+}
+
+// Tools names the functions the request declares, and built-in tools (googleSearch, codeExecution, …) by key.
+func (r *Request) Tools() []string { return r.tools }
+
+// Messages returns the conversation in the turn model. Do not modify it.
+func (r *Request) Messages() []warden.Message { return r.conv.Messages() }
+
+// SetText replaces the text of message i (a tool message: its functionResponse's response).
+func (r *Request) SetText(i int, text string) error {
+	_, err := r.conv.SetText(i, text)
+	return err
+}
+
+// Encode returns the body: the original bytes when nothing was changed.
+func (r *Request) Encode() ([]byte, error) {
+	if !r.changed {
+		return r.raw, nil
+	}
+	r.obj.Set("contents", jsonobj.JoinArray(r.contents))
+	return r.obj.MarshalJSON()
+}

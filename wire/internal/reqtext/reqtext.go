@@ -1,0 +1,272 @@
+// Package reqtext is what the request codecs share: a request's conversation in the turn model, and for each
+// message a way to write a guardrail's new text back into the wire body, keeping every other byte.
+//
+// Input and tool-result guardrails change text (a redaction, an injection replaced by a notice); they never
+// add, remove or reorder messages, so that is all a request codec has to write back.
+package reqtext
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/jsonobj"
+)
+
+// Part is what a content element holds, as a Content's Classify reads it.
+type Part struct {
+	// Kind is text, reasoning or media; empty for an element that is not content (a tool call, a tool result).
+	Kind warden.ContentKind
+	Text string
+	// MediaType names a media part's type.
+	MediaType string
+	// Key is the member that holds a text part's text, when the text can be set in place; empty when the part
+	// is replaced whole (a JSON block, say).
+	Key string
+}
+
+// Content says how a wire format holds a message's content in one member of an object.
+type Content struct {
+	// Member is the content's key: "content", "parts", "output".
+	Member string
+	// StringForm is true when the member may be a plain string, so a string is read and written as one text.
+	StringForm bool
+	// Classify reads one element of the content array.
+	Classify func(elem json.RawMessage) Part
+	// NewPart makes a text element.
+	NewPart func(text string) json.RawMessage
+}
+
+// Parts reads the content member of obj (absent or null: none).
+func (c Content) Parts(obj *jsonobj.Object) ([]warden.ContentPart, error) {
+	raw, ok := obj.Get(c.Member)
+	if !ok {
+		return nil, nil
+	}
+	return c.PartsOf(raw)
+}
+
+// PartsOf reads a content value.
+func (c Content) PartsOf(raw json.RawMessage) ([]warden.ContentPart, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] == '"' && c.StringForm {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Member, err)
+		}
+		return []warden.ContentPart{{Kind: warden.ContentText, Text: s}}, nil
+	}
+	elems, err := jsonobj.SplitArray(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", c.Member, err)
+	}
+	var out []warden.ContentPart
+	for _, e := range elems {
+		p := c.Classify(e)
+		if p.Kind != "" {
+			out = append(out, warden.ContentPart{Kind: p.Kind, Text: p.Text, MediaType: p.MediaType})
+		}
+	}
+	return out, nil
+}
+
+// Replace returns the object obj with its content's text replaced by text. A string becomes the new string;
+// in an array the first text element takes the new text, the other text elements go and every other element
+// stays where it was; an absent content, or one without text, gets the text added.
+func (c Content) Replace(obj json.RawMessage, text string) (json.RawMessage, error) {
+	o, err := jsonobj.Parse(obj)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ReplaceIn(o, text); err != nil {
+		return nil, err
+	}
+	return o.MarshalJSON()
+}
+
+// ReplaceIn is Replace on a parsed object, which it changes.
+func (c Content) ReplaceIn(o *jsonobj.Object, text string) error {
+	raw, _ := o.Get(c.Member)
+	raw = bytes.TrimSpace(raw)
+	str := Quote(text)
+	switch {
+	case c.StringForm && (len(raw) == 0 || raw[0] != '['):
+		o.Set(c.Member, str)
+		return nil
+	case len(raw) == 0 || string(raw) == "null":
+		o.Set(c.Member, jsonobj.JoinArray([]json.RawMessage{c.NewPart(text)}))
+		return nil
+	}
+	elems, err := jsonobj.SplitArray(raw)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.Member, err)
+	}
+	out := make([]json.RawMessage, 0, len(elems)+1)
+	wrote := false
+	for _, e := range elems {
+		p := c.Classify(e)
+		if p.Kind != warden.ContentText {
+			out = append(out, e)
+			continue
+		}
+		if wrote {
+			continue
+		}
+		wrote = true
+		if p.Key == "" {
+			out = append(out, c.NewPart(text))
+			continue
+		}
+		ne, err := jsonobj.SetMember(e, p.Key, str)
+		if err != nil {
+			return err
+		}
+		out = append(out, ne)
+	}
+	if !wrote && text != "" {
+		out = append(out, c.NewPart(text))
+	}
+	o.Set(c.Member, jsonobj.JoinArray(out))
+	return nil
+}
+
+// Conversation is a request's messages in the turn model, each with the function that writes its new text
+// into the wire body. It is not safe for concurrent use.
+type Conversation struct {
+	msgs []warden.Message
+	set  []func(text string) error
+}
+
+// Add appends a message and its setter.
+func (c *Conversation) Add(m warden.Message, set func(text string) error) {
+	c.msgs = append(c.msgs, m)
+	c.set = append(c.set, set)
+}
+
+// Messages returns the conversation in order. The slice is the conversation's own; do not modify it.
+func (c *Conversation) Messages() []warden.Message { return c.msgs }
+
+// ErrNotText is returned for a message whose text the wire format cannot hold as text.
+var ErrNotText = errors.New("this message's content cannot be rewritten as text")
+
+// SetText replaces message i's text: the first text part takes text and the other text parts go, as in the
+// wire body. It reports whether anything changed.
+func (c *Conversation) SetText(i int, text string) (bool, error) {
+	if i < 0 || i >= len(c.msgs) {
+		return false, fmt.Errorf("message %d: out of range (the request has %d)", i, len(c.msgs))
+	}
+	m := c.msgs[i]
+	if onlyText(m.Content, text) {
+		return false, nil
+	}
+	if c.set[i] == nil {
+		return false, fmt.Errorf("message %d: %w", i, ErrNotText)
+	}
+	if err := c.set[i](text); err != nil {
+		return false, fmt.Errorf("message %d: %v", i, err)
+	}
+	parts := make([]warden.ContentPart, 0, len(m.Content)+1)
+	wrote := false
+	for _, p := range m.Content {
+		if p.Kind != warden.ContentText {
+			parts = append(parts, p)
+		} else if !wrote {
+			parts = append(parts, warden.ContentPart{Kind: warden.ContentText, Text: text})
+			wrote = true
+		}
+	}
+	if !wrote && text != "" {
+		parts = append(parts, warden.ContentPart{Kind: warden.ContentText, Text: text})
+	}
+	m.Content = parts
+	c.msgs[i] = m
+	return true, nil
+}
+
+// onlyText reports whether the parts' text is already exactly one part holding text (or none, for "").
+func onlyText(parts []warden.ContentPart, text string) bool {
+	n := 0
+	for _, p := range parts {
+		if p.Kind == warden.ContentText {
+			if n > 0 || p.Text != text {
+				return false
+			}
+			n++
+		}
+	}
+	return n == 1 || text == ""
+}
+
+// NameToolResults gives every tool message without a name the name of the call it answers, where an earlier
+// assistant message holds that call: most formats name only the call id in a tool result.
+func (c *Conversation) NameToolResults() {
+	names := map[string]string{}
+	for i, m := range c.msgs {
+		for _, call := range m.ToolCalls {
+			if call.ID != "" {
+				names[call.ID] = call.Name
+			}
+		}
+		if m.Role == warden.RoleTool && m.Name == "" {
+			c.msgs[i].Name = names[m.ToolCallID]
+		}
+	}
+}
+
+// CallFor returns the tool call a tool message answers, from the assistant messages before it.
+func CallFor(msgs []warden.Message, i int) (warden.ToolCall, bool) {
+	id := msgs[i].ToolCallID
+	for j := i - 1; j >= 0; j-- {
+		for _, call := range msgs[j].ToolCalls {
+			if call.ID == id && id != "" {
+				return call, true
+			}
+		}
+	}
+	return warden.ToolCall{}, false
+}
+
+// TypedPart classifies the {"type": ...} elements most formats use: textKeys maps each type that holds text
+// to the member holding it ("text" for most, "refusal" for a refusal); every other typed element is media,
+// except those listed as skip.
+func TypedPart(textKeys map[string]string, skip []string) func(json.RawMessage) Part {
+	return func(elem json.RawMessage) Part {
+		var p map[string]json.RawMessage
+		_ = json.Unmarshal(elem, &p) // an element that is not an object is media of no type
+		var typ string
+		_ = json.Unmarshal(p["type"], &typ)
+		if key, ok := textKeys[typ]; ok {
+			var text string
+			_ = json.Unmarshal(p[key], &text)
+			return Part{Kind: warden.ContentText, Text: text, Key: key}
+		}
+		for _, t := range skip {
+			if typ == t {
+				return Part{}
+			}
+		}
+		return Part{Kind: warden.ContentMedia, MediaType: typ}
+	}
+}
+
+// TypedTextPart makes a {"type": typ, "text": text} element.
+func TypedTextPart(typ string) func(string) json.RawMessage {
+	return func(text string) json.RawMessage {
+		return json.RawMessage(`{"type":` + string(Quote(typ)) + `,"text":` + string(Quote(text)) + `}`)
+	}
+}
+
+// Quote returns text as a JSON string, without the HTML escaping of json.Marshal: a guardrail's text goes to
+// a model, not a browser, and "<" should stay "<".
+func Quote(text string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(text) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+}

@@ -1,0 +1,170 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/jsonobj"
+)
+
+// ChatRequest is a decoded chat completion request body: its conversation in the turn model, one message per
+// wire message. Input and tool-result guardrails rewrite message text through SetText; every other byte
+// stays as the client sent it.
+type ChatRequest struct {
+	raw      []byte
+	obj      *jsonobj.Object
+	messages []json.RawMessage
+	conv     reqtext.Conversation
+	model    string
+	stream   bool
+	tools    []string
+	changed  bool
+}
+
+// chatContent is how Chat Completions holds message content: a string, or parts of which "text" (and an
+// assistant's "refusal") hold text.
+var chatContent = reqtext.Content{
+	Member:     "content",
+	StringForm: true,
+	Classify:   reqtext.TypedPart(map[string]string{"text": "text", "refusal": "refusal"}, nil),
+	NewPart:    reqtext.TypedTextPart("text"),
+}
+
+// DecodeChatRequest reads a chat completion request body.
+func DecodeChatRequest(body []byte) (*ChatRequest, error) {
+	obj, err := jsonobj.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a chat completion request: %v", err)
+	}
+	var head struct {
+		Model  string          `json:"model"`
+		Stream bool            `json:"stream"`
+		Tools  []chatToolEntry `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return nil, fmt.Errorf("not a chat completion request: %v", err)
+	}
+	rawMsgs, ok := obj.Get("messages")
+	if !ok {
+		return nil, errors.New(`not a chat completion request: no "messages"`)
+	}
+	r := &ChatRequest{raw: body, obj: obj, model: head.Model, stream: head.Stream}
+	for _, t := range head.Tools {
+		r.tools = append(r.tools, t.name())
+	}
+	if r.messages, err = jsonobj.SplitArray(rawMsgs); err != nil {
+		return nil, fmt.Errorf("messages: %v", err)
+	}
+	for i, raw := range r.messages {
+		m, err := decodeChatMessage(raw)
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %v", i, err)
+		}
+		r.conv.Add(m, func(text string) error {
+			nm, err := chatContent.Replace(r.messages[i], text)
+			if err != nil {
+				return err
+			}
+			r.messages[i] = nm
+			r.changed = true
+			return nil
+		})
+	}
+	r.conv.NameToolResults()
+	return r, nil
+}
+
+// chatToolEntry is one entry of a request's tools: a function or a custom tool.
+type chatToolEntry struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
+	Custom struct {
+		Name string `json:"name"`
+	} `json:"custom"`
+}
+
+func (t chatToolEntry) name() string {
+	if t.Type == "custom" {
+		return t.Custom.Name
+	}
+	return t.Function.Name
+}
+
+func decodeChatMessage(raw json.RawMessage) (warden.Message, error) {
+	obj, err := jsonobj.Parse(raw)
+	if err != nil {
+		return warden.Message{}, err
+	}
+	var m struct {
+		Role         string                            `json:"role"`
+		Name         string                            `json:"name"`
+		ToolCallID   string                            `json:"tool_call_id"`
+		ToolCalls    []json.RawMessage                 `json:"tool_calls"`
+		FunctionCall *struct{ Name, Arguments string } `json:"function_call"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return warden.Message{}, err
+	}
+	out := warden.Message{Role: chatRole(m.Role), Name: m.Name, ToolCallID: m.ToolCallID}
+	if out.Content, err = chatContent.Parts(obj); err != nil {
+		return warden.Message{}, err
+	}
+	for i, rc := range m.ToolCalls {
+		call, err := decodeToolCall(rc)
+		if err != nil {
+			return warden.Message{}, fmt.Errorf("tool_calls[%d]: %v", i, err)
+		}
+		out.ToolCalls = append(out.ToolCalls, call)
+	}
+	if m.FunctionCall != nil && len(m.ToolCalls) == 0 {
+		out.ToolCalls = append(out.ToolCalls, warden.NewToolCall("", m.FunctionCall.Name, []byte(m.FunctionCall.Arguments)))
+	}
+	if m.Role == "function" { // the legacy tool result names the function, not a call id
+		out.ToolCallID = ""
+	}
+	return out, nil
+}
+
+// chatRole maps Chat Completions roles onto the turn model's: developer instructions are system messages,
+// and a legacy function result is a tool message.
+func chatRole(role string) warden.Role {
+	switch role {
+	case "developer":
+		return warden.RoleSystem
+	case "function":
+		return warden.RoleTool
+	}
+	return warden.Role(role)
+}
+
+// Model is the requested model.
+func (r *ChatRequest) Model() string { return r.model }
+
+// Stream reports whether the client asked for a stream.
+func (r *ChatRequest) Stream() bool { return r.stream }
+
+// Tools names the tools the request offers the model, in order.
+func (r *ChatRequest) Tools() []string { return r.tools }
+
+// Messages returns the conversation in the turn model, one message per wire message. Do not modify it.
+func (r *ChatRequest) Messages() []warden.Message { return r.conv.Messages() }
+
+// SetText replaces the text of message i; see reqtext for what happens to its parts.
+func (r *ChatRequest) SetText(i int, text string) error {
+	_, err := r.conv.SetText(i, text)
+	return err
+}
+
+// Encode returns the body: the original bytes when nothing was changed.
+func (r *ChatRequest) Encode() ([]byte, error) {
+	if !r.changed {
+		return r.raw, nil
+	}
+	r.obj.Set("messages", jsonobj.JoinArray(r.messages))
+	return r.obj.MarshalJSON()
+}

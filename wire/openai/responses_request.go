@@ -1,0 +1,202 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/jsonobj"
+)
+
+// ResponsesRequest is a decoded Responses API request body. Its conversation in the turn model is the
+// instructions (a system message), then the input: a string is one user message; in an item list, each
+// message item is a message, each call item an assistant message with that call, and each call output a tool
+// message. Reasoning items and item references are not part of the turn model and stay as they came.
+type ResponsesRequest struct {
+	raw     []byte
+	obj     *jsonobj.Object
+	input   []json.RawMessage // the input items; nil when the input is a string
+	conv    reqtext.Conversation
+	model   string
+	stream  bool
+	tools   []string
+	changed bool
+}
+
+// responsesContent holds the content of a message item: a string, or parts of which input_text, output_text
+// and refusal hold text.
+func responsesContent(member, newType string) reqtext.Content {
+	return reqtext.Content{
+		Member:     member,
+		StringForm: true,
+		Classify:   reqtext.TypedPart(map[string]string{"input_text": "text", "output_text": "text", "refusal": "refusal", "text": "text"}, nil),
+		NewPart:    reqtext.TypedTextPart(newType),
+	}
+}
+
+// DecodeResponsesRequest reads a Responses API request body.
+func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
+	obj, err := jsonobj.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a responses request: %v", err)
+	}
+	var head struct {
+		Model        string  `json:"model"`
+		Stream       bool    `json:"stream"`
+		Instructions *string `json:"instructions"`
+		Tools        []struct {
+			Type        string `json:"type"`
+			Name        string `json:"name"`
+			ServerLabel string `json:"server_label"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return nil, fmt.Errorf("not a responses request: %v", err)
+	}
+	r := &ResponsesRequest{raw: body, obj: obj, model: head.Model, stream: head.Stream}
+	for _, t := range head.Tools {
+		switch {
+		case t.Name != "":
+			r.tools = append(r.tools, t.Name)
+		case t.ServerLabel != "":
+			r.tools = append(r.tools, t.ServerLabel)
+		default:
+			r.tools = append(r.tools, t.Type)
+		}
+	}
+	if head.Instructions != nil {
+		r.conv.Add(warden.TextMessage(warden.RoleSystem, *head.Instructions), func(text string) error {
+			return r.setTop("instructions", text)
+		})
+	}
+	rawInput, ok := obj.Get("input")
+	rawInput = bytes.TrimSpace(rawInput)
+	switch {
+	case !ok || string(rawInput) == "null":
+		if head.Instructions == nil {
+			return nil, errors.New(`not a responses request: no "input"`)
+		}
+	case rawInput[0] == '"':
+		var s string
+		if err := json.Unmarshal(rawInput, &s); err != nil {
+			return nil, fmt.Errorf("input: %v", err)
+		}
+		r.conv.Add(warden.TextMessage(warden.RoleUser, s), func(text string) error { return r.setTop("input", text) })
+	default:
+		if r.input, err = jsonobj.SplitArray(rawInput); err != nil {
+			return nil, fmt.Errorf("input: %v", err)
+		}
+		for i, raw := range r.input {
+			if err := r.addItem(i, raw); err != nil {
+				return nil, fmt.Errorf("input[%d]: %v", i, err)
+			}
+		}
+	}
+	r.conv.NameToolResults()
+	return r, nil
+}
+
+func (r *ResponsesRequest) setTop(key, text string) error {
+	r.obj.Set(key, reqtext.Quote(text))
+	r.changed = true
+	return nil
+}
+
+// setItem returns a setter that rewrites input item i's content member.
+func (r *ResponsesRequest) setItem(i int, c reqtext.Content) func(string) error {
+	return func(text string) error {
+		ni, err := c.Replace(r.input[i], text)
+		if err != nil {
+			return err
+		}
+		r.input[i] = ni
+		r.changed = true
+		return nil
+	}
+}
+
+func (r *ResponsesRequest) addItem(i int, raw json.RawMessage) error {
+	obj, err := jsonobj.Parse(raw)
+	if err != nil {
+		return err
+	}
+	var it struct {
+		Type   string `json:"type"`
+		Role   string `json:"role"`
+		CallID string `json:"call_id"`
+		Name   string `json:"name"`
+	}
+	if err := json.Unmarshal(raw, &it); err != nil {
+		return err
+	}
+	switch {
+	case it.Role != "" && (it.Type == "" || it.Type == "message"):
+		newType := "input_text"
+		if it.Role == "assistant" {
+			newType = "output_text"
+		}
+		c := responsesContent("content", newType)
+		parts, err := c.Parts(obj)
+		if err != nil {
+			return err
+		}
+		r.conv.Add(warden.Message{Role: chatRole(it.Role), Content: parts}, r.setItem(i, c))
+	case strings.HasSuffix(it.Type, "_call_output"):
+		m := warden.Message{Role: warden.RoleTool, ToolCallID: it.CallID, Name: it.Name}
+		out, _ := obj.Get("output")
+		out = bytes.TrimSpace(out)
+		if len(out) > 0 && out[0] == '{' { // a computer screenshot: not text
+			r.conv.Add(warden.Message{Role: warden.RoleTool, ToolCallID: it.CallID, Name: it.Name,
+				Content: []warden.ContentPart{{Kind: warden.ContentMedia, MediaType: it.Type}}}, nil)
+			return nil
+		}
+		c := responsesContent("output", "input_text")
+		if m.Content, err = c.Parts(obj); err != nil {
+			return err
+		}
+		r.conv.Add(m, r.setItem(i, c))
+	default:
+		item, err := decodeOutputItem(raw)
+		if err != nil {
+			return err
+		}
+		if item.kind == "call" {
+			r.conv.Add(warden.Message{Role: warden.RoleAssistant, ToolCalls: []warden.ToolCall{item.call}}, nil)
+		}
+	}
+	return nil
+}
+
+// Model is the requested model.
+func (r *ResponsesRequest) Model() string { return r.model }
+
+// Stream reports whether the client asked for a stream.
+func (r *ResponsesRequest) Stream() bool { return r.stream }
+
+// Tools names the tools the request offers: function and custom tools by name, MCP servers by label,
+// built-in tools by type.
+func (r *ResponsesRequest) Tools() []string { return r.tools }
+
+// Messages returns the conversation in the turn model. Do not modify it.
+func (r *ResponsesRequest) Messages() []warden.Message { return r.conv.Messages() }
+
+// SetText replaces the text of message i. A call output that is not text (a screenshot) cannot be rewritten.
+func (r *ResponsesRequest) SetText(i int, text string) error {
+	_, err := r.conv.SetText(i, text)
+	return err
+}
+
+// Encode returns the body: the original bytes when nothing was changed.
+func (r *ResponsesRequest) Encode() ([]byte, error) {
+	if !r.changed {
+		return r.raw, nil
+	}
+	if r.input != nil {
+		r.obj.Set("input", jsonobj.JoinArray(r.input))
+	}
+	return r.obj.MarshalJSON()
+}
