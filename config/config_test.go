@@ -108,6 +108,8 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 		{"YAML that does not parse", "version: 1\nguardrails: [\n", `test.yaml:2: not valid YAML`},
 		{"an empty file", "", `test.yaml:1:1: the file is empty`},
 		{"an unknown audit sink", "version: 1\naudit:\n  sink: kafka\n", `audit.sink: unknown sink "kafka" (want jsonl or none)`},
+		{"a ledger user header that is not a header name", "version: 1\nledger:\n  user_header: 'X-User: me'\n", `test.yaml:2:1: ledger.user_header: "X-User: me" is not an HTTP header name`},
+		{"injecting the end user without a header to read it from", "version: 1\nledger:\n  inject_end_user: true\n", `ledger.inject_end_user: needs user_header`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -25,6 +25,13 @@ type Ledger struct {
 	MaxViolations int             `yaml:"max_violations"`
 	Window        warden.Duration `yaml:"window"`
 	BlockFor      warden.Duration `yaml:"block_for"`
+	// UserHeader is the HTTP header that names the end user when the request body names none; the gateway
+	// reads it. Empty: only the body's own field (OpenAI safety_identifier or user, Anthropic
+	// metadata.user_id) names the end user.
+	UserHeader string `yaml:"user_header"`
+	// InjectEndUser fills the provider's end-user field from UserHeader when the client left it empty, so
+	// the provider attributes a violation to the user rather than to the API key.
+	InjectEndUser bool `yaml:"inject_end_user"`
 	// Redis is the server of the redis backend.
 	Redis RedisServer `yaml:"redis"`
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/agentwarden/warden"
@@ -179,6 +180,12 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 		}
 		if lg.MaxViolations < 0 {
 			errs.add(line, col, "ledger.max_violations", "", "must be at least 1")
+		}
+		if strings.ContainsAny(lg.UserHeader, " \t\r\n:") {
+			errs.add(line, col, "ledger.user_header", "", "%q is not an HTTP header name", lg.UserHeader)
+		}
+		if lg.InjectEndUser && lg.UserHeader == "" {
+			errs.add(line, col, "ledger.inject_end_user", "", "needs user_header: the id to inject comes from that header")
 		}
 	}
 	switch f.Audit.Sink {

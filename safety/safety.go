@@ -309,3 +309,19 @@ func list(names, ids []string) string {
 	}
 	return s
 }
+
+// Stopped reports whether a response stage's evaluations include a provider safety stop this package found:
+// what the end-user ledger counts. A monitored safety guardrail counts too; the provider stopped either way.
+func Stopped(evs []warden.Evaluation) bool {
+	for _, ev := range evs {
+		if ev.Status != warden.StatusEvaluated {
+			continue
+		}
+		for _, r := range ev.Decision.Reasons {
+			if r.Code == CodeSafetyStop {
+				return true
+			}
+		}
+	}
+	return false
+}

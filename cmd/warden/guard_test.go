@@ -130,22 +130,3 @@ func TestGuardOutputParsesWithTheSDK(t *testing.T) {
 		t.Errorf("SDK sees %d calls, finish %q, content %q", len(ch.Message.ToolCalls), ch.FinishReason, ch.Message.Content)
 	}
 }
-
-// TestEveryFormatAnswersInItsOwnShape: each format read has its error and message bodies, and each stream
-// read its error event, so no halt can reach a missing entry.
-func TestEveryFormatAnswersInItsOwnShape(t *testing.T) {
-	t.Parallel()
-	for _, f := range guardFormats {
-		if decoders[f] == nil || errorBodies[f] == nil || messageBodies[f] == nil {
-			t.Errorf("format %s lacks a decoder, an error body or a message body", f)
-		}
-	}
-	if len(decoders) != len(guardFormats) {
-		t.Errorf("decoders has %d formats, guardFormats %d", len(decoders), len(guardFormats))
-	}
-	for _, f := range guardFormats {
-		if streamGuards[f] == nil || streamErrors[f] == nil {
-			t.Errorf("format %s lacks a stream guard or a stream error", f)
-		}
-	}
-}

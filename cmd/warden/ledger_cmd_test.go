@@ -61,3 +61,35 @@ func TestLedgerCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardConsultsTheLedger: with a shared (Redis) ledger, guard records a safety stop against the end user
+// as the gateway does, and after max_violations the user's next request is refused in the provider's shape.
+func TestGuardConsultsTheLedger(t *testing.T) {
+	t.Parallel()
+	addr, _ := redistest.Start(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "warden.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\nguardrails:\n  response: [{use: safety}]\nledger:\n  backend: redis\n  max_violations: 2\n  user_header: X-End-User\n  inject_end_user: true\n  redis: {addr: '"+addr+"', prefix: 'guard:'}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const request = `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	stop := "../../wire/openai/testdata/safety_stop_tool_calls.json"
+	// In order: each step depends on the ledger the steps before it wrote.
+	code, out, errOut := runCLI(request, "guard", "-f", "openai-chat", "--request", "-c", cfg, "--user", "user-9")
+	if code != 0 || strings.TrimSpace(out) != `{"model":"m","messages":[{"role":"user","content":"hi"}],"safety_identifier":"user-9"}` {
+		t.Fatalf("a clean user's request: exit %d, stdout %s, stderr %s; want it sent with the user injected", code, out, errOut)
+	}
+	for range 2 {
+		if code, _, errOut := runCLI("", "guard", "-f", "openai-chat", "-c", cfg, "--user", "user-9", stop); code != 0 {
+			t.Fatalf("guard exit %d: %s", code, errOut)
+		}
+	}
+	code, out, _ = runCLI(request, "guard", "-f", "openai-chat", "--request", "-c", cfg, "--user", "user-9")
+	if code != exitDenied || !strings.Contains(out, `"code":"warden.end_user_blocked"`) {
+		t.Errorf("after two safety stops: exit %d, stdout %s", code, out)
+	}
+	code, out, _ = runCLI(`{"safety_identifier":"user-10","messages":[]}`, "guard", "-f", "openai-chat", "--request", "-c", cfg, "--user", "user-9")
+	if code != 0 || !strings.Contains(out, `"safety_identifier":"user-10"`) {
+		t.Errorf("the body's own end user was not the one checked: exit %d, stdout %s", code, out)
+	}
+}

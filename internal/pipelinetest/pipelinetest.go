@@ -9,11 +9,13 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/safety"
 )
 
-// Decide returns the pipeline as a stream guard's decide function.
+// Decide returns the pipeline as a stream guard's decide function: the default config's response side
+// (safety, then the command policy on every tool call left), run by the pipeline the surfaces share.
 func Decide(t testing.TB) func(warden.Response) (warden.Response, error) {
 	t.Helper()
 	g := &safety.Guardrail{}
@@ -27,30 +29,9 @@ func Decide(t testing.TB) func(warden.Response) (warden.Response, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := &pipeline.Pipeline{Engine: e}
 	return func(resp warden.Response) (warden.Response, error) {
-		out, err := e.CheckResponse(context.Background(), warden.ResponseCheck{Response: resp})
-		if err != nil {
-			return resp, err
-		}
-		resp = out.Value
-		var kept []warden.ToolCall
-		var denied []string
-		for _, call := range resp.Message.ToolCalls {
-			tc, err := e.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: call})
-			if err != nil {
-				return resp, err
-			}
-			if tc.Allowed() {
-				kept = append(kept, tc.Value)
-			} else {
-				denied = append(denied, tc.Message)
-			}
-		}
-		if len(denied) > 0 {
-			resp.Message.ToolCalls = kept
-			resp.Message.Content = append(resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: "\n\n" + strings.Join(denied, "\n")})
-		}
-		return resp, nil
+		return p.Decide(context.Background(), warden.RunInfo{}, resp)
 	}
 }
 

@@ -218,19 +218,6 @@ func (c *Conversation) NameToolResults() {
 	}
 }
 
-// CallFor returns the tool call a tool message answers, from the assistant messages before it.
-func CallFor(msgs []warden.Message, i int) (warden.ToolCall, bool) {
-	id := msgs[i].ToolCallID
-	for j := i - 1; j >= 0; j-- {
-		for _, call := range msgs[j].ToolCalls {
-			if call.ID == id && id != "" {
-				return call, true
-			}
-		}
-	}
-	return warden.ToolCall{}, false
-}
-
 // TypedPart classifies the {"type": ...} elements most formats use: textKeys maps each type that holds text
 // to the member holding it ("text" for most, "refusal" for a refusal); every other typed element is media,
 // except those listed as skip.

@@ -1,0 +1,227 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/anthropic"
+	"github.com/agentwarden/warden/wire/bedrock"
+	"github.com/agentwarden/warden/wire/gemini"
+	"github.com/agentwarden/warden/wire/openai"
+	"github.com/agentwarden/warden/wire/sse"
+)
+
+// Request is a decoded provider request: its conversation in the turn model, whose text guardrails may
+// rewrite.
+type Request interface {
+	Messages() []warden.Message
+	// Tools names the tools the request offers the model.
+	Tools() []string
+	SetText(i int, text string) error
+	Encode() ([]byte, error)
+}
+
+// Response is a decoded provider response body: one or more responses (choices, candidates) in the turn
+// model, each of which may be rewritten.
+type Response interface {
+	Len() int
+	Response(i int) warden.Response
+	Set(i int, r warden.Response) error
+	Encode() ([]byte, error)
+}
+
+// Decide is what a stream guard asks once a streamed response is complete: the response as the pipeline
+// lets it through.
+type Decide = func(warden.Response) (warden.Response, error)
+
+// Format is one provider wire format: how to read and rewrite its bodies and streams, and how to answer in
+// its own shapes. A Format is immutable once registered and safe for concurrent use.
+type Format struct {
+	// Name is the format's config and flag name: openai-chat, openai-responses, anthropic, gemini, bedrock.
+	Name string
+	// Title is a human name for messages and docs.
+	Title          string
+	DecodeRequest  func(body []byte) (Request, error)
+	DecodeResponse func(body []byte) (Response, error)
+	// GuardStream copies a response stream from in to out, holding tool calls until decide has seen the whole
+	// response; flush, when set, is called after each write that must reach the client now.
+	GuardStream func(in io.Reader, out io.Writer, flush func(), decide Decide) error
+	// ErrorBody is an error Warden answers itself (HTTP 403), in the provider's shape; code is Warden's
+	// reason code.
+	ErrorBody func(message, code string) []byte
+	// StreamError ends a stream with an error event clients of the format read.
+	StreamError func(message, code string) []byte
+	// MessageBody is a whole response carrying text Warden wrote (an API-layer safety error as a message).
+	MessageBody func(text string) []byte
+	// EndUser reads the end-user id the request body names; nil when the format has no such field.
+	EndUser func(body []byte) (string, error)
+	// WithEndUser fills that field when the body names no end user; nil when the format has no such field.
+	WithEndUser func(body []byte, id string) ([]byte, error)
+}
+
+var (
+	formatsMu sync.RWMutex
+	formats   = map[string]*Format{}
+)
+
+// Register makes a format available by name. It panics on a nil format, an empty name, a missing codec or
+// a duplicate name: those are wiring mistakes.
+func Register(f *Format) {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	switch {
+	case f == nil || f.Name == "":
+		panic("pipeline: Register of a nil or unnamed format")
+	case f.DecodeRequest == nil || f.DecodeResponse == nil || f.GuardStream == nil || f.ErrorBody == nil || f.StreamError == nil || f.MessageBody == nil:
+		panic("pipeline: format " + f.Name + " lacks a codec")
+	case formats[f.Name] != nil:
+		panic("pipeline: Register called twice for format " + f.Name)
+	}
+	formats[f.Name] = f
+}
+
+// Lookup returns the format registered under name.
+func Lookup(name string) (*Format, error) {
+	formatsMu.RLock()
+	f := formats[name]
+	formatsMu.RUnlock()
+	if f == nil {
+		return nil, fmt.Errorf("%q is not supported (supported: %s)", name, strings.Join(Names(), ", "))
+	}
+	return f, nil
+}
+
+// Names lists the registered formats: the built-in ones in their documented order, then others sorted.
+func Names() []string {
+	formatsMu.RLock()
+	defer formatsMu.RUnlock()
+	var out, extra []string
+	for _, n := range builtinOrder {
+		if formats[n] != nil {
+			out = append(out, n)
+		}
+	}
+	for n := range formats {
+		if !builtin(n) {
+			extra = append(extra, n)
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
+}
+
+var builtinOrder = []string{"openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"}
+
+func builtin(name string) bool {
+	for _, n := range builtinOrder {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// errorType is the error type of Warden's own errors in OpenAI's shape.
+const errorType = "warden_guardrail"
+
+func init() {
+	openaiEndUser := func(body []byte) (string, error) {
+		id, _, err := openai.EndUser(body)
+		return id, err
+	}
+	Register(&Format{
+		Name:           "openai-chat",
+		Title:          "OpenAI Chat Completions",
+		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeChatRequest(b) },
+		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeChatResponse(b) },
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
+			return openai.GuardChatStream(in, out, flush, d)
+		},
+		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		StreamError: func(msg, code string) []byte {
+			return sse.Data(string(openai.ErrorBody(msg, errorType, code))).Encode()
+		},
+		MessageBody: func(text string) []byte {
+			return openai.MessageBody("warden-safety", "warden", text, "content_filter")
+		},
+		EndUser:     openaiEndUser,
+		WithEndUser: openai.WithEndUser,
+	})
+	Register(&Format{
+		Name:           "openai-responses",
+		Title:          "OpenAI Responses",
+		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeResponsesRequest(b) },
+		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeResponse(b) },
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
+			return openai.GuardResponsesStream(in, out, flush, d)
+		},
+		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		// A Responses stream reports errors as an error event.
+		StreamError: func(msg, code string) []byte {
+			b, _ := json.Marshal(map[string]any{"type": "error", "code": code, "message": msg, "param": nil})
+			return sse.Named("error", string(b)).Encode()
+		},
+		MessageBody: func(text string) []byte { return openai.ResponseMessageBody("warden-safety", "warden", text) },
+		EndUser:     openaiEndUser,
+		WithEndUser: openai.WithEndUser,
+	})
+	Register(&Format{
+		Name:          "anthropic",
+		Title:         "Anthropic Messages",
+		DecodeRequest: func(b []byte) (Request, error) { return anthropic.DecodeRequest(b) },
+		DecodeResponse: func(b []byte) (Response, error) {
+			m, err := anthropic.DecodeMessage(b)
+			if err != nil {
+				return nil, err
+			}
+			return anthropicResponse{m}, nil
+		},
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
+			return anthropic.GuardStream(in, out, flush, d)
+		},
+		ErrorBody: func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
+		StreamError: func(msg, _ string) []byte {
+			return sse.Named("error", string(anthropic.ErrorBody(msg, "permission_error"))).Encode()
+		},
+		MessageBody: func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
+		EndUser:     anthropic.EndUser,
+		WithEndUser: anthropic.WithEndUser,
+	})
+	Register(&Format{
+		Name:           "gemini",
+		Title:          "Gemini generateContent",
+		DecodeRequest:  func(b []byte) (Request, error) { return gemini.DecodeRequest(b) },
+		DecodeResponse: func(b []byte) (Response, error) { return gemini.DecodeResponse(b) },
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
+			return gemini.GuardStream(in, out, flush, d)
+		},
+		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
+		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).Encode() },
+		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+	})
+	Register(&Format{
+		Name:           "bedrock",
+		Title:          "Amazon Bedrock Converse",
+		DecodeRequest:  func(b []byte) (Request, error) { return bedrock.DecodeRequest(b) },
+		DecodeResponse: func(b []byte) (Response, error) { return bedrock.DecodeResponse(b) },
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
+			return bedrock.GuardStream(in, out, flush, d)
+		},
+		// Bedrock names the error in the x-amzn-ErrorType header (bedrock.ErrorType); the body holds the message.
+		ErrorBody:   func(msg, _ string) []byte { return bedrock.ErrorBody(msg) },
+		StreamError: func(msg, _ string) []byte { return bedrock.StreamException(msg) },
+		MessageBody: func(text string) []byte { return bedrock.MessageBody(text, "content_filtered") },
+	})
+}
+
+// anthropicResponse adapts an Anthropic message, which is one response, to Response.
+type anthropicResponse struct{ *anthropic.Message }
+
+func (r anthropicResponse) Len() int                           { return 1 }
+func (r anthropicResponse) Response(int) warden.Response       { return r.Message.Response() }
+func (r anthropicResponse) Set(_ int, x warden.Response) error { return r.Message.Set(x) }

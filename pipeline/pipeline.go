@@ -1,0 +1,407 @@
+// Package pipeline runs a turn's guardrail stages on provider wire traffic: a request body before it goes
+// upstream (the end-user ledger, input guardrails, tool-result guardrails), and a response body, upstream
+// error or stream before it reaches the client (safety termination and the other response guardrails, then
+// tool-call authorization). The gateway and `warden guard` share it, so that a recorded exchange replayed
+// offline gets exactly the answer the gateway would give.
+//
+// It never logs content: what it logs names guardrails, stages and reason codes only. Its API follows the
+// gateway's needs and may change until the gateway is stable.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/ledger"
+	"github.com/agentwarden/warden/safety"
+)
+
+// Pipeline holds what every exchange shares. It is safe for concurrent use once built; do not change its
+// fields afterwards.
+type Pipeline struct {
+	Engine *warden.Engine
+	// Ledger counts safety stops per end user and blocks repeat offenders; nil turns it off.
+	Ledger ledger.Ledger
+	// InjectEndUser fills the request's end-user field from RunInfo.UserID when the client left it empty, so
+	// that the provider attributes a violation to the user rather than to the API key.
+	InjectEndUser bool
+	// Logger receives failures that do not change the answer (a ledger write that failed); nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Refusal is an answer Warden gives in place of the provider's: a halt, a blocked end user, a request it
+// cannot read. Body is in the format's own error shape.
+type Refusal struct {
+	Status int
+	Body   []byte
+	// Code is Warden's reason code: the halting guardrail's, or warden.end_user_blocked, warden.bad_request, …
+	Code string
+	// RetryAfter, when positive, says when the client may try again (a ledger block).
+	RetryAfter time.Duration
+	// Cause is the error behind the refusal, for the caller's logs; it never holds content.
+	Cause error
+}
+
+func (r *Refusal) Error() string { return fmt.Sprintf("refused (%d %s)", r.Status, r.Code) }
+
+func (r *Refusal) Unwrap() error { return r.Cause }
+
+// Reason codes of Warden's own refusals.
+const (
+	CodeEndUserBlocked    = "warden.end_user_blocked"
+	CodeBadRequest        = "warden.bad_request"
+	CodeLedgerUnavailable = "warden.ledger_unavailable"
+	CodeRewriteFailed     = "warden.rewrite_failed"
+)
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+func (p *Pipeline) logger() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// refuse answers in f's error shape.
+func refuse(f *Format, status int, code, msg string, cause error) *Refusal {
+	return &Refusal{Status: status, Body: f.ErrorBody(msg, code), Code: code, Cause: cause}
+}
+
+// halted turns a tripwire into a refusal naming the guardrail and its reason, never the content.
+func halted(f *Format, tw *warden.TripwireError) *Refusal {
+	return refuse(f, http.StatusForbidden, tw.Decision.FirstReason().Code, haltMessage(tw), tw)
+}
+
+func subject(s warden.Stage) string {
+	if s == warden.StageInput || s == warden.StageToolResult {
+		return "request"
+	}
+	return "response"
+}
+
+// Prepared is a request ready to go upstream.
+type Prepared struct {
+	// Body is what to send: the client's bytes, or them with rewritten text or an injected end-user id.
+	Body []byte
+	// UserID is the end user the request is for (its own field, or RunInfo.UserID); pass it on in the
+	// RunInfo of the response.
+	UserID string
+	// Tools names the tools the request offers the model.
+	Tools []string
+}
+
+// Request runs the request side on a body in format f: the ledger check for the end user, the input
+// guardrails on the new user input, and the tool-result guardrails on the tool results that answer the last
+// assistant turn. run.UserID is the end user when the body names none (a header the gateway read, say).
+// A refusal comes back as a *Refusal error, in f's error shape; nothing went upstream.
+func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run warden.RunInfo) (Prepared, error) {
+	prep := Prepared{Body: body, UserID: run.UserID}
+	if f.EndUser != nil {
+		id, err := f.EndUser(body)
+		if err != nil {
+			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+		}
+		if id != "" {
+			prep.UserID = id
+		}
+	}
+	run.UserID = prep.UserID
+	if err := p.checkLedger(ctx, f, prep.UserID); err != nil {
+		return prep, err
+	}
+	req, err := f.DecodeRequest(body)
+	if err != nil {
+		return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+	}
+	prep.Tools = req.Tools()
+	changed, err := p.guardRequest(ctx, f, req, run)
+	if err != nil {
+		return prep, err
+	}
+	if changed {
+		if prep.Body, err = req.Encode(); err != nil {
+			return prep, refuse(f, http.StatusInternalServerError, CodeRewriteFailed, "Warden could not rewrite this request", err)
+		}
+	}
+	if p.InjectEndUser && f.WithEndUser != nil && prep.UserID != "" {
+		if prep.Body, err = f.WithEndUser(prep.Body, prep.UserID); err != nil {
+			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+		}
+	}
+	return prep, nil
+}
+
+// checkLedger refuses a blocked end user. A ledger that cannot answer fails closed.
+func (p *Pipeline) checkLedger(ctx context.Context, f *Format, user string) error {
+	if p.Ledger == nil || user == "" {
+		return nil
+	}
+	now := p.now()
+	until, blocked, err := p.Ledger.Blocked(ctx, user, now)
+	if err != nil {
+		p.logger().ErrorContext(ctx, "ledger check failed; refusing the request", "err", err)
+		return refuse(f, http.StatusServiceUnavailable, CodeLedgerUnavailable, "Warden could not check the end-user ledger; the request was not sent", err)
+	}
+	if !blocked {
+		return nil
+	}
+	r := refuse(f, http.StatusForbidden, CodeEndUserBlocked, fmt.Sprintf(
+		"Warden has blocked requests for this end user until %s: the provider stopped too many of their recent responses for safety. The request was not sent, so it cannot count against the API key.",
+		until.UTC().Format(time.RFC3339)), nil)
+	r.RetryAfter = until.Sub(now)
+	return r
+}
+
+// NewInput returns the indexes of the messages the input guardrails see: the user messages after the last
+// assistant message (all of them on a first turn). System messages are the operator's, not input, and
+// earlier turns were checked when they were new.
+func NewInput(msgs []warden.Message) []int {
+	var idx []int
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != warden.RoleAssistant; i-- {
+		if msgs[i].Role == warden.RoleUser {
+			idx = append(idx, i)
+		}
+	}
+	for l, r := 0, len(idx)-1; l < r; l, r = l+1, r-1 {
+		idx[l], idx[r] = idx[r], idx[l]
+	}
+	return idx
+}
+
+// NewToolResults returns the indexes of the tool messages after the last assistant message: the results of
+// the calls the model just made, which no guardrail has seen yet.
+func NewToolResults(msgs []warden.Message) []int {
+	var idx []int
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != warden.RoleAssistant; i-- {
+		if msgs[i].Role == warden.RoleTool {
+			idx = append(idx, i)
+		}
+	}
+	for l, r := 0, len(idx)-1; l < r; l, r = l+1, r-1 {
+		idx[l], idx[r] = idx[r], idx[l]
+	}
+	return idx
+}
+
+// guardRequest runs the input and tool-result stages and writes their changes into req.
+func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run warden.RunInfo) (bool, error) {
+	msgs := req.Messages()
+	changed := false
+	setText := func(i int, text string) error {
+		if msgs[i].Text() == text {
+			return nil
+		}
+		if err := req.SetText(i, text); err != nil {
+			return refuse(f, http.StatusForbidden, CodeRewriteFailed, "Warden could not apply a guardrail's change to this request, so it was not sent", err)
+		}
+		changed = true
+		return nil
+	}
+	results := NewToolResults(msgs)
+	for _, i := range results {
+		m := msgs[i]
+		call, _ := CallFor(msgs, i)
+		if call.Name == "" {
+			call.Name = m.Name
+		}
+		out, err := p.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: run, Call: call,
+			Result: warden.ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Text(), IsError: m.IsError}})
+		if err != nil {
+			return false, p.stageError(f, err)
+		}
+		text := out.Value.Content
+		if !out.Allowed() {
+			text = out.Message
+		}
+		if err := setText(i, text); err != nil {
+			return false, err
+		}
+	}
+	input := NewInput(msgs)
+	if len(input) == 0 {
+		return changed, nil
+	}
+	subject := make([]warden.Message, len(input))
+	for k, i := range input {
+		subject[k] = msgs[i]
+	}
+	out, err := p.Engine.CheckInput(ctx, warden.InputCheck{Run: run, Messages: subject})
+	if err != nil {
+		return false, p.stageError(f, err)
+	}
+	if len(out.Value) != len(input) {
+		return false, refuse(f, http.StatusForbidden, CodeRewriteFailed, "an input guardrail changed the number of messages, which Warden cannot write into this request, so it was not sent", nil)
+	}
+	for k, i := range input {
+		if err := setText(i, out.Value[k].Text()); err != nil {
+			return false, err
+		}
+	}
+	return changed, nil
+}
+
+// stageError turns an engine error into a refusal: a halt names its guardrail; anything else fails closed.
+func (p *Pipeline) stageError(f *Format, err error) error {
+	var tw *warden.TripwireError
+	if errors.As(err, &tw) {
+		return halted(f, tw)
+	}
+	return refuse(f, http.StatusInternalServerError, "warden.error", "Warden could not check this exchange, so it was stopped", err)
+}
+
+// CallFor returns the tool call a tool message answers, from the assistant messages before it.
+func CallFor(msgs []warden.Message, i int) (warden.ToolCall, bool) {
+	id := msgs[i].ToolCallID
+	if id == "" {
+		return warden.ToolCall{}, false
+	}
+	for j := i - 1; j >= 0; j-- {
+		for _, call := range msgs[j].ToolCalls {
+			if call.ID == id {
+				return call, true
+			}
+		}
+	}
+	return warden.ToolCall{}, false
+}
+
+// Response runs the response side on a whole body with HTTP status: on a 2xx body, every response in it
+// goes through the response stage and tool-call authorization (a denied call is removed and its deny message
+// added to the text); on an error status, an API-layer safety error is recorded and passed on, or answered
+// as a message when the safety guardrail says so. A halt comes back as a *Refusal.
+func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []byte, run warden.RunInfo) ([]byte, error) {
+	if status != 0 && status/100 != 2 {
+		return p.upstreamError(ctx, f, status, body, run)
+	}
+	r, err := f.DecodeResponse(body)
+	if err != nil {
+		return nil, refuse(f, http.StatusBadGateway, "warden.bad_upstream", "Warden could not read the provider's response: "+err.Error(), err)
+	}
+	for i := range r.Len() {
+		resp, err := p.Decide(ctx, run, r.Response(i))
+		if err != nil {
+			return nil, p.stageError(f, err)
+		}
+		if err := r.Set(i, resp); err != nil {
+			return nil, refuse(f, http.StatusBadGateway, CodeRewriteFailed, "Warden could not rewrite the provider's response", err)
+		}
+	}
+	out, err := r.Encode()
+	if err != nil {
+		return nil, refuse(f, http.StatusBadGateway, CodeRewriteFailed, "Warden could not rewrite the provider's response", err)
+	}
+	return out, nil
+}
+
+// upstreamError runs the response stage on a provider error.
+func (p *Pipeline) upstreamError(ctx context.Context, f *Format, status int, body []byte, run warden.RunInfo) ([]byte, error) {
+	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: safety.ErrorResponse(status, body)})
+	if err != nil {
+		return nil, p.stageError(f, err)
+	}
+	p.countViolation(ctx, run.UserID, out.Evaluations)
+	if out.Decision.Action == warden.ActionModify {
+		return f.MessageBody(out.Value.Message.Text()), nil
+	}
+	return body, nil
+}
+
+// Stream copies a response stream through the format's stream guard: text passes at once, tool calls are
+// held until the whole response has been through the response stage and tool-call authorization. A halt
+// ends the stream with the format's error event and comes back as a *Refusal whose body was written.
+func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.Writer, flush func(), run warden.RunInfo) error {
+	err := f.GuardStream(in, out, flush, func(r warden.Response) (warden.Response, error) { return p.Decide(ctx, run, r) })
+	var tw *warden.TripwireError
+	if errors.As(err, &tw) {
+		r := halted(f, tw)
+		r.Body = f.StreamError(haltMessage(tw), r.Code)
+		if _, werr := out.Write(r.Body); werr != nil {
+			return werr
+		}
+		if flush != nil {
+			flush()
+		}
+		return r
+	}
+	return err
+}
+
+func haltMessage(tw *warden.TripwireError) string {
+	reason := tw.Decision.FirstReason()
+	return fmt.Sprintf("Warden stopped this %s: %s guardrail %q (%s): %s", subject(tw.Stage), tw.Stage, tw.Guardrail, reason.Code, reason.Message)
+}
+
+// Decide is the pipeline on one response: the response stage (counting a safety stop against the end user),
+// then every tool call left; a denied call is removed and its deny message added to the text.
+func (p *Pipeline) Decide(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: resp})
+	if err != nil {
+		return resp, err
+	}
+	p.countViolation(ctx, run.UserID, out.Evaluations)
+	resp = out.Value
+	var kept []warden.ToolCall
+	var denied []string
+	for _, call := range resp.Message.ToolCalls {
+		tc, err := p.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: run, Call: call})
+		if err != nil {
+			return resp, err
+		}
+		if tc.Allowed() {
+			kept = append(kept, tc.Value)
+		} else {
+			denied = append(denied, tc.Message)
+		}
+	}
+	if len(denied) == 0 && len(kept) == len(resp.Message.ToolCalls) {
+		return resp, nil
+	}
+	resp.Message.ToolCalls = kept
+	text := strings.Join(denied, "\n")
+	if resp.Message.Text() != "" {
+		text = "\n\n" + text
+	}
+	resp.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
+	return resp, nil
+}
+
+// countViolation records a provider safety stop against the end user in the ledger. A failed write does not
+// change the answer (the response was already handled safely); it is logged, without content.
+func (p *Pipeline) countViolation(ctx context.Context, user string, evs []warden.Evaluation) {
+	if p.Ledger == nil || user == "" || !safety.Stopped(evs) {
+		return
+	}
+	until, err := p.Ledger.Record(ctx, user, p.now())
+	if err != nil {
+		p.logger().ErrorContext(ctx, "ledger record failed", "err", err)
+		return
+	}
+	if !until.IsZero() {
+		p.logger().WarnContext(ctx, "end user blocked after repeated provider safety stops", "until", until)
+	}
+}
+
+// New returns the pipeline a loaded config describes.
+func New(l *config.Loaded, logger *slog.Logger) *Pipeline {
+	p := &Pipeline{Engine: l.Engine, Ledger: l.Ledger, Logger: logger}
+	if lc := l.Parsed.File.Ledger; lc != nil {
+		p.InjectEndUser = lc.InjectEndUser
+	}
+	return p
+}
