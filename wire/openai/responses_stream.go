@@ -215,15 +215,15 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 			continue
 		}
 		c, isChanged := changed[si.callID]
-		if isChanged && (si.typ != "function_call" || !c.Complete) {
-			return errors.New("a guardrail changed the arguments of a " + si.typ + " item; a Responses stream cannot carry that change, so the stream ends here")
+		if isChanged && !c.Complete {
+			return errors.New("a guardrail changed the arguments of a " + si.typ + " item to something that is not JSON, so the stream ends here")
 		}
 		si.out = g.next
 		g.next++
 		firstDelta := true
 		for _, raw := range si.held {
 			if isChanged {
-				nb, keepEvent, err := withArguments(raw, string(c.Arguments), &firstDelta)
+				nb, keepEvent, err := withArguments(raw, si.typ, c, &firstDelta)
 				if err != nil {
 					return err
 				}
@@ -272,10 +272,12 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 	return g.write(sse.Named(ev.Type, string(b)).Encode())
 }
 
-// withArguments rewrites a held event of a function_call item whose arguments a guardrail changed: the first
-// arguments delta carries the new arguments whole and later ones are dropped (keep false); the done events
-// carry the new arguments; other events are kept as they came.
-func withArguments(raw []byte, args string, firstDelta *bool) (out []byte, keep bool, err error) {
+// withArguments rewrites a held event of a call item whose arguments a guardrail changed. A function_call's
+// first arguments delta carries the new arguments whole and later ones are dropped (keep false), and its
+// done events carry them; a custom_tool_call's input deltas and done events likewise; a built-in call's
+// action (or operation) is replaced in the item of its added and done events. Other events are kept as
+// they came.
+func withArguments(raw []byte, itemType string, c warden.ToolCall, firstDelta *bool) (out []byte, keep bool, err error) {
 	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
 	if err != nil {
 		return nil, false, err
@@ -288,24 +290,34 @@ func withArguments(raw []byte, args string, firstDelta *bool) (out []byte, keep 
 	if t, ok := obj.Get("type"); ok {
 		_ = json.Unmarshal(t, &typ)
 	}
+	text := string(c.Arguments) // what a function_call's deltas carry
+	if itemType == "custom_tool_call" {
+		if err := json.Unmarshal(c.Arguments, &text); err != nil {
+			return nil, false, errors.New("a modified custom tool call's input is not a JSON string")
+		}
+	}
+	_, builtin := builtinCalls[itemType]
 	switch typ {
-	case "response.function_call_arguments.delta":
+	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
 		if !*firstDelta {
 			return nil, false, nil
 		}
 		*firstDelta = false
-		_ = obj.SetJSON("delta", args)
+		_ = obj.SetJSON("delta", text)
 	case "response.function_call_arguments.done":
-		_ = obj.SetJSON("arguments", args)
-	case "response.output_item.done":
+		_ = obj.SetJSON("arguments", text)
+	case "response.custom_tool_call_input.done":
+		_ = obj.SetJSON("input", text)
+	case "response.output_item.done", "response.output_item.added":
+		if typ == "response.output_item.added" && !builtin {
+			return raw, true, nil // a streamed call's added item carries no arguments yet
+		}
 		item, _ := obj.Get("item")
-		io, err := jsonobj.Parse(item)
+		ni, err := setCallArguments(item, c)
 		if err != nil {
 			return nil, false, err
 		}
-		_ = io.SetJSON("arguments", args)
-		ib, _ := io.MarshalJSON()
-		obj.Set("item", ib)
+		obj.Set("item", ni)
 	default:
 		return raw, true, nil
 	}

@@ -212,3 +212,65 @@ func TestGuardResponsesStreamChangedArguments(t *testing.T) {
 		t.Errorf("the terminal response has %+v", final.Output)
 	}
 }
+
+// TestGuardResponsesStreamChangesEveryCallKind: a changed call goes out with only its new arguments, for a
+// custom tool's streamed input and a built-in call's action alike.
+func TestGuardResponsesStreamChangesEveryCallKind(t *testing.T) {
+	t.Parallel()
+	event := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+	created := event("response.created", `{"type":"response.created","sequence_number":0,"response":{"id":"r","object":"response","status":"in_progress","output":[]}}`)
+	customItem := func(input string) string {
+		return `{"type":"custom_tool_call","id":"ctc_1","call_id":"call_c","name":"patch","input":"` + input + `"}`
+	}
+	shellItem := `{"type":"shell_call","id":"sh_1","call_id":"call_s","status":"completed","action":{"commands":["rm -rf /tmp/x"]}}`
+	tests := []struct {
+		desc     string
+		stream   string
+		newArgs  string
+		wantSeen []string // in what the client receives
+	}{
+		{desc: "a custom tool's input deltas carry the new input", newArgs: `"ls"`,
+			stream: created +
+				event("response.output_item.added", `{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":`+customItem("")+`}`) +
+				event("response.custom_tool_call_input.delta", `{"type":"response.custom_tool_call_input.delta","sequence_number":2,"output_index":0,"item_id":"ctc_1","delta":"rm -rf"}`) +
+				event("response.custom_tool_call_input.delta", `{"type":"response.custom_tool_call_input.delta","sequence_number":3,"output_index":0,"item_id":"ctc_1","delta":" /tmp/x"}`) +
+				event("response.custom_tool_call_input.done", `{"type":"response.custom_tool_call_input.done","sequence_number":4,"output_index":0,"item_id":"ctc_1","input":"rm -rf /tmp/x"}`) +
+				event("response.output_item.done", `{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":`+customItem("rm -rf /tmp/x")+`}`) +
+				event("response.completed", `{"type":"response.completed","sequence_number":6,"response":{"id":"r","object":"response","status":"completed","output":[`+customItem("rm -rf /tmp/x")+`]}}`),
+			wantSeen: []string{`"delta":"ls"`, `"input":"ls"`, `"item":{"type":"custom_tool_call","id":"ctc_1","call_id":"call_c","name":"patch","input":"ls"}`}},
+		{desc: "a shell call's action is replaced in its items and the terminal response", newArgs: `{"commands":["ls /tmp"]}`,
+			stream: created +
+				event("response.output_item.added", `{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":`+shellItem+`}`) +
+				event("response.output_item.done", `{"type":"response.output_item.done","sequence_number":2,"output_index":0,"item":`+shellItem+`}`) +
+				event("response.completed", `{"type":"response.completed","sequence_number":3,"response":{"id":"r","object":"response","status":"completed","output":[`+shellItem+`]}}`),
+			wantSeen: []string{`"action":{"commands":["ls /tmp"]}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			rewrite := func(r warden.Response) (warden.Response, error) {
+				if len(r.Message.ToolCalls) != 1 {
+					t.Fatalf("decide sees %d calls", len(r.Message.ToolCalls))
+				}
+				c := r.Message.ToolCalls[0]
+				r.Message.ToolCalls = []warden.ToolCall{warden.NewToolCall(c.ID, c.Name, []byte(tt.newArgs))}
+				return r, nil
+			}
+			var out bytes.Buffer
+			if err := openai.GuardResponsesStream(strings.NewReader(tt.stream), &out, nil, rewrite); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out.String(), "rm -rf") {
+				t.Errorf("the original arguments reached the client:\n%s", out.String())
+			}
+			for _, w := range tt.wantSeen {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("the client does not see %s in:\n%s", w, out.String())
+				}
+			}
+			if read := readResponsesStream(t, out.Bytes()); read.terminal != "response.completed" || len(read.final.Output) != 1 {
+				t.Errorf("openai-go reads terminal %q with %d items", read.terminal, len(read.final.Output))
+			}
+		})
+	}
+}
