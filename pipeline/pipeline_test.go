@@ -61,7 +61,7 @@ var screenResults = warden.ToolResultGuardrailFunc(func(_ context.Context, c war
 
 // newPipeline builds the response pipeline of the default config (safety, then the command policy) with
 // the given request-side guardrails and a memory ledger that blocks after two stops.
-func newPipeline(t *testing.T, input []warden.Entry, results []warden.Entry) *pipeline.Pipeline {
+func newPipeline(t testing.TB, input []warden.Entry, results []warden.Entry) *pipeline.Pipeline {
 	t.Helper()
 	g := &safety.Guardrail{}
 	c := &commands.Commands{}
@@ -82,7 +82,7 @@ func newPipeline(t *testing.T, input []warden.Entry, results []warden.Entry) *pi
 	return &pipeline.Pipeline{Engine: e, Ledger: lg, Now: func() time.Time { return t0 }}
 }
 
-func format(t *testing.T, name string) *pipeline.Format {
+func format(t testing.TB, name string) *pipeline.Format {
 	t.Helper()
 	f, err := pipeline.Lookup(name)
 	if err != nil {
@@ -207,7 +207,7 @@ func TestALedgerThatCannotAnswerFailsClosed(t *testing.T) {
 	}
 }
 
-func read(t *testing.T, path string) []byte {
+func read(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
