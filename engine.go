@@ -318,7 +318,42 @@ func (e *Engine) CheckOutput(ctx context.Context, c OutputCheck) (Outcome[Messag
 func (e *Engine) CheckPart(ctx context.Context, c PartCheck) (Outcome[Part], error) {
 	return checkStage(e, ctx, StageStream, e.stream, c, c.Run, "", clock(),
 		func(c PartCheck) Part { return c.Part },
-		func(c PartCheck, v Part) PartCheck { c.Part = v; return c }, nil)
+		func(c PartCheck, v Part) PartCheck {
+			c.Part = v
+			if v.Kind == PartText {
+				c.Pending = v.Text // a text guardrail's replacement is the new pending text
+			}
+			return c
+		}, nil)
+}
+
+// StreamHoldback returns how many bytes at the end of pending must stay held: the most any enforcing stream
+// guardrail asks for (see StreamHoldback), between 0 and len(pending). A guardrail whose Holdback panics
+// holds everything: unseen text never leaves because of a bug.
+func (e *Engine) StreamHoldback(pending string) int {
+	n := 0
+	for _, b := range e.stream {
+		h, ok := b.g.stream.(StreamHoldback)
+		if !ok || b.opts.Mode != ModeEnforce {
+			continue
+		}
+		if k := safeHoldback(h, pending); k > n {
+			n = k
+		}
+		if n >= len(pending) {
+			return len(pending)
+		}
+	}
+	return n
+}
+
+func safeHoldback(h StreamHoldback, pending string) (n int) {
+	defer func() {
+		if recover() != nil {
+			n = len(pending)
+		}
+	}()
+	return max(h.Holdback(pending), 0)
 }
 
 // checkStage runs one stage's chain on a subject and builds its outcome: get and set reach the subject's

@@ -145,9 +145,22 @@ type OutputGuardrail interface {
 	CheckOutput(ctx context.Context, c OutputCheck) (Decision, error)
 }
 
-// StreamGuardrail checks one part of a model's output stream.
+// StreamGuardrail checks one part of a model's output stream. For a text part, Part.Text is the newest delta
+// and PartCheck.Pending is all the text not yet released, ending with it; a guardrail that changes text
+// returns Modify(Part{Kind: PartText, Text: <the new pending text>}), and the guardrails after it see that
+// text as both Part.Text and Pending. Retry asks the stream runner for a self-correction with the reason's
+// message as feedback; Halt stops the stream.
 type StreamGuardrail interface {
 	CheckPart(ctx context.Context, c PartCheck) (Decision, error)
+}
+
+// StreamHoldback is optional for stream guardrails: how many bytes at the end of the pending text the
+// guardrail must see more of before they may be released — the start of a pattern the next delta may
+// complete (a fixed look-behind), everything after the last sentence end, or all of it (a judge of the
+// whole response). Text is released only when every enforcing guardrail has let it go. A guardrail without
+// it, or in monitor mode, never delays text: it still sees each delta before it is released.
+type StreamHoldback interface {
+	Holdback(pending string) int
 }
 
 // InputGuardrailFunc adapts a function to InputGuardrail.

@@ -15,6 +15,7 @@ import (
 	_ "github.com/agentwarden/warden/builtin" // the default config uses built-in modules
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
+	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
 	"github.com/agentwarden/warden/policy/commands"
@@ -172,6 +173,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"http", reflect.TypeFor[webhook.Webhook]()},
 		{"oap", reflect.TypeFor[oap.OAP]()},
 		{"safety", reflect.TypeFor[safety.Guardrail]()},
+		{"redact", reflect.TypeFor[redact.Redact]()},
 		{"safetyDetector", reflect.TypeFor[safety.DetectorConfig]()},
 		{"oapMapping", reflect.TypeFor[oap.Mapping]()},
 	}

@@ -1,0 +1,128 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A detector finds one type of secret or personal data. Every match lies within a run of the detector's
+// class of characters, which is what makes redaction across delta boundaries exact: a match that may still
+// involve text not yet received can only start in the trailing run of the class (or, for an anchored
+// detector, at an anchor in it), so everything before that is settled and may be released.
+type detector struct {
+	name string
+	// class says which bytes a match may contain.
+	class *[256]bool
+	// anchors, when set, are the literal starts of every match (sk-, AKIA, …); without anchors, every match
+	// holds a digit, or for e-mail an '@'.
+	anchors []string
+	// maxLen bounds how far back a trailing run is held (default 1024): a match longer than that, inside a
+	// run longer than that, may be released in part. Only blocks that are long by nature set it.
+	maxLen int
+	re     *regexp.Regexp
+	// minDigits and minLen skip runs too short to hold a match without running the regex.
+	minDigits, minLen int
+	// valid, when set, must accept a match (a Luhn or mod-97 check) for it to be redacted.
+	valid func(string) bool
+}
+
+func classOf(chars string, ranges ...[2]byte) *[256]bool {
+	var t [256]bool
+	for i := 0; i < len(chars); i++ {
+		t[chars[i]] = true
+	}
+	for _, r := range ranges {
+		for c := int(r[0]); c <= int(r[1]); c++ {
+			t[c] = true
+		}
+	}
+	return &t
+}
+
+var (
+	digits   = [2]byte{'0', '9'}
+	upper    = [2]byte{'A', 'Z'}
+	lower    = [2]byte{'a', 'z'}
+	tokenSet = classOf("_-", digits, upper, lower)
+)
+
+// detectors lists every type in the order they run: the longest and most specific first, so that a key
+// inside a private key block or a number inside a card is redacted once, as the larger thing.
+var detectors = []*detector{
+	{name: "private_key", re: regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----`),
+		anchors: []string{"-----BEGIN"}, maxLen: 16 << 10},
+	{name: "jwt", class: classOf("_-.", digits, upper, lower), anchors: []string{"eyJ"}, maxLen: 8 << 10,
+		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}`)},
+	{name: "anthropic_key", class: tokenSet, anchors: []string{"sk-ant-"},
+		re: regexp.MustCompile(`sk-ant-[a-z0-9]+-[A-Za-z0-9_-]{20,}`)},
+	{name: "openai_key", class: tokenSet, anchors: []string{"sk-"},
+		re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`)},
+	{name: "github_token", class: tokenSet, anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
+	{name: "aws_key", class: classOf("", digits, upper), anchors: []string{"AKIA", "ASIA"},
+		re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`)},
+	{name: "slack_token", class: classOf("-", digits, upper, lower), anchors: []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"},
+		re: regexp.MustCompile(`xox[baprs]-[A-Za-z0-9-]{10,}`)},
+	{name: "google_key", class: tokenSet, anchors: []string{"AIza"},
+		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
+	{name: "email", class: classOf("._%+-@", digits, upper, lower), minLen: 6,
+		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},
+	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
+		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid},
+	{name: "card", class: classOf(" -", digits), minDigits: 13,
+		re: regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`), valid: luhnValid},
+	{name: "ssn", class: classOf("-", digits), minDigits: 9,
+		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid},
+	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10,
+		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}`)},
+}
+
+// luhnValid is the card-number checksum.
+func luhnValid(s string) bool {
+	sum, n, double := 0, 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		c := s[i]
+		if c < '0' || c > '9' {
+			continue
+		}
+		d := int(c - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		n++
+		double = !double
+	}
+	return n >= 13 && sum%10 == 0
+}
+
+// ibanValid is the ISO 13616 mod-97 check.
+func ibanValid(s string) bool {
+	s = strings.ReplaceAll(s, " ", "")
+	if len(s) < 15 {
+		return false
+	}
+	s = s[4:] + s[:4]
+	rem := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			rem = (rem*10 + int(c-'0')) % 97
+		case c >= 'A' && c <= 'Z':
+			rem = (rem*100 + int(c-'A') + 10) % 97
+		default:
+			return false
+		}
+	}
+	return rem == 1
+}
+
+// ssnValid rejects the numbers the SSA never issues (area 000, 666, 9xx; group 00; serial 0000), which
+// keeps dates and part numbers of the same shape out.
+func ssnValid(s string) bool {
+	area, group, serial := s[0:3], s[4:6], s[7:11]
+	return area != "000" && area != "666" && area[0] != '9' && group != "00" && serial != "0000"
+}

@@ -1,0 +1,155 @@
+package redact_test
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/guardrail/redact"
+	"github.com/agentwarden/warden/stream"
+)
+
+// through streams text through the runner with one redact guardrail, cut into deltas at the given
+// offsets, and returns what the client receives.
+func through(t testing.TB, r *redact.Redact, text string, cuts []int) string {
+	t.Helper()
+	e, err := warden.NewEngine(warden.Spec{Stream: []warden.Entry{{Name: "redact", Guardrail: r}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := func(context.Context, *stream.Correction) iter.Seq2[warden.Part, error] {
+		return func(yield func(warden.Part, error) bool) {
+			last := 0
+			for _, c := range append(cuts, len(text)) {
+				if c <= last || c > len(text) {
+					continue
+				}
+				if !yield(warden.Part{Kind: warden.PartText, Text: text[last:c]}, nil) {
+					return
+				}
+				last = c
+			}
+			yield(warden.Part{Kind: warden.PartFinish, Finish: warden.FinishStop}, nil)
+		}
+	}
+	var out strings.Builder
+	runner := &stream.Runner{Engine: e}
+	if err := runner.Run(context.Background(), stream.Info{}, src, func(p warden.Part) error {
+		if p.Kind == warden.PartText {
+			out.WriteString(p.Text)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func provisioned(t testing.TB, r *redact.Redact) *redact.Redact {
+	t.Helper()
+	if err := r.Provision(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func everyCut(text string) []int {
+	cuts := make([]int, 0, len(text))
+	for i := 1; i < len(text); i++ {
+		cuts = append(cuts, i)
+	}
+	return cuts
+}
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, in, want string
+	}{
+		{"an e-mail address", "Write to jane.doe+ops@example.co.uk today.", "Write to [EMAIL] today."},
+		{"a card number that passes Luhn, spaced", "Card 4111 1111 1111 1111, exp 12/29.", "Card [CARD], exp 12/29."},
+		{"a number that fails Luhn stays", "Order 4111 1111 1111 1112 shipped.", "Order 4111 1111 1111 1112 shipped."},
+		{"an SSN", "SSN 123-45-6789 on file.", "SSN [SSN] on file."},
+		{"an SSN the SSA never issues stays", "Ref 666-45-6789.", "Ref 666-45-6789."},
+		{"a phone number", "Call (555) 123-4567 now.", "Call [PHONE] now."},
+		{"an IBAN that passes mod 97", "IBAN GB82 WEST 1234 5698 7654 32 please.", "IBAN [IBAN] please."},
+		{"an AWS access key", "key AKIAIOSFODNN7EXAMPLE here", "key [AWS_KEY] here"},
+		{"a GitHub token", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok", "token [GITHUB_TOKEN] ok"},
+		{"an OpenAI key", "use sk-proj-abcdefghijklmnopqrstuvwx1234 now", "use [OPENAI_KEY] now"},
+		{"an Anthropic key, not an OpenAI one", "use sk-ant-api03-abcdefghijklmnopqrstuvwxyz now", "use [ANTHROPIC_KEY] now"},
+		{"a Slack token", "xoxb-1234567890-abcdef ok", "[SLACK_TOKEN] ok"},
+		{"a Google API key", "AIzaSyA1234567890abcdefghijklmnopqrstuv ok", "[GOOGLE_KEY] ok"},
+		{"a JWT", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop done", "Bearer [JWT] done"},
+		{"a private key block", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK\n-----END RSA PRIVATE KEY-----\nend", "key:\n[PRIVATE_KEY]\nend"},
+		{"a certificate is not a private key", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"},
+		{"prose passes unchanged", "The year 2024 had 365 days; tasks-list items: 3.", "The year 2024 had 365 days; tasks-list items: 3."},
+		{"non-ASCII text passes whole", "Grüße, 日本語 and an é.", "Grüße, 日本語 and an é."},
+	}
+	r := provisioned(t, &redact.Redact{})
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := through(t, r, tt.in, nil); got != tt.want {
+				t.Errorf("whole:\n got %q\nwant %q", got, tt.want)
+			}
+			if got := through(t, r, tt.in, everyCut(tt.in)); got != tt.want {
+				t.Errorf("one byte a delta:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactOptions(t *testing.T) {
+	t.Parallel()
+	only := provisioned(t, &redact.Redact{Types: []string{"email"}, Placeholder: "<{type} removed>"})
+	if got := through(t, only, "a@b.io and 123-45-6789", []int{1, 3}); got != "<EMAIL removed> and 123-45-6789" {
+		t.Errorf("got %q", got)
+	}
+	err := (&redact.Redact{Types: []string{"passport"}}).Provision(context.Background())
+	if err == nil || !strings.Contains(err.Error(), `unknown type "passport" (known: private_key, jwt,`) {
+		t.Errorf("Provision = %v", err)
+	}
+}
+
+// TestHoldbackIsSmallOnProse: ordinary text is held back no further than its last word.
+func TestHoldbackIsSmallOnProse(t *testing.T) {
+	t.Parallel()
+	r := provisioned(t, &redact.Redact{})
+	for _, tt := range []struct {
+		pending string
+		max     int
+	}{
+		{"The quick brown fox ", 1},
+		{"The quick brown fo", 2},
+		{"contact me at jane@exa", 8},
+		{"my key is sk-pro", 6},
+	} {
+		if got := r.Holdback(tt.pending); got > tt.max {
+			t.Errorf("Holdback(%q) = %d, want at most %d", tt.pending, got, tt.max)
+		}
+	}
+}
+
+// FuzzRedactSplitInvariant: however a text is cut into deltas, the client receives the same text, and it
+// is the text redacted whole.
+func FuzzRedactSplitInvariant(f *testing.F) {
+	f.Add("Card 4111 1111 1111 1111 and jane@example.com, key sk-proj-abcdefghijklmnopqrstuvwx1234.", uint64(0x9e3779b97f4a7c15))
+	f.Add("-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----", uint64(7))
+	f.Add("call +1 555-123-4567 or 555.123.4567; SSN 123-45-6789", uint64(12345))
+	r := provisioned(f, &redact.Redact{})
+	f.Fuzz(func(t *testing.T, text string, seed uint64) {
+		whole := through(t, r, text, nil)
+		var cuts []int
+		for i := 1; i < len(text); i++ {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			if seed>>61 == 0 {
+				cuts = append(cuts, i)
+			}
+		}
+		if got := through(t, r, text, cuts); got != whole {
+			t.Fatalf("cut at %v:\n got %q\nwant %q", cuts, got, whole)
+		}
+	})
+}
