@@ -12,6 +12,7 @@ import (
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/safety"
+	"github.com/google/go-cmp/cmp"
 )
 
 // Decide returns the pipeline as a stream guard's decide function: the default config's response side
@@ -146,5 +147,29 @@ func RequestRoundTrip(t *testing.T, body []byte, decode func([]byte) (Request, e
 		if got := r2.Messages()[i].Text(); !strings.Contains(got, text) {
 			t.Fatalf("message %d reads %q after the rewrite:\n in %q\nout %q", i, got, body, out)
 		}
+	}
+}
+
+// DecodedRequest checks one row of a request codec's decode table: the error when wantErr is set,
+// otherwise the conversation and the tools offered.
+func DecodedRequest[R interface {
+	Messages() []warden.Message
+	Tools() []string
+}](t *testing.T, r R, err error, wantErr string, want []warden.Message, wantTools []string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, r.Messages()); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantTools, r.Tools()); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 }

@@ -177,21 +177,13 @@ func (r *Request) addMessage(i int, raw json.RawMessage) error {
 // setBlock returns a setter that rewrites the content of block j of message i, a tool_result.
 func (r *Request) setBlock(i, j int) func(string) error {
 	return func(text string) error {
-		mo, err := jsonobj.Parse(r.messages[i])
+		nm, err := reqtext.EditElement(r.messages[i], "content", j, func(b json.RawMessage) (json.RawMessage, error) {
+			return toolResultContent.Replace(b, text)
+		})
 		if err != nil {
 			return err
 		}
-		content, _ := mo.Get("content")
-		blocks, err := jsonobj.SplitArray(content)
-		if err != nil {
-			return err
-		}
-		if blocks[j], err = toolResultContent.Replace(blocks[j], text); err != nil {
-			return err
-		}
-		mo.Set("content", jsonobj.JoinArray(blocks))
-		r.messages[i], _ = mo.MarshalJSON()
-		r.changed = true
+		r.messages[i], r.changed = nm, true
 		return nil
 	}
 }

@@ -2,15 +2,14 @@ package anthropic_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/internal/sdkcapture"
 	"github.com/agentwarden/warden/wire/anthropic"
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/google/go-cmp/cmp"
 )
 
 const messageReply = `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`
@@ -74,21 +73,7 @@ func TestDecodeRequest(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			r, err := anthropic.DecodeRequest(tt.body)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Messages()); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.wantTools, r.Tools()); diff != "" {
-				t.Errorf("tools (-want +got):\n%s", diff)
-			}
+			pipelinetest.DecodedRequest(t, r, err, tt.wantErr, tt.want, tt.wantTools)
 		})
 	}
 }

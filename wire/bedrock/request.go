@@ -175,29 +175,23 @@ func (r *Request) addMessage(i int, raw json.RawMessage) error {
 // setToolResult returns a setter for the toolResult in block j of message i.
 func (r *Request) setToolResult(i, j int) func(string) error {
 	return func(text string) error {
-		mo, err := jsonobj.Parse(r.messages[i])
+		nm, err := reqtext.EditElement(r.messages[i], "content", j, func(b json.RawMessage) (json.RawMessage, error) {
+			bo, err := jsonobj.Parse(b)
+			if err != nil {
+				return nil, err
+			}
+			tr, _ := bo.Get("toolResult")
+			ntr, err := toolResultContent.Replace(tr, text)
+			if err != nil {
+				return nil, err
+			}
+			bo.Set("toolResult", ntr)
+			return bo.MarshalJSON()
+		})
 		if err != nil {
 			return err
 		}
-		content, _ := mo.Get("content")
-		blocks, err := jsonobj.SplitArray(content)
-		if err != nil {
-			return err
-		}
-		bo, err := jsonobj.Parse(blocks[j])
-		if err != nil {
-			return err
-		}
-		tr, _ := bo.Get("toolResult")
-		ntr, err := toolResultContent.Replace(tr, text)
-		if err != nil {
-			return err
-		}
-		bo.Set("toolResult", ntr)
-		blocks[j], _ = bo.MarshalJSON()
-		mo.Set("content", jsonobj.JoinArray(blocks))
-		r.messages[i], _ = mo.MarshalJSON()
-		r.changed = true
+		r.messages[i], r.changed = nm, true
 		return nil
 	}
 }

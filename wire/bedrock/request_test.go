@@ -2,10 +2,10 @@ package bedrock_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/internal/sdkcapture"
 	"github.com/agentwarden/warden/wire/bedrock"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-	"github.com/google/go-cmp/cmp"
 )
 
 const converseReply = `{"output":{"message":{"role":"assistant","content":[{"text":"ok"}]}},"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}`
@@ -72,21 +71,7 @@ func TestDecodeRequest(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			r, err := bedrock.DecodeRequest(tt.body)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Messages()); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.wantTools, r.Tools()); diff != "" {
-				t.Errorf("tools (-want +got):\n%s", diff)
-			}
+			pipelinetest.DecodedRequest(t, r, err, tt.wantErr, tt.want, tt.wantTools)
 		})
 	}
 }

@@ -208,38 +208,32 @@ func (r *Request) addContent(i int, raw json.RawMessage) error {
 // text becomes {"output": text}, the shape Gemini documents for a function's output.
 func (r *Request) setResponse(i, j int) func(string) error {
 	return func(text string) error {
-		co, err := jsonobj.Parse(r.contents[i])
+		nc, err := reqtext.EditElement(r.contents[i], "parts", j, func(part json.RawMessage) (json.RawMessage, error) {
+			po, err := jsonobj.Parse(part)
+			if err != nil {
+				return nil, err
+			}
+			key := "functionResponse"
+			fr, ok := po.Get(key)
+			if !ok {
+				key = "function_response"
+				fr, _ = po.Get(key)
+			}
+			value := json.RawMessage(text)
+			if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+				value = json.RawMessage(`{"output":` + string(reqtext.Quote(text)) + `}`)
+			}
+			nfr, err := jsonobj.SetMember(fr, "response", value)
+			if err != nil {
+				return nil, err
+			}
+			po.Set(key, nfr)
+			return po.MarshalJSON()
+		})
 		if err != nil {
 			return err
 		}
-		rawParts, _ := co.Get("parts")
-		parts, err := jsonobj.SplitArray(rawParts)
-		if err != nil {
-			return err
-		}
-		po, err := jsonobj.Parse(parts[j])
-		if err != nil {
-			return err
-		}
-		key := "functionResponse"
-		fr, ok := po.Get(key)
-		if !ok {
-			key = "function_response"
-			fr, _ = po.Get(key)
-		}
-		value := json.RawMessage(text)
-		if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
-			value = json.RawMessage(`{"output":` + string(reqtext.Quote(text)) + `}`)
-		}
-		nfr, err := jsonobj.SetMember(fr, "response", value)
-		if err != nil {
-			return err
-		}
-		po.Set(key, nfr)
-		parts[j], _ = po.MarshalJSON()
-		co.Set("parts", jsonobj.JoinArray(parts))
-		r.contents[i], _ = co.MarshalJSON()
-		r.changed = true
+		r.contents[i], r.changed = nc, true
 		return nil
 	}
 }

@@ -2,13 +2,12 @@ package gemini_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/internal/sdkcapture"
 	"github.com/agentwarden/warden/wire/gemini"
-	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 )
 
@@ -71,21 +70,7 @@ func TestDecodeRequest(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			r, err := gemini.DecodeRequest(tt.body)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Messages()); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.wantTools, r.Tools()); diff != "" {
-				t.Errorf("tools (-want +got):\n%s", diff)
-			}
+			pipelinetest.DecodedRequest(t, r, err, tt.wantErr, tt.want, tt.wantTools)
 		})
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/internal/sdkcapture"
 	"github.com/agentwarden/warden/wire/openai"
-	"github.com/google/go-cmp/cmp"
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
@@ -79,21 +79,7 @@ func TestDecodeResponsesRequest(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			r, err := openai.DecodeResponsesRequest(tt.body)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Messages()); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.wantTools, r.Tools()); diff != "" {
-				t.Errorf("tools (-want +got):\n%s", diff)
-			}
+			pipelinetest.DecodedRequest(t, r, err, tt.wantErr, tt.want, tt.wantTools)
 		})
 	}
 }

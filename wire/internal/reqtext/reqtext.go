@@ -257,3 +257,26 @@ func Quote(text string) json.RawMessage {
 	_ = enc.Encode(text) // a string always encodes
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }
+
+// EditElement returns the object obj with element j of its array member rewritten by edit, every other
+// byte kept: the shape of a tool result nested in a message (Anthropic and Bedrock content blocks, Gemini
+// parts).
+func EditElement(obj json.RawMessage, member string, j int, edit func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
+	o, err := jsonobj.Parse(obj)
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := o.Get(member)
+	elems, err := jsonobj.SplitArray(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", member, err)
+	}
+	if j < 0 || j >= len(elems) {
+		return nil, fmt.Errorf("%s[%d]: out of range", member, j)
+	}
+	if elems[j], err = edit(elems[j]); err != nil {
+		return nil, err
+	}
+	o.Set(member, jsonobj.JoinArray(elems))
+	return o.MarshalJSON()
+}
