@@ -16,6 +16,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/guardrail/redact"
+	"github.com/agentwarden/warden/guardrail/terms"
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
 	"github.com/agentwarden/warden/policy/commands"
@@ -174,6 +175,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"oap", reflect.TypeFor[oap.OAP]()},
 		{"safety", reflect.TypeFor[safety.Guardrail]()},
 		{"redact", reflect.TypeFor[redact.Redact]()},
+		{"blocked_terms", reflect.TypeFor[terms.BlockedTerms]()},
 		{"safetyDetector", reflect.TypeFor[safety.DetectorConfig]()},
 		{"oapMapping", reflect.TypeFor[oap.Mapping]()},
 	}

@@ -1,0 +1,93 @@
+package ahocorasick_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/internal/ahocorasick"
+)
+
+// lower folds ASCII letters only, as the matcher does (strings.ToLower would also rewrite invalid UTF-8).
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// naive is the obvious answer, lowercased: the earliest end of any term and the longest end of text
+// that starts a term.
+func naive(terms []string, text string) (end int, found bool, pending int) {
+	lt := lower(text)
+	end = len(text) + 1
+	for _, t := range terms {
+		if t == "" {
+			continue
+		}
+		lterm := lower(t)
+		if i := strings.Index(lt, lterm); i >= 0 && i+len(t) < end {
+			end, found = i+len(t), true
+		}
+		for l := min(len(t), len(lt)); l > pending; l-- {
+			if strings.HasSuffix(lt, lterm[:l]) {
+				pending = l
+				break
+			}
+		}
+	}
+	return end, found, pending
+}
+
+func TestMatcher(t *testing.T) {
+	t.Parallel()
+	terms := []string{"internal-only", "Confidential", "he", "she", "hers"}
+	m := ahocorasick.Compile(terms)
+	tests := []struct {
+		desc, text  string
+		wantFound   bool
+		wantEnd     int
+		wantPending int
+	}{
+		{"a term in another case is found", "this is CONFIDENTIAL data", true, 20, 0},
+		{"the earliest ending term wins", "ushers", true, 4, 4},
+		{"no term, the end that starts one is pending", "see our intern", false, 0, 6},
+		{"a term's start at the very end is pending", "notes: Confid", false, 0, 6},
+		{"text without term bytes is pending nothing", "123 !!", false, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			_, _, end, ok := m.Find(tt.text)
+			if ok != tt.wantFound || ok && end != tt.wantEnd {
+				t.Errorf("Find = %d, %v; want %d, %v", end, ok, tt.wantEnd, tt.wantFound)
+			}
+			if got := m.Pending(tt.text); got != tt.wantPending {
+				t.Errorf("Pending = %d, want %d", got, tt.wantPending)
+			}
+		})
+	}
+}
+
+// FuzzMatcher holds the automaton to the naive answer.
+func FuzzMatcher(f *testing.F) {
+	f.Add("he,she,hers", "ushers and HIS")
+	f.Add("abcab,bca,c", "xabcabcab")
+	f.Fuzz(func(t *testing.T, termList, text string) {
+		terms := strings.Split(termList, ",")
+		m := ahocorasick.Compile(terms)
+		wantEnd, wantFound, wantPending := naive(terms, text)
+		id, start, end, ok := m.Find(text)
+		if ok != wantFound || ok && end != wantEnd {
+			t.Fatalf("Find = %d, %v; want %d, %v", end, ok, wantEnd, wantFound)
+		}
+		if ok && lower(text[start:end]) != lower(terms[id]) {
+			t.Fatalf("Find says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
+		}
+		if got := m.Pending(text); got != wantPending {
+			t.Fatalf("Pending = %d, want %d", got, wantPending)
+		}
+	})
+}
