@@ -8,6 +8,7 @@ package builtin
 import (
 	_ "github.com/agentwarden/warden/guardrail/judge"  // judge: input, response, tool_call, tool_result, output
 	_ "github.com/agentwarden/warden/guardrail/redact" // redact: stream
+	_ "github.com/agentwarden/warden/guardrail/regex"  // regex: stream
 	_ "github.com/agentwarden/warden/guardrail/terms"  // blocked_terms: stream
 	_ "github.com/agentwarden/warden/policy/allowlist" // allowlist: tool_call
 	_ "github.com/agentwarden/warden/policy/cel"       // cel: tool_call

@@ -16,6 +16,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/guardrail/redact"
+	"github.com/agentwarden/warden/guardrail/regex"
 	"github.com/agentwarden/warden/guardrail/terms"
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
@@ -176,6 +177,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"safety", reflect.TypeFor[safety.Guardrail]()},
 		{"redact", reflect.TypeFor[redact.Redact]()},
 		{"blocked_terms", reflect.TypeFor[terms.BlockedTerms]()},
+		{"regex", reflect.TypeFor[regex.Regex]()},
+		{"regexPattern", reflect.TypeFor[regex.Pattern]()},
 		{"safetyDetector", reflect.TypeFor[safety.DetectorConfig]()},
 		{"oapMapping", reflect.TypeFor[oap.Mapping]()},
 	}
