@@ -60,3 +60,48 @@ func (e *notApplicable) Error() string { return "not applicable: " + e.why }
 // subject (like filepath.SkipDir): the engine records the guardrail as skipped with why, and goes on. why is
 // recorded in audit, so it must not quote the subject.
 func NotApplicable(why string) error { return &notApplicable{why: why} }
+
+// ToolCallErrorKind says what went wrong with a tool call the model made.
+type ToolCallErrorKind uint8
+
+// Tool-call error kinds, which the surfaces and SDK adapters map their own errors onto.
+const (
+	// ToolChoiceNone: the model called a tool when none was allowed.
+	ToolChoiceNone ToolCallErrorKind = iota + 1
+	// NoSuchTool: the model called a tool that was not offered.
+	NoSuchTool
+	// InvalidArguments: the arguments are not valid JSON.
+	InvalidArguments
+	// SchemaMismatch: the arguments do not match the tool's schema.
+	SchemaMismatch
+	// MalformedCall: the provider could not produce the call at all (a failed generation).
+	MalformedCall
+	// MalformedResponse: the response as a whole did not parse in the format asked for.
+	MalformedResponse
+)
+
+// ToolCallError is a typed stream error about a model's tool call, so that error recovery matches on the
+// kind rather than on a provider's wording.
+type ToolCallError struct {
+	Kind ToolCallErrorKind
+	// Tool is the tool the model named, when known.
+	Tool string
+	// Detail is the provider's or validator's explanation (schema errors, say).
+	Detail string
+}
+
+func (e *ToolCallError) Error() string {
+	kinds := [...]string{ToolChoiceNone: "tool choice is none", NoSuchTool: "no such tool", InvalidArguments: "invalid JSON arguments",
+		SchemaMismatch: "arguments do not match the schema", MalformedCall: "malformed tool call", MalformedResponse: "malformed response"}
+	k := "tool call error"
+	if int(e.Kind) < len(kinds) && kinds[e.Kind] != "" {
+		k = kinds[e.Kind]
+	}
+	if e.Tool != "" {
+		k += " (tool " + e.Tool + ")"
+	}
+	if e.Detail != "" {
+		k += ": " + e.Detail
+	}
+	return k
+}

@@ -118,6 +118,16 @@ type PartCheck struct {
 	Pending string
 	// Tools names the tools offered to the model in this request.
 	Tools []string
+	// Skills are the skills the agent offers (instructions the model reads, not tools it calls).
+	Skills []Skill
+}
+
+// Skill is a set of instructions an agent offers the model: it is read, not called.
+type Skill struct {
+	Name        string
+	Description string
+	// Path is where the model's file tools find the skill's instructions (its SKILL.md).
+	Path string
 }
 
 // InputGuardrail checks a run's input before (blocking) or while (parallel) the model is called.

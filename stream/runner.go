@@ -59,8 +59,9 @@ type Runner struct {
 // Info is what one run is about.
 type Info struct {
 	Run warden.RunInfo
-	// Tools names the tools offered to the model in the request.
-	Tools []string
+	// Tools names the tools offered to the model in the request, and Skills the skills the agent offers.
+	Tools  []string
+	Skills []warden.Skill
 }
 
 // RetriesExhaustedError ends a stream whose guardrails still asked for a correction after MaxRetries.
@@ -198,7 +199,7 @@ func (a *attempt) check(ctx context.Context, p warden.Part) (warden.Outcome[ward
 	if p.Kind != warden.PartText && p.Kind != warden.PartFinish {
 		pending = ""
 	}
-	out, err := a.r.Engine.CheckPart(ctx, warden.PartCheck{Run: a.info.Run, Part: p, Released: a.released.String(), Pending: pending, Tools: a.info.Tools})
+	out, err := a.r.Engine.CheckPart(ctx, warden.PartCheck{Run: a.info.Run, Part: p, Released: a.released.String(), Pending: pending, Tools: a.info.Tools, Skills: a.info.Skills})
 	if err != nil {
 		return out, &result{err: err}
 	}
