@@ -297,3 +297,14 @@ func (a *attempt) finish(ctx context.Context, p warden.Part) result {
 	}
 	return result{err: a.emit(fin)}
 }
+
+// SentenceEnd returns the index just after the last sentence end in text — a '.', '!' or '?' followed by a
+// space or newline — or 0 when there is none: where a guardrail with a sentence window lets text go.
+func SentenceEnd(text string) int {
+	for i := len(text) - 2; i >= 0; i-- {
+		if c := text[i]; (c == '.' || c == '!' || c == '?') && (text[i+1] == ' ' || text[i+1] == '\n') {
+			return i + 2
+		}
+	}
+	return 0
+}

@@ -2,7 +2,8 @@
 // endpoint for a structured verdict on the subject (JSON Schema response format) and trips when a
 // configured boolean field of the verdict is true.
 //
-// It registers as "judge" for the input, response, tool_call, tool_result and output stages. It fails
+// It registers as "judge" for every stage. At the stream stage it judges the streamed text at a configured
+// boundary — each sentence, or the whole response — and holds that text back until the verdict is in. It fails
 // closed like every guardrail: an unreachable endpoint, a non-2xx answer, a refusal, a verdict that does not
 // parse or lacks the field all count as errors, which deny unless the guardrail is configured fail-open.
 // The judge's free-text rationale goes into the decision's metadata, which is returned to callers but never
@@ -21,10 +22,11 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/httpjson"
+	"github.com/agentwarden/warden/stream"
 )
 
 func init() {
-	for _, s := range []warden.Stage{warden.StageInput, warden.StageResponse, warden.StageToolCall, warden.StageToolResult, warden.StageOutput} {
+	for _, s := range []warden.Stage{warden.StageInput, warden.StageResponse, warden.StageToolCall, warden.StageToolResult, warden.StageOutput, warden.StageStream} {
 		warden.Register(warden.ModuleInfo{
 			ID:      warden.GuardrailModuleID(s, "judge"),
 			New:     func() any { return &Judge{stage: s} },
@@ -54,12 +56,17 @@ type Judge struct {
 	ReasonField string `yaml:"reason_field" json:"reason_field"`
 	// Code is the reason code of a trip. Default "warden.judge".
 	Code string `yaml:"code" json:"code"`
-	// Message is the reason message of a trip: at tool_call it is what the model is told. Default
-	// "flagged by the judge model".
+	// Message is the reason message of a trip: at tool_call it is what the model is told, at stream the
+	// feedback of the self-correction. Default "flagged by the judge model"; at stream "I wrote something
+	// the policy does not allow. Let me rephrase that."
 	Message string `yaml:"message" json:"message"`
-	// Action is what a trip does: halt, or reject (tool_call and tool_result only). Default: reject at
-	// tool_call and tool_result, halt elsewhere.
+	// Action is what a trip does: halt, reject (tool_call and tool_result only) or retry (stream only: the
+	// model corrects itself, with Message as the feedback). Default: reject at tool_call and tool_result,
+	// retry at stream, halt elsewhere.
 	Action string `yaml:"action" json:"action"`
+	// Window is when a stream judge judges (stream only): sentence (each sentence before it is released)
+	// or response (the whole response at its end; nothing is released before). Default response.
+	Window string `yaml:"window" json:"window"`
 	// Timeout bounds one judge request. Default 10s.
 	Timeout warden.Duration `yaml:"timeout" json:"timeout"`
 	// MaxTokens bounds the verdict's length. Default 256.
@@ -82,6 +89,8 @@ var (
 	_ warden.ToolCallGuardrail   = (*Judge)(nil)
 	_ warden.ToolResultGuardrail = (*Judge)(nil)
 	_ warden.OutputGuardrail     = (*Judge)(nil)
+	_ warden.StreamGuardrail     = (*Judge)(nil)
+	_ warden.StreamHoldback      = (*Judge)(nil)
 )
 
 // New returns a judge for a stage, for Go users who configure it in code; call Provision and Validate
@@ -111,6 +120,9 @@ func (j *Judge) Provision(context.Context) error {
 	}
 	if j.Message == "" {
 		j.Message = "flagged by the judge model"
+		if j.stage == warden.StageStream { // the feedback of a self-correction is in the model's voice
+			j.Message = "I wrote something the policy does not allow. Let me rephrase that."
+		}
 	}
 	if j.Timeout == 0 {
 		j.Timeout = warden.Duration(10 * time.Second)
@@ -156,15 +168,31 @@ func (j *Judge) Validate() error {
 		if j.stage == warden.StageToolCall || j.stage == warden.StageToolResult {
 			j.action = warden.ActionReject
 		}
+		if j.stage == warden.StageStream {
+			j.action = warden.ActionRetry
+		}
 	case "halt":
 		j.action = warden.ActionHalt
+	case "retry":
+		if j.stage != warden.StageStream {
+			errs = append(errs, fmt.Errorf("action: retry applies at stream only; use halt at %s", j.stage))
+		}
+		j.action = warden.ActionRetry
 	case "reject":
 		if j.stage != warden.StageToolCall && j.stage != warden.StageToolResult {
 			errs = append(errs, fmt.Errorf("action: reject applies at tool_call and tool_result only; use halt at %s", j.stage))
 		}
 		j.action = warden.ActionReject
 	default:
-		errs = append(errs, fmt.Errorf("action: unknown action %q (want halt or reject)", j.Action))
+		errs = append(errs, fmt.Errorf("action: unknown action %q (want halt, reject or retry)", j.Action))
+	}
+	switch {
+	case j.stage != warden.StageStream && j.Window != "":
+		errs = append(errs, fmt.Errorf("window: applies at stream only"))
+	case j.stage == warden.StageStream && j.Window == "":
+		j.Window = "response"
+	case j.stage == warden.StageStream && j.Window != "sentence" && j.Window != "response":
+		errs = append(errs, fmt.Errorf("window: %q (want sentence or response)", j.Window))
 	}
 	if j.MaxTokens < 0 {
 		errs = append(errs, errors.New("max_tokens: must be positive"))
@@ -201,6 +229,36 @@ func (j *Judge) CheckToolResult(ctx context.Context, c warden.ToolResultCheck) (
 // CheckOutput judges the run's final output.
 func (j *Judge) CheckOutput(ctx context.Context, c warden.OutputCheck) (warden.Decision, error) {
 	return j.judge(ctx, c.Output.Text())
+}
+
+// CheckPart judges streamed text at the window's boundary: with a sentence window, the complete sentences
+// of the pending text (after the text already released, for context) as soon as they arrive; with a response
+// window, the whole response at the finish. Between boundaries it allows without a request.
+func (j *Judge) CheckPart(ctx context.Context, c warden.PartCheck) (warden.Decision, error) {
+	var judged string
+	switch {
+	case c.Part.Kind == warden.PartFinish:
+		judged = c.Pending
+	case c.Part.Kind == warden.PartText && j.Window == "sentence":
+		judged = c.Pending[:stream.SentenceEnd(c.Pending)]
+	}
+	if strings.TrimSpace(judged) == "" {
+		return warden.Allow(), nil
+	}
+	content := "Response so far:\n" + c.Released + judged
+	if c.Released != "" {
+		content = "Response so far (the part already shown, then the part to judge):\n" + c.Released + "\n---\n" + judged
+	}
+	return j.judge(ctx, content)
+}
+
+// Holdback keeps back what the judge has not approved yet: everything after the last sentence end, or the
+// whole response.
+func (j *Judge) Holdback(pending string) int {
+	if j.Window == "sentence" {
+		return len(pending) - stream.SentenceEnd(pending)
+	}
+	return len(pending)
 }
 
 func writeMessage(b *strings.Builder, m warden.Message) {

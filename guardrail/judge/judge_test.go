@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/internal/configtest"
+	"github.com/agentwarden/warden/stream"
 )
 
 // judgeServer speaks the chat completions endpoint; answer decides what it says to each request, and it
@@ -227,6 +229,9 @@ func TestJudgeConfig(t *testing.T) {
 		{"a missing model and prompt fail together", "input", "{endpoint: 'http://127.0.0.1:1'}", "model: required\nprompt: required"},
 		{"a trip field outside a custom schema fails", "input", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, trip_field: unsafe, schema: {type: object, properties: {flagged: {type: boolean}}}}", `trip_field: "unsafe" is not a boolean property`},
 		{"reject outside the tool stages fails", "output", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, action: reject}", "action: reject applies at tool_call and tool_result only"},
+		{"retry outside the stream stage fails", "output", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, action: retry}", "action: retry applies at stream only"},
+		{"a window outside the stream stage fails", "input", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, window: sentence}", "window: applies at stream only"},
+		{"an unknown window fails", "stream", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, window: paragraph}", `window: "paragraph" (want sentence or response)`},
 		{"a wrong type fails", "tool_call", "{endpoint: 'http://127.0.0.1:1', model: m, prompt: p, max_tokens: many}", "config.max_tokens: cannot unmarshal"},
 	}
 	for _, tt := range tests {
@@ -241,6 +246,68 @@ func TestJudgeConfig(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("err = %v\nwant %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestStreamJudge: at the stream stage the judge sees text at its window's boundary before any of it is
+// released, and a flag becomes a self-correction.
+func TestStreamJudge(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, window string
+		deltas       []string
+		want         string
+		wantRequests int
+	}{
+		{desc: "a sentence window judges each sentence as it completes", window: "sentence",
+			deltas: []string{"First point. Sec", "ond point. Tail"}, want: "First point. Second point. Tail", wantRequests: 3},
+		{desc: "a flagged sentence is never released; the model corrects itself", window: "sentence",
+			deltas: []string{"Fine. Now the ", "bad part. More"}, want: "Fine.  I wrote something the policy does not allow. Let me rephrase that. Clean answer.", wantRequests: 3},
+		{desc: "a response window judges once, at the end", window: "response",
+			deltas: []string{"One. ", "Two. ", "Three."}, want: "One. Two. Three.", wantRequests: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			requests := 0
+			srv := newJudgeServer(t, func(w http.ResponseWriter, content string) {
+				mu.Lock()
+				requests++
+				mu.Unlock()
+				flagsWhen("bad")(w, content[strings.LastIndex(content, "\n")+1:])
+			})
+			j := provisioned(t, warden.StageStream, srv.URL, func(j *judge.Judge) { j.Window = tt.window })
+			e, err := warden.NewEngine(warden.Spec{Stream: []warden.Entry{{Name: "judge", Guardrail: j}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := func(_ context.Context, c *stream.Correction) iter.Seq2[warden.Part, error] {
+				return func(yield func(warden.Part, error) bool) {
+					deltas := tt.deltas
+					if c != nil {
+						deltas = []string{" Clean answer."}
+					}
+					for _, d := range deltas {
+						if !yield(warden.Part{Kind: warden.PartText, Text: d}, nil) {
+							return
+						}
+					}
+					yield(warden.Part{Kind: warden.PartFinish, Finish: warden.FinishStop}, nil)
+				}
+			}
+			var out strings.Builder
+			err = (&stream.Runner{Engine: e, MaxRetries: 1}).Run(context.Background(), stream.Info{}, src, func(p warden.Part) error {
+				out.WriteString(p.Text)
+				return nil
+			})
+			if err != nil || out.String() != tt.want {
+				t.Errorf("err %v; client sees\n %q\nwant %q", err, out.String(), tt.want)
+			}
+			if requests != tt.wantRequests {
+				t.Errorf("%d judge requests, want %d", requests, tt.wantRequests)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/stream"
 )
 
 func init() {
@@ -166,13 +167,7 @@ func (r *Regex) Holdback(pending string) int {
 	case "line":
 		return len(pending) - (strings.LastIndexByte(pending, '\n') + 1)
 	case "sentence":
-		end := 0
-		for i := 0; i+1 < len(pending); i++ {
-			if c := pending[i]; (c == '.' || c == '!' || c == '?') && (pending[i+1] == ' ' || pending[i+1] == '\n') {
-				end = i + 2
-			}
-		}
-		return len(pending) - end
+		return len(pending) - stream.SentenceEnd(pending)
 	}
 	return min(r.bytes, len(pending))
 }
