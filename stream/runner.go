@@ -254,15 +254,8 @@ func (a *attempt) hold(d warden.ToolCallDelta) {
 // finish gives the guardrails the whole pending text with the finish part, releases it, authorizes the held
 // tool calls, releases those allowed, and emits the finish.
 func (a *attempt) finish(ctx context.Context, p warden.Part) result {
-	out, res := a.check(ctx, p)
-	if res != nil {
-		return *res
-	}
-	if out.Value.Kind == warden.PartText { // a guardrail rewrote the pending text at the end
-		a.pending = out.Value.Text
-	}
-	if err := a.release(0); err != nil {
-		return result{err: err}
+	if res := a.finishText(ctx, p); res.err != nil || res.feedback != "" {
+		return res
 	}
 	index := 0
 	for _, c := range a.calls {
@@ -296,6 +289,77 @@ func (a *attempt) finish(ctx context.Context, p warden.Part) result {
 		fin.Finish = warden.FinishStop // no call left to answer
 	}
 	return result{err: a.emit(fin)}
+}
+
+// finishText gives the guardrails the whole pending text with the finish part and releases it.
+func (a *attempt) finishText(ctx context.Context, p warden.Part) result {
+	out, res := a.check(ctx, p)
+	if res != nil {
+		return *res
+	}
+	if out.Value.Kind == warden.PartText { // a guardrail rewrote the pending text at the end
+		a.pending = out.Value.Text
+	}
+	return result{err: a.release(0)}
+}
+
+// Gate is the runner's face for code that owns the stream loop itself — a wire format's stream guard,
+// which must keep each provider event's own encoding: it hands the gate each text delta and writes back
+// the text that may be released now. Tool calls stay with the caller (the wire guards hold and authorize
+// them). A Gate serves one response and is not safe for concurrent use.
+type Gate struct {
+	ctx context.Context
+	a   attempt
+	out strings.Builder
+}
+
+// RetryError is a guardrail's request for a self-correction, from a Gate: the caller cancels the upstream
+// stream and, if it can, starts another from the text released so far plus Feedback.
+type RetryError struct {
+	Feedback, Guardrail, Code string
+}
+
+func (e *RetryError) Error() string {
+	return fmt.Sprintf("stream: guardrail %q asks for a correction (%s)", e.Guardrail, e.Code)
+}
+
+// Gate returns a gate for one response. released is the text the client already has of it (a previous
+// attempt's, with its feedback), so that guardrails see it as context.
+func (r *Runner) Gate(ctx context.Context, info Info, released string) *Gate {
+	g := &Gate{ctx: ctx}
+	var rel strings.Builder
+	rel.WriteString(released)
+	g.a = attempt{r: r, info: info, released: &rel, guarded: len(r.Engine.Guardrails(warden.StageStream)) > 0,
+		emit: func(p warden.Part) error { g.out.WriteString(p.Text); return nil }}
+	return g
+}
+
+// Text checks one delta and returns the text that may be released now: none while a guardrail holds it,
+// or more than the delta when held text is let go. A halt returns the tripwire, a retry a *RetryError.
+func (g *Gate) Text(delta string) (string, error) {
+	res, _ := g.a.part(g.ctx, warden.Part{Kind: warden.PartText, Text: delta})
+	return g.take(res)
+}
+
+// Finish gives the guardrails the whole pending text at the end of the response and returns the rest of
+// the text to release.
+func (g *Gate) Finish(finish warden.Part) (string, error) {
+	return g.take(g.a.finishText(g.ctx, finish))
+}
+
+// Released is everything the gate has let go, after the text it started with.
+func (g *Gate) Released() string { return g.a.released.String() }
+
+func (g *Gate) take(res result) (string, error) {
+	out := g.out.String()
+	g.out.Reset()
+	switch {
+	case res.err != nil:
+		return "", res.err
+	case res.feedback != "":
+		return "", &RetryError{Feedback: res.feedback, Guardrail: res.guardrail, Code: res.code}
+	}
+	return out, nil
 }
 
 // SentenceEnd returns the index just after the last sentence end in text — a '.', '!' or '?' followed by a

@@ -223,3 +223,36 @@ func TestNoByteReleasedUnseen(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestGate(t *testing.T) {
+	t.Parallel()
+	word := warden.StreamGuardrailFunc(func(_ context.Context, c warden.PartCheck) (warden.Decision, error) {
+		if strings.Contains(c.Pending, "secret") {
+			return warden.Retry("test.word", "Let me rephrase."), nil
+		}
+		return warden.Allow(), nil
+	})
+	e, err := warden.NewEngine(warden.Spec{Stream: []warden.Entry{{Name: "judge", Guardrail: &holdAll{}}, {Name: "word", Guardrail: word}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &stream.Runner{Engine: e}
+	g := r.Gate(context.Background(), stream.Info{}, "Earlier. ")
+	for _, d := range []string{"Held ", "until the end."} {
+		if out, err := g.Text(d); err != nil || out != "" {
+			t.Fatalf("Text(%q) = %q, %v; want it held", d, out, err)
+		}
+	}
+	if out, err := g.Finish(finish(warden.FinishStop)); err != nil || out != "Held until the end." {
+		t.Errorf("Finish = %q, %v", out, err)
+	}
+	if got := g.Released(); got != "Earlier. Held until the end." {
+		t.Errorf("Released = %q", got)
+	}
+	g = r.Gate(context.Background(), stream.Info{}, "")
+	_, err = g.Text("the secret is")
+	var re *stream.RetryError
+	if !errors.As(err, &re) || re.Feedback != "Let me rephrase." || re.Guardrail != "word" {
+		t.Errorf("Text = %v, want a retry", err)
+	}
+}
