@@ -2,13 +2,12 @@ package redact_test
 
 import (
 	"context"
-	"iter"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/guardrail/redact"
-	"github.com/agentwarden/warden/stream"
+	"github.com/agentwarden/warden/internal/streamtest"
 )
 
 // through streams text through the runner with one redact guardrail, cut into deltas at the given
@@ -19,32 +18,11 @@ func through(t testing.TB, r *redact.Redact, text string, cuts []int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := func(context.Context, *stream.Correction) iter.Seq2[warden.Part, error] {
-		return func(yield func(warden.Part, error) bool) {
-			last := 0
-			for _, c := range append(cuts, len(text)) {
-				if c <= last || c > len(text) {
-					continue
-				}
-				if !yield(warden.Part{Kind: warden.PartText, Text: text[last:c]}, nil) {
-					return
-				}
-				last = c
-			}
-			yield(warden.Part{Kind: warden.PartFinish, Finish: warden.FinishStop}, nil)
-		}
-	}
-	var out strings.Builder
-	runner := &stream.Runner{Engine: e}
-	if err := runner.Run(context.Background(), stream.Info{}, src, func(p warden.Part) error {
-		if p.Kind == warden.PartText {
-			out.WriteString(p.Text)
-		}
-		return nil
-	}); err != nil {
+	out, err := streamtest.Run(e, text, cuts, 0, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return out.String()
+	return out
 }
 
 func provisioned(t testing.TB, r *redact.Redact) *redact.Redact {
@@ -53,14 +31,6 @@ func provisioned(t testing.TB, r *redact.Redact) *redact.Redact {
 		t.Fatal(err)
 	}
 	return r
-}
-
-func everyCut(text string) []int {
-	cuts := make([]int, 0, len(text))
-	for i := 1; i < len(text); i++ {
-		cuts = append(cuts, i)
-	}
-	return cuts
 }
 
 func TestRedact(t *testing.T) {
@@ -94,7 +64,7 @@ func TestRedact(t *testing.T) {
 			if got := through(t, r, tt.in, nil); got != tt.want {
 				t.Errorf("whole:\n got %q\nwant %q", got, tt.want)
 			}
-			if got := through(t, r, tt.in, everyCut(tt.in)); got != tt.want {
+			if got := through(t, r, tt.in, streamtest.EveryCut(tt.in)); got != tt.want {
 				t.Errorf("one byte a delta:\n got %q\nwant %q", got, tt.want)
 			}
 		})

@@ -3,18 +3,17 @@ package regex_test
 import (
 	"context"
 	"errors"
-	"iter"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/guardrail/regex"
 	"github.com/agentwarden/warden/internal/configtest"
-	"github.com/agentwarden/warden/stream"
+	"github.com/agentwarden/warden/internal/streamtest"
 )
 
-// run streams text cut at cuts through the config's regex guardrail (one retry allowed, whose attempt says
-// " Rephrased.") and returns what the client receives and the runner's error.
+// run streams text cut at cuts through the config's regex guardrail, one retry allowed, whose attempt says
+// " Rephrased.".
 func run(t *testing.T, moduleConfig, text string, cuts []int) (string, error) {
 	t.Helper()
 	l, err := configtest.Load("stream", "regex", moduleConfig)
@@ -22,40 +21,7 @@ func run(t *testing.T, moduleConfig, text string, cuts []int) (string, error) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	src := func(_ context.Context, c *stream.Correction) iter.Seq2[warden.Part, error] {
-		return func(yield func(warden.Part, error) bool) {
-			if c != nil {
-				if yield(warden.Part{Kind: warden.PartText, Text: " Rephrased."}, nil) {
-					yield(warden.Part{Kind: warden.PartFinish, Finish: warden.FinishStop}, nil)
-				}
-				return
-			}
-			last := 0
-			for _, k := range append(cuts, len(text)) {
-				if k > last && k <= len(text) {
-					if !yield(warden.Part{Kind: warden.PartText, Text: text[last:k]}, nil) {
-						return
-					}
-					last = k
-				}
-			}
-			yield(warden.Part{Kind: warden.PartFinish, Finish: warden.FinishStop}, nil)
-		}
-	}
-	var out strings.Builder
-	err = (&stream.Runner{Engine: l.Engine, MaxRetries: 1}).Run(context.Background(), stream.Info{}, src, func(p warden.Part) error {
-		out.WriteString(p.Text)
-		return nil
-	})
-	return out.String(), err
-}
-
-func everyCut(text string) []int {
-	var cuts []int
-	for i := 1; i < len(text); i++ {
-		cuts = append(cuts, i)
-	}
-	return cuts
+	return streamtest.Run(l.Engine, text, cuts, 1, " Rephrased.")
 }
 
 func TestRegex(t *testing.T) {
@@ -84,7 +50,7 @@ func TestRegex(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			for _, cuts := range [][]int{nil, everyCut(tt.text)} {
+			for _, cuts := range [][]int{nil, streamtest.EveryCut(tt.text)} {
 				got, err := run(t, tt.config, tt.text, cuts)
 				var tw *warden.TripwireError
 				if tt.wantHalt != errors.As(err, &tw) || !tt.wantHalt && err != nil {
