@@ -237,11 +237,11 @@ func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run
 	if len(input) == 0 {
 		return changed, nil
 	}
-	subject := make([]warden.Message, len(input))
+	newInput := make([]warden.Message, len(input))
 	for k, i := range input {
-		subject[k] = msgs[i]
+		newInput[k] = msgs[i]
 	}
-	out, err := p.Engine.CheckInput(ctx, warden.InputCheck{Run: run, Messages: subject})
+	out, err := p.Engine.CheckInput(ctx, warden.InputCheck{Run: run, Messages: newInput})
 	if err != nil {
 		return false, p.stageError(f, err)
 	}

@@ -293,7 +293,7 @@ func TestStreamHaltWritesTheFormatsErrorEvent(t *testing.T) {
 	if !errors.As(err, &r) || r.Code != "test.stop" {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
-	if !strings.HasSuffix(out.String(), "event: error\ndata: "+string(r.Body[len("event: error\ndata: "):])) || !strings.Contains(out.String(), `"type":"permission_error"`) {
+	if !strings.HasSuffix(out.String(), string(r.Body)) || !strings.HasPrefix(string(r.Body), "event: error\n") || !strings.Contains(string(r.Body), `"type":"permission_error"`) {
 		t.Errorf("the stream does not end with Anthropic's error event:\n%s", out.String())
 	}
 	if strings.Contains(out.String(), `"type":"tool_use"`) {

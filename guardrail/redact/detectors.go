@@ -14,8 +14,9 @@ type detector struct {
 	// class says which bytes a match may contain.
 	class *[256]bool
 	// anchors, when set, are the literal starts of every match (sk-, AKIA, …); without anchors, every match
-	// holds a digit, or for e-mail an '@'.
+	// holds a digit, or an '@' when at is set.
 	anchors []string
+	at      bool
 	// maxLen bounds how far back a trailing run is held (default 1024): a match longer than that, inside a
 	// run longer than that, may be released in part. Only blocks that are long by nature set it.
 	maxLen int
@@ -65,7 +66,7 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`xox[baprs]-[A-Za-z0-9-]{10,}`)},
 	{name: "google_key", class: tokenSet, anchors: []string{"AIza"},
 		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
-	{name: "email", class: classOf("._%+-@", digits, upper, lower), minLen: 6,
+	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6,
 		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},
 	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
 		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid},

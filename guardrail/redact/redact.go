@@ -188,7 +188,7 @@ func (d *detector) mayMatch(text string, digit, at bool) bool {
 		}
 		return false
 	}
-	if d.name == "email" {
+	if d.at {
 		return at
 	}
 	return digit
@@ -376,7 +376,7 @@ func (d *detector) candidates(text string, limit int, digits []int) [][2]int {
 		}
 		return out
 	}
-	if d.name == "email" {
+	if d.at {
 		for i := 0; i < limit; {
 			j := strings.IndexByte(text[i:limit], '@')
 			if j < 0 {

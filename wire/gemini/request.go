@@ -246,8 +246,7 @@ func (r *Request) Messages() []warden.Message { return r.conv.Messages() }
 
 // SetText replaces the text of message i (a tool message: its functionResponse's response).
 func (r *Request) SetText(i int, text string) error {
-	_, err := r.conv.SetText(i, text)
-	return err
+	return r.conv.SetText(i, text)
 }
 
 // Encode returns the body: the original bytes when nothing was changed.

@@ -156,8 +156,7 @@ func (r *ChatRequest) Messages() []warden.Message { return r.conv.Messages() }
 
 // SetText replaces the text of message i; see reqtext for what happens to its parts.
 func (r *ChatRequest) SetText(i int, text string) error {
-	_, err := r.conv.SetText(i, text)
-	return err
+	return r.conv.SetText(i, text)
 }
 
 // Encode returns the body: the original bytes when nothing was changed.

@@ -186,8 +186,7 @@ func (r *ResponsesRequest) Messages() []warden.Message { return r.conv.Messages(
 
 // SetText replaces the text of message i. A call output that is not text (a screenshot) cannot be rewritten.
 func (r *ResponsesRequest) SetText(i int, text string) error {
-	_, err := r.conv.SetText(i, text)
-	return err
+	return r.conv.SetText(i, text)
 }
 
 // Encode returns the body: the original bytes when nothing was changed.

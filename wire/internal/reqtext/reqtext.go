@@ -155,20 +155,20 @@ func (c *Conversation) Messages() []warden.Message { return c.msgs }
 var ErrNotText = errors.New("this message's content cannot be rewritten as text")
 
 // SetText replaces message i's text: the first text part takes text and the other text parts go, as in the
-// wire body. It reports whether anything changed.
-func (c *Conversation) SetText(i int, text string) (bool, error) {
+// wire body. Text the message already holds, as its only text part, changes nothing.
+func (c *Conversation) SetText(i int, text string) error {
 	if i < 0 || i >= len(c.msgs) {
-		return false, fmt.Errorf("message %d: out of range (the request has %d)", i, len(c.msgs))
+		return fmt.Errorf("message %d: out of range (the request has %d)", i, len(c.msgs))
 	}
 	m := c.msgs[i]
 	if onlyText(m.Content, text) {
-		return false, nil
+		return nil
 	}
 	if c.set[i] == nil {
-		return false, fmt.Errorf("message %d: %w", i, ErrNotText)
+		return fmt.Errorf("message %d: %w", i, ErrNotText)
 	}
 	if err := c.set[i](text); err != nil {
-		return false, fmt.Errorf("message %d: %v", i, err)
+		return fmt.Errorf("message %d: %v", i, err)
 	}
 	parts := make([]warden.ContentPart, 0, len(m.Content)+1)
 	wrote := false
@@ -185,7 +185,7 @@ func (c *Conversation) SetText(i int, text string) (bool, error) {
 	}
 	m.Content = parts
 	c.msgs[i] = m
-	return true, nil
+	return nil
 }
 
 // onlyText reports whether the parts' text is already exactly one part holding text (or none, for "").
