@@ -5,6 +5,8 @@ package pipelinetest
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -172,4 +174,30 @@ func DecodedRequest[R interface {
 	if diff := cmp.Diff(wantTools, r.Tools()); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
+}
+
+// BenchDecode measures a codec's share of the common path: decode body and encode it back unchanged.
+func BenchDecode[T interface{ Encode() ([]byte, error) }](b *testing.B, body []byte, decode func([]byte) (T, error)) {
+	b.Helper()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := decode(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Testdata reads a file of the calling package's testdata directory.
+func Testdata(t testing.TB, name string) []byte {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
 }
