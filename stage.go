@@ -173,6 +173,19 @@ type StreamHoldback interface {
 	Holdback(pending string) int
 }
 
+// TextGate is how a surface that keeps a provider stream's own encoding runs the stream guardrails on the
+// stream's text (stream.Gate is one): it hands over each text delta as it arrives and writes, in place of
+// that delta, the text Text returns — none while a guardrail holds it back, more than the delta when held
+// text is let go, a rewrite when a guardrail changed it. Finish marks the end of a run of text (a content
+// block's end, the response's finish): the guardrails see all that is pending, and it returns the rest to
+// write. An error ends the stream: a *TripwireError for a halt, another error (stream.RetryError) for a
+// guardrail that asks the model to try again. A TextGate serves one response and is not safe for
+// concurrent use.
+type TextGate interface {
+	Text(delta string) (string, error)
+	Finish(end Part) (string, error)
+}
+
 // InputGuardrailFunc adapts a function to InputGuardrail.
 type InputGuardrailFunc func(ctx context.Context, c InputCheck) (Decision, error)
 

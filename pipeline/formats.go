@@ -50,7 +50,7 @@ type Format struct {
 	DecodeResponse func(body []byte) (Response, error)
 	// GuardStream copies a response stream from in to out, holding tool calls until decide has seen the whole
 	// response; flush, when set, is called after each write that must reach the client now.
-	GuardStream func(in io.Reader, out io.Writer, flush func(), decide Decide) error
+	GuardStream func(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
 	// ErrorBody is an error Warden answers itself (HTTP 403), in the provider's shape; code is Warden's
 	// reason code.
 	ErrorBody func(message, code string) []byte
@@ -139,8 +139,8 @@ func init() {
 		Title:          "OpenAI Chat Completions",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeChatRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeChatResponse(b) },
-		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
-			return openai.GuardChatStream(in, out, flush, d)
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
+			return openai.GuardChatStream(in, out, flush, d, gate)
 		},
 		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
 		StreamError: func(msg, code string) []byte {
@@ -157,8 +157,8 @@ func init() {
 		Title:          "OpenAI Responses",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeResponsesRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeResponse(b) },
-		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
-			return openai.GuardResponsesStream(in, out, flush, d)
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
+			return openai.GuardResponsesStream(in, out, flush, d, gate)
 		},
 		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
 		// A Responses stream reports errors as an error event.
@@ -181,8 +181,8 @@ func init() {
 			}
 			return anthropicResponse{m}, nil
 		},
-		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
-			return anthropic.GuardStream(in, out, flush, d)
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
+			return anthropic.GuardStream(in, out, flush, d, gate)
 		},
 		ErrorBody: func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
 		StreamError: func(msg, _ string) []byte {
@@ -197,8 +197,8 @@ func init() {
 		Title:          "Gemini generateContent",
 		DecodeRequest:  func(b []byte) (Request, error) { return gemini.DecodeRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return gemini.DecodeResponse(b) },
-		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
-			return gemini.GuardStream(in, out, flush, d)
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
+			return gemini.GuardStream(in, out, flush, d, gate)
 		},
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).Encode() },
@@ -209,8 +209,8 @@ func init() {
 		Title:          "Amazon Bedrock Converse",
 		DecodeRequest:  func(b []byte) (Request, error) { return bedrock.DecodeRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return bedrock.DecodeResponse(b) },
-		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide) error {
-			return bedrock.GuardStream(in, out, flush, d)
+		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
+			return bedrock.GuardStream(in, out, flush, d, gate)
 		},
 		// Bedrock names the error in the x-amzn-ErrorType header (bedrock.ErrorType); the body holds the message.
 		ErrorBody:   func(msg, _ string) []byte { return bedrock.ErrorBody(msg) },

@@ -22,6 +22,7 @@ import (
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/ledger"
 	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/stream"
 )
 
 // Pipeline holds what every exchange shares. It is safe for concurrent use once built; do not change its
@@ -322,24 +323,37 @@ func (p *Pipeline) upstreamError(ctx context.Context, f *Format, status int, bod
 	return body, nil
 }
 
-// Stream copies a response stream through the format's stream guard: text passes at once, tool calls are
-// held until the whole response has been through the response stage and tool-call authorization. A halt
-// ends the stream with the format's error event and comes back as a *Refusal whose body was written.
-func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.Writer, flush func(), run warden.RunInfo) error {
-	err := f.GuardStream(in, out, flush, func(r warden.Response) (warden.Response, error) { return p.Decide(ctx, run, r) })
-	var tw *warden.TripwireError
-	if errors.As(err, &tw) {
-		r := halted(f, tw)
-		r.Body = f.StreamError(haltMessage(tw), r.Code)
-		if _, werr := out.Write(r.Body); werr != nil {
-			return werr
-		}
-		if flush != nil {
-			flush()
-		}
-		return r
+// Stream copies a response stream through the format's stream guard: text passes through the stream
+// guardrails (at once when there are none), tool calls are held until the whole response has been through
+// the response stage and tool-call authorization. A halt ends the stream with the format's error event and
+// comes back as a *Refusal whose body was written; so does a stream guardrail's request for a correction,
+// which a replayed stream cannot honour (the gateway re-issues the request instead).
+func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
+	var gate warden.TextGate
+	if len(p.Engine.Guardrails(warden.StageStream)) > 0 {
+		gate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, "")
 	}
-	return err
+	err := f.GuardStream(in, out, flush, func(r warden.Response) (warden.Response, error) { return p.Decide(ctx, info.Run, r) }, gate)
+	var r *Refusal
+	var tw *warden.TripwireError
+	var retry *stream.RetryError
+	switch {
+	case errors.As(err, &tw):
+		r = halted(f, tw)
+		r.Body = f.StreamError(haltMessage(tw), r.Code)
+	case errors.As(err, &retry):
+		msg := fmt.Sprintf("Warden stopped this response: stream guardrail %q asked the model to correct itself (%s), and this stream cannot be re-issued", retry.Guardrail, retry.Code)
+		r = &Refusal{Status: http.StatusForbidden, Code: retry.Code, Cause: err, Body: f.StreamError(msg, retry.Code)}
+	default:
+		return err
+	}
+	if _, werr := out.Write(r.Body); werr != nil {
+		return werr
+	}
+	if flush != nil {
+		flush()
+	}
+	return r
 }
 
 func haltMessage(tw *warden.TripwireError) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/safety"
+	"github.com/agentwarden/warden/stream"
 )
 
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -233,7 +234,7 @@ func TestSafetyStopsBlockTheEndUser(t *testing.T) {
 			return err
 		}},
 		{"a safety stop in a stream counts", func(p *pipeline.Pipeline, run warden.RunInfo) error {
-			return p.Stream(context.Background(), format(t, "anthropic"), bytes.NewReader(read(t, "../wire/anthropic/testdata/stream_refusal_tool_use.sse")), &bytes.Buffer{}, nil, run)
+			return p.Stream(context.Background(), format(t, "anthropic"), bytes.NewReader(read(t, "../wire/anthropic/testdata/stream_refusal_tool_use.sse")), &bytes.Buffer{}, nil, stream.Info{Run: run})
 		}},
 	}
 	for _, tt := range tests {
@@ -288,7 +289,7 @@ func TestStreamHaltWritesTheFormatsErrorEvent(t *testing.T) {
 	}
 	p := &pipeline.Pipeline{Engine: e}
 	var out bytes.Buffer
-	err = p.Stream(context.Background(), format(t, "anthropic"), bytes.NewReader(read(t, "../wire/anthropic/testdata/stream_tool_use.sse")), &out, nil, warden.RunInfo{})
+	err = p.Stream(context.Background(), format(t, "anthropic"), bytes.NewReader(read(t, "../wire/anthropic/testdata/stream_tool_use.sse")), &out, nil, stream.Info{})
 	var r *pipeline.Refusal
 	if !errors.As(err, &r) || r.Code != "test.stop" {
 		t.Fatalf("err = %v, want a refusal", err)

@@ -313,6 +313,8 @@ type Gate struct {
 	out strings.Builder
 }
 
+var _ warden.TextGate = (*Gate)(nil)
+
 // RetryError is a guardrail's request for a self-correction, from a Gate: the caller cancels the upstream
 // stream and, if it can, starts another from the text released so far plus Feedback.
 type RetryError struct {

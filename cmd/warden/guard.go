@@ -13,13 +13,14 @@ import (
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/pipeline"
+	"github.com/agentwarden/warden/stream"
 	"github.com/spf13/cobra"
 )
 
 func newGuardCommand(s streams) *cobra.Command {
 	var format, configFile, decisions, user string
 	var status int
-	var stream, request bool
+	var streamed, request bool
 	cmd := &cobra.Command{
 		Use:   "guard --format FORMAT [FILE|-]",
 		Short: "Run the gateway's pipeline on a recorded provider request, response or stream",
@@ -35,9 +36,11 @@ openai-responses (OpenAI Responses API; function, custom and built-in client too
 a blank safety stop), bedrock (Amazon Bedrock Converse, JSON).
 
 With --stream the input is a recorded stream (SSE; for bedrock, ConverseStream's AWS event-stream frames):
-text deltas pass at once, tool-call deltas are held until the finish (stop) reason and released only for
-calls that pass; a safety stop releases none and adds the explanation as a final text delta (an Anthropic
-text block).
+text deltas go through the stream guardrails (redact, blocked_terms, regex, judge, …) and pass as soon as
+they have let them go — at once when none are configured; tool-call deltas are held until the finish (stop)
+reason and released only for calls that pass; a safety stop releases none and adds the explanation as a
+final text delta (an Anthropic text block). A stream guardrail that halts, or asks the model to correct
+itself (which a recorded stream cannot do), ends the stream with the provider's error event.
 
 With --status, the input is an upstream error body with that HTTP status: an API-layer safety error (Azure
 or Kimi content_filter, GLM 1301, DashScope DataInspectionFailed, Ark risk detection) is recorded and passed
@@ -64,7 +67,7 @@ error.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--format: %v", err)}
 			}
-			if request && (stream || status != 0) {
+			if request && (streamed || status != 0) {
 				return usageError{errors.New("--request reads a request body; it does not go with --stream or --status")}
 			}
 			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
@@ -89,8 +92,8 @@ error.`,
 			ctx, run := cmd.Context(), warden.RunInfo{UserID: user}
 			var out []byte
 			switch {
-			case stream:
-				err = p.Stream(ctx, f, bytes.NewReader(body), s.out, nil, run)
+			case streamed:
+				err = p.Stream(ctx, f, bytes.NewReader(body), s.out, nil, stream.Info{Run: run})
 			case request:
 				var prep pipeline.Prepared
 				prep, err = p.Request(ctx, f, body, run)
@@ -98,14 +101,14 @@ error.`,
 			default:
 				out, err = p.Response(ctx, f, status, body, run)
 			}
-			return guardAnswer(s, name, out, err, stream)
+			return guardAnswer(s, name, out, err, streamed)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "", "wire format of the input: "+strings.Join(pipeline.Names(), ", ")+" (required)")
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	cmd.Flags().StringVar(&decisions, "decisions", "", "write the evaluation records to this `file` as JSON lines")
 	cmd.Flags().IntVar(&status, "status", 0, "treat the input as an upstream error body with this HTTP `status`")
-	cmd.Flags().BoolVar(&stream, "stream", false, "the input is a recorded response stream")
+	cmd.Flags().BoolVar(&streamed, "stream", false, "the input is a recorded response stream")
 	cmd.Flags().BoolVar(&request, "request", false, "the input is a request body a client sent")
 	cmd.Flags().StringVar(&user, "user", "", "the end `user` when the body names none, as the ledger's user_header would")
 	_ = cmd.MarkFlagRequired("format")

@@ -17,7 +17,7 @@ import (
 // response to send (the same, or a replacement whose tool calls are a subset of the original's, possibly
 // with other arguments, and whose text may have more appended), or an error that ends the stream (a
 // tripwire).
-type Decide func(resp warden.Response) (warden.Response, error)
+type Decide = func(resp warden.Response) (warden.Response, error)
 
 // GuardStream copies a Messages event stream from in to out under a guard. Text and thinking blocks go out at
 // once, in their original bytes. tool_use (and server_tool_use) blocks are held, start, deltas and stop,
@@ -28,10 +28,16 @@ type Decide func(resp warden.Response) (warden.Response, error)
 // where a held block moved, because clients place each block by its index. Every other event (message_start,
 // ping, message_stop, comments) passes as it came. flush, when set, is called after each write.
 //
-// On an error from decide or from the stream, and when the stream ends before message_delta, nothing held
-// is released; an error is returned and the surface ends the stream in its own way.
-func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide, blocks: map[int]*streamBlock{}}
+// With a gate (the stream guardrails), each text block's deltas go through it instead of out at once: an
+// event goes out in its original bytes when the gate releases exactly its text, as a text_delta carrying
+// the released text when it releases other text, and not at all while it holds everything. At the block's
+// stop the gate sees the rest, which goes out as one more delta before the stop; decide sees the text as
+// released. Thinking is not gated.
+//
+// On an error from decide, the gate or the stream, and when the stream ends before message_delta, nothing
+// held is released; an error is returned and the surface ends the stream in its own way.
+func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{}}
 	g.resp.Message.Role = warden.RoleAssistant
 	rd := sse.NewReader(in)
 	for {
@@ -55,6 +61,7 @@ type streamGuard struct {
 	out     io.Writer
 	flush   func()
 	decide  Decide
+	gate    warden.TextGate
 	blocks  map[int]*streamBlock // by the provider's index
 	order   []int                // provider indexes in the order their blocks started
 	next    int                  // the index the client expects for the next block Warden places itself
@@ -83,6 +90,7 @@ type streamEvent struct {
 		ID    string          `json:"id"`
 		Name  string          `json:"name"`
 		Input json.RawMessage `json:"input"`
+		Text  string          `json:"text"`
 	} `json:"content_block"`
 	Delta *struct {
 		Type        string  `json:"type"`
@@ -122,6 +130,9 @@ func (g *streamGuard) event(ev sse.Event) error {
 	}
 	if index, text, ok := scanTextDelta(ev.Data); ok {
 		if b := g.blocks[index]; b != nil && b.out >= 0 {
+			if g.gated(b) {
+				return g.gateText(ev, index, b, text)
+			}
 			b.text.WriteString(text)
 			return g.pass(ev, index, b)
 		}
@@ -141,6 +152,9 @@ func (g *streamGuard) event(ev sse.Event) error {
 		}
 		if g.blocks[e.Index] != nil {
 			return fmt.Errorf("content block %d started twice", e.Index)
+		}
+		if g.gate != nil && e.ContentBlock.Type == "text" && len(e.ContentBlock.Text) > 0 {
+			return errors.New("a text block starts with text; Warden's stream guardrails read text from its deltas only")
 		}
 		b := &streamBlock{kind: e.ContentBlock.Type, out: -1}
 		g.blocks[e.Index] = b
@@ -170,6 +184,16 @@ func (g *streamGuard) event(ev sse.Event) error {
 		if b == nil {
 			return fmt.Errorf("%s for content block %d, which did not start", e.Type, e.Index)
 		}
+		if g.gated(b) {
+			switch {
+			case e.Type == "content_block_stop":
+				if err := g.endText(b); err != nil {
+					return err
+				}
+			case e.Delta != nil && e.Delta.Type == "text_delta":
+				return g.gateText(ev, e.Index, b, e.Delta.Text)
+			}
+		}
 		if e.Delta != nil {
 			switch e.Delta.Type {
 			case "text_delta":
@@ -192,6 +216,35 @@ func (g *streamGuard) event(ev sse.Event) error {
 		}
 	}
 	return g.write(ev.Raw)
+}
+
+// gated reports whether a block's text goes through the gate: a text block that passes.
+func (g *streamGuard) gated(b *streamBlock) bool {
+	return g.gate != nil && b.kind == "text" && b.out >= 0
+}
+
+// gateText passes a text delta through the gate: the event as it came when the gate releases exactly its
+// text, a delta with the released text otherwise, nothing while the gate holds it all.
+func (g *streamGuard) gateText(ev sse.Event, index int, b *streamBlock, text string) error {
+	out, err := g.gate.Text(text)
+	if err != nil {
+		return err
+	}
+	b.text.WriteString(out)
+	if out == text {
+		return g.pass(ev, index, b)
+	}
+	return g.writeTextDelta(b.out, out)
+}
+
+// endText lets the gate see the rest of a text block at its stop and sends what it releases.
+func (g *streamGuard) endText(b *streamBlock) error {
+	rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish})
+	if err != nil {
+		return err
+	}
+	b.text.WriteString(rest)
+	return g.writeTextDelta(b.out, rest)
 }
 
 // pass writes a block's event, renumbered when the client sees the block at another index.
@@ -224,6 +277,18 @@ func (g *streamGuard) writeRenumbered(raw []byte, index int) error {
 // finish decides the response once message_delta (ev) brings the stop reason, then releases what it keeps.
 func (g *streamGuard) finish(ev sse.Event, stopReason string) error {
 	g.decided = true
+	if g.gate != nil { // text the stream left in a block it never stopped goes out in a block of its own
+		rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish, Finish: normalizeStop(stopReason)})
+		if err != nil {
+			return err
+		}
+		if rest != "" {
+			if err := g.writeTextBlock(rest); err != nil {
+				return err
+			}
+			g.resp.Message.Content = append(g.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: rest})
+		}
+	}
 	before := g.resp
 	before.Signal = warden.Signal{Field: "stop_reason", Value: stopReason}
 	before.FinishReason = normalizeStop(stopReason)
@@ -334,14 +399,23 @@ func (g *streamGuard) writeTextBlock(text string) error {
 	g.next++
 	empty := ""
 	start, _ := json.Marshal(blockEvent{Type: "content_block_start", Index: i, ContentBlock: &blockDelta{Type: "text", Text: &empty}})
-	delta, _ := json.Marshal(blockEvent{Type: "content_block_delta", Index: i, Delta: &blockDelta{Type: "text_delta", Text: &text}})
 	stop, _ := json.Marshal(blockEvent{Type: "content_block_stop", Index: i})
-	for _, ev := range []sse.Event{sse.Named("content_block_start", string(start)), sse.Named("content_block_delta", string(delta)), sse.Named("content_block_stop", string(stop))} {
-		if err := g.write(ev.Encode()); err != nil {
-			return err
-		}
+	if err := g.write(sse.Named("content_block_start", string(start)).Encode()); err != nil {
+		return err
 	}
-	return nil
+	if err := g.writeTextDelta(i, text); err != nil {
+		return err
+	}
+	return g.write(sse.Named("content_block_stop", string(stop)).Encode())
+}
+
+// writeTextDelta sends text as a text_delta of block i; no event for no text.
+func (g *streamGuard) writeTextDelta(i int, text string) error {
+	if text == "" {
+		return nil
+	}
+	delta, _ := json.Marshal(blockEvent{Type: "content_block_delta", Index: i, Delta: &blockDelta{Type: "text_delta", Text: &text}})
+	return g.write(sse.Named("content_block_delta", string(delta)).Encode())
 }
 
 // writeStopReason sends message_delta with another stop reason, every other field as it came.

@@ -68,7 +68,7 @@ func TestGuardStreamFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := anthropic.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+			if err := anthropic.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t), nil); err != nil {
 				t.Fatal(err)
 			}
 			if tt.unchanged && out.String() != string(in) {
@@ -132,7 +132,7 @@ func TestGuardStream(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := anthropic.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			err := anthropic.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide, nil)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -151,4 +151,32 @@ func TestGuardStream(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestGuardStreamGate(t *testing.T) {
+	t.Parallel()
+	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{
+		Build: func(deltas ...string) []byte {
+			var s strings.Builder
+			ev := func(name, data string) { s.WriteString("event: " + name + "\ndata: " + data + "\n\n") }
+			ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`)
+			ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+			for _, d := range deltas {
+				b, _ := json.Marshal(d)
+				ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+string(b)+`}}`)
+			}
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}`)
+			ev("message_stop", `{"type":"message_stop"}`)
+			return []byte(s.String())
+		},
+		Guard: anthropic.GuardStream,
+		Text: func(t *testing.T, out []byte) string {
+			var text strings.Builder
+			for _, b := range accumulate(t, out).Content {
+				text.WriteString(b.Text)
+			}
+			return text.String()
+		},
+	})
 }

@@ -19,7 +19,7 @@ import (
 // response to send (the same, or a replacement whose tool calls are a subset of the original's, possibly
 // with other arguments, and whose text may have more appended), or an error that ends the stream (a
 // tripwire).
-type Decide func(resp warden.Response) (warden.Response, error)
+type Decide = func(resp warden.Response) (warden.Response, error)
 
 // maxMessage bounds one event-stream message, as the AWS framing does (16 MiB payload and headers).
 const maxMessage = 16<<20 + 128<<10
@@ -34,9 +34,15 @@ const maxMessage = 16<<20 + 128<<10
 // moved. Messages Warden writes are framed with their own checksums. flush, when set, is called after each
 // write.
 //
+// With a gate (the stream guardrails), each text block's deltas go through it instead of out at once: a
+// message goes out in its original bytes when the gate releases exactly its text, as a delta carrying the
+// released text when it releases other text, and not at all while it holds everything. At the block's
+// contentBlockStop the gate sees the rest, which goes out as one more delta before the stop; decide sees
+// the text as released. Reasoning is not gated.
+//
 // On an error, and when the stream ends before messageStop while calls are held, nothing held is released.
-func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide, blocks: map[int]*streamBlock{}}
+func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{}}
 	g.resp.Message.Role = warden.RoleAssistant
 	for {
 		raw, err := readMessage(in)
@@ -80,6 +86,7 @@ type streamGuard struct {
 	out     io.Writer
 	flush   func()
 	decide  Decide
+	gate    warden.TextGate
 	blocks  map[int]*streamBlock
 	order   []int
 	holds   int
@@ -152,6 +159,9 @@ func (g *streamGuard) message(raw []byte) error {
 		if et == "contentBlockDelta" {
 			if idx, text, ok := scanTextDelta(payload); ok {
 				if b := g.blocks[idx]; b != nil && b.out == idx && b.kind == "text" {
+					if g.gate != nil {
+						return g.gateText(raw, nil, b, idx, text)
+					}
 					b.text.WriteString(text)
 					return g.write(raw)
 				}
@@ -202,6 +212,16 @@ func (g *streamGuard) message(raw []byte) error {
 		g.blocks[idx] = b
 		g.order = append(g.order, idx)
 	}
+	if g.gate != nil && b.kind == "text" && b.out >= 0 {
+		switch {
+		case typ == "contentBlockDelta" && p.Delta != nil && p.Delta.Text != nil:
+			return g.gateText(raw, &m, b, idx, *p.Delta.Text)
+		case typ == "contentBlockStop":
+			if err := g.endText(m.Headers, b); err != nil {
+				return err
+			}
+		}
+	}
 	if p.Delta != nil {
 		switch {
 		case p.Delta.Text != nil:
@@ -225,6 +245,41 @@ func (g *streamGuard) message(raw []byte) error {
 	return g.writeRenumbered(m, b.out)
 }
 
+// gateText passes a text delta (the message raw, m when already decoded) of block b at the provider's index
+// idx through the gate: the message as it came when the gate releases exactly its text, a delta with the
+// released text otherwise, nothing while the gate holds it all.
+func (g *streamGuard) gateText(raw []byte, m *eventstream.Message, b *streamBlock, idx int, text string) error {
+	out, err := g.gate.Text(text)
+	if err != nil {
+		return err
+	}
+	b.text.WriteString(out)
+	if out == text && b.out == idx {
+		return g.write(raw)
+	}
+	if m == nil {
+		dm, err := eventstream.NewDecoder().Decode(bytes.NewReader(raw), nil)
+		if err != nil {
+			return fmt.Errorf("event-stream message: %v", err)
+		}
+		m = &dm
+	}
+	if out == text {
+		return g.writeRenumbered(*m, b.out)
+	}
+	return g.writeTextDelta(m.Headers, b.out, out)
+}
+
+// endText lets the gate see the rest of a text block at its stop and sends what it releases.
+func (g *streamGuard) endText(like eventstream.Headers, b *streamBlock) error {
+	rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish})
+	if err != nil {
+		return err
+	}
+	b.text.WriteString(rest)
+	return g.writeTextDelta(like, b.out, rest)
+}
+
 func (g *streamGuard) writeRenumbered(m eventstream.Message, idx int) error {
 	obj, err := jsonobj.Parse(m.Payload)
 	if err != nil {
@@ -237,6 +292,18 @@ func (g *streamGuard) writeRenumbered(m eventstream.Message, idx int) error {
 
 func (g *streamGuard) finish(raw []byte, m eventstream.Message, stopReason string) error {
 	g.decided = true
+	if g.gate != nil { // text the stream left in a block it never stopped goes out in a block of its own
+		rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish, Finish: normalizeStop(stopReason)})
+		if err != nil {
+			return err
+		}
+		if rest != "" {
+			if err := g.writeTextBlock(m.Headers, rest); err != nil {
+				return err
+			}
+			g.resp.Message.Content = append(g.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: rest})
+		}
+	}
 	before := g.resp
 	before.Signal = warden.Signal{Field: "stopReason", Value: stopReason}
 	before.FinishReason = normalizeStop(stopReason)
@@ -315,17 +382,26 @@ func (g *streamGuard) finish(raw []byte, m eventstream.Message, stopReason strin
 func (g *streamGuard) writeTextBlock(like eventstream.Headers, text string) error {
 	i := g.next
 	g.next++
-	headers := func(typ string) eventstream.Headers {
-		h := like.Clone()
-		h.Set(":event-type", eventstream.StringValue(typ))
-		return h
-	}
-	delta, _ := json.Marshal(map[string]any{"contentBlockIndex": i, "delta": map[string]string{"text": text}})
-	stop, _ := json.Marshal(map[string]any{"contentBlockIndex": i})
-	if err := g.writeMessage(eventstream.Message{Headers: headers("contentBlockDelta"), Payload: delta}); err != nil {
+	if err := g.writeTextDelta(like, i, text); err != nil {
 		return err
 	}
-	return g.writeMessage(eventstream.Message{Headers: headers("contentBlockStop"), Payload: stop})
+	stop, _ := json.Marshal(map[string]any{"contentBlockIndex": i})
+	return g.writeMessage(eventstream.Message{Headers: withEventType(like, "contentBlockStop"), Payload: stop})
+}
+
+// writeTextDelta sends text as a delta of block i, with the stream's own headers; no message for no text.
+func (g *streamGuard) writeTextDelta(like eventstream.Headers, i int, text string) error {
+	if text == "" {
+		return nil
+	}
+	delta, _ := json.Marshal(map[string]any{"contentBlockIndex": i, "delta": map[string]string{"text": text}})
+	return g.writeMessage(eventstream.Message{Headers: withEventType(like, "contentBlockDelta"), Payload: delta})
+}
+
+func withEventType(like eventstream.Headers, typ string) eventstream.Headers {
+	h := like.Clone()
+	h.Set(":event-type", eventstream.StringValue(typ))
+	return h
 }
 
 // StreamException returns a framed exception message that ends a ConverseStream with message, for streams

@@ -26,7 +26,7 @@ func BenchmarkGuardTextStream(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := bedrock.GuardStream(bytes.NewReader(data), io.Discard, nil, keep); err != nil {
+		if err := bedrock.GuardStream(bytes.NewReader(data), io.Discard, nil, keep, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,7 +18,7 @@ func FuzzGuardStream(f *testing.F) {
 	same := func(r warden.Response) (warden.Response, error) { return r, nil }
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out bytes.Buffer
-		if err := bedrock.GuardStream(bytes.NewReader(in), &out, nil, same); err != nil {
+		if err := bedrock.GuardStream(bytes.NewReader(in), &out, nil, same, nil); err != nil {
 			return
 		}
 		if !bytes.Equal(out.Bytes(), in) && !bytes.Contains(bytes.ToLower(in), []byte("tooluse")) {

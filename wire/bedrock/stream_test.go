@@ -142,7 +142,7 @@ func TestGuardStream(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			if err := bedrock.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide); err != nil {
+			if err := bedrock.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide, nil); err != nil {
 				t.Fatal(err)
 			}
 			if tt.unchanged && !bytes.Equal(out.Bytes(), tt.in) {
@@ -176,7 +176,7 @@ func TestGuardStreamErrors(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := bedrock.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			err := bedrock.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -209,4 +209,22 @@ func TestStreamExceptionReadsAsModelStreamError(t *testing.T) {
 	if err := stream.Err(); !errors.As(err, &streamErr) || streamErr.ErrorMessage() != "Warden stopped this response: no tools today" {
 		t.Errorf("the SDK reads %v (%T)", err, err)
 	}
+}
+
+func TestGuardStreamGate(t *testing.T) {
+	t.Parallel()
+	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{
+		Build: func(deltas ...string) []byte {
+			s := [][]byte{event(t, "messageStart", `{"role":"assistant","p":"abc"}`)}
+			for _, d := range deltas {
+				b, _ := json.Marshal(d)
+				s = append(s, event(t, "contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":`+string(b)+`},"p":"ab"}`))
+			}
+			s = append(s, event(t, "contentBlockStop", `{"contentBlockIndex":0}`), event(t, "messageStop", `{"stopReason":"end_turn"}`),
+				event(t, "metadata", `{"usage":{"inputTokens":10,"outputTokens":5,"totalTokens":15},"metrics":{"latencyMs":100}}`))
+			return bytes.Join(s, nil)
+		},
+		Guard: bedrock.GuardStream,
+		Text:  func(t *testing.T, out []byte) string { return converseStream(t, out).text },
+	})
 }

@@ -18,7 +18,7 @@ import (
 // response to send (the same, or a replacement whose tool calls are a subset of the original's, possibly
 // with other arguments, and whose text may have more appended), or an error that ends the stream (a
 // tripwire).
-type Decide func(resp warden.Response) (warden.Response, error)
+type Decide = func(resp warden.Response) (warden.Response, error)
 
 // GuardStream copies a streamGenerateContent stream (alt=sse: each event one GenerateContentResponse) from in
 // to out under a guard. Chunks without functionCall parts go out at once, in their original bytes.
@@ -28,11 +28,17 @@ type Decide func(resp warden.Response) (warden.Response, error)
 // kept (with changed arguments where it changed them), and after them the text decide appended. Thought
 // signatures of removed calls move as in Set. flush, when set, is called after each write.
 //
-// Gemini streams one candidate; a chunk with function calls for several candidates is refused rather than
-// guarded. On an error from decide or from the stream, and when the stream ends before a finish reason while
+// With a gate (the stream guardrails), the answer's text parts go through it before anything else reads the
+// chunk: a chunk goes out in its original bytes when the gate releases exactly its text, with the released
+// text in place of its text parts when it releases other text (a part it holds whole is left out, and a
+// chunk left with nothing is not sent), and at the finish the rest comes out as one more text part of the
+// finishing chunk; decide sees the text as released. Thoughts are not gated.
+//
+// Gemini streams one candidate; a chunk with function calls for several candidates, or with text for
+// several under a gate, is refused rather than guarded. On an error from decide or from the stream, and when the stream ends before a finish reason while
 // calls are held, nothing held is released and an error is returned.
-func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide}
+func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate}
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -55,6 +61,7 @@ type streamGuard struct {
 	out     io.Writer
 	flush   func()
 	decide  Decide
+	gate    warden.TextGate
 	held    []json.RawMessage    // functionCall parts, in the order they came
 	chunks  [][]byte             // the held parts as chunks of their own, sent as they are if all are kept
 	content []warden.ContentPart // text and thought of the chunks already sent
@@ -97,9 +104,16 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if !ev.HasData || !strings.HasPrefix(data, "{") || g.decided {
 		return g.write(ev.Raw)
 	}
+	raw := ev.Raw
+	if g.gate != nil {
+		var err error
+		if data, raw, err = g.gateChunk(data, raw); err != nil || raw == nil {
+			return err
+		}
+	}
 	if text, ok := scanTextChunk(data); ok {
 		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: text})
-		return g.write(ev.Raw)
+		return g.write(raw)
 	}
 	var c streamChunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
@@ -121,7 +135,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 		return errors.New("a stream chunk carries function calls for several candidates; Warden guards streams with one candidate")
 	}
 	if finished {
-		return g.finish(ev, []byte(data))
+		return g.finish(raw, []byte(data))
 	}
 	if calls == 0 {
 		if len(c.Candidates) > 0 && c.Candidates[0].Content != nil {
@@ -129,9 +143,9 @@ func (g *streamGuard) event(ev sse.Event) error {
 				g.collect(p)
 			}
 		}
-		return g.write(ev.Raw)
+		return g.write(raw)
 	}
-	return g.holdCalls(ev, []byte(data))
+	return g.holdCalls(raw, []byte(data))
 }
 
 // collect adds a sent part's text or thought to the accumulated content.
@@ -146,7 +160,7 @@ func (g *streamGuard) collect(p streamPart) {
 }
 
 // holdCalls cuts the functionCall parts out of a chunk, holds them, and sends what is left.
-func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
+func (g *streamGuard) holdCalls(raw, data []byte) error {
 	obj, err := jsonobj.Parse(data)
 	if err != nil {
 		return err
@@ -185,7 +199,7 @@ func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
 		}
 	}
 	if len(rest) == 0 {
-		g.chunks = append(g.chunks, ev.Raw)
+		g.chunks = append(g.chunks, raw)
 		return nil
 	}
 	withParts := func(parts []json.RawMessage) []byte {
@@ -202,9 +216,9 @@ func (g *streamGuard) holdCalls(ev sse.Event, data []byte) error {
 	return g.write(sse.Data(string(b)).Encode())
 }
 
-// finish decides the response when a chunk brings the finish reason (or a prompt block), and sends that chunk
-// with the held calls kept and the text added.
-func (g *streamGuard) finish(ev sse.Event, data []byte) error {
+// finish decides the response when a chunk (raw, its data) brings the finish reason (or a prompt block), and
+// sends that chunk with the held calls kept and the text added.
+func (g *streamGuard) finish(raw, data []byte) error {
 	g.decided = true
 	combined, err := g.withHeldCalls(data)
 	if err != nil {
@@ -230,7 +244,7 @@ func (g *streamGuard) finish(ev sse.Event, data []byte) error {
 			}
 		}
 		if len(appended) == 0 {
-			return g.write(ev.Raw)
+			return g.write(raw)
 		}
 		if r, err = DecodeResponse(data); err != nil {
 			return err
@@ -310,4 +324,137 @@ func textParts(texts []string) []warden.ContentPart {
 		out[i] = warden.ContentPart{Kind: warden.ContentText, Text: t}
 	}
 	return out
+}
+
+// gateChunk passes a chunk's answer text through the gate and returns the chunk to go on with: data and raw
+// themselves when the gate released exactly its text, a rewritten chunk otherwise, and a nil raw when
+// nothing is left to send. A finishing chunk also gets the rest of the held text as one more text part.
+func (g *streamGuard) gateChunk(data string, raw []byte) (string, []byte, error) {
+	if text, ok := scanTextChunk(data); ok {
+		out, err := g.gate.Text(text)
+		if err != nil {
+			return "", nil, err
+		}
+		if out == text {
+			return data, raw, nil
+		}
+		return rewriteText(data, []string{out}, "", false)
+	}
+	var c streamChunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		return data, raw, nil // the caller reports it
+	}
+	finished := c.PromptFeedback != nil && c.PromptFeedback.BlockReason != ""
+	texts := 0
+	for _, cand := range c.Candidates {
+		finished = finished || cand.FinishReason != ""
+		if cand.Content != nil {
+			for _, p := range cand.Content.Parts {
+				if answerText(p) {
+					texts++
+				}
+			}
+		}
+	}
+	if len(c.Candidates) > 1 && (texts > 0 || finished) {
+		return "", nil, errors.New("the stream has several candidates; Warden's stream guardrails guard streams with one candidate")
+	}
+	var outs []string
+	same := true
+	if texts > 0 {
+		for _, p := range c.Candidates[0].Content.Parts {
+			if !answerText(p) {
+				continue
+			}
+			out, err := g.gate.Text(*p.Text)
+			if err != nil {
+				return "", nil, err
+			}
+			outs = append(outs, out)
+			same = same && out == *p.Text
+		}
+	}
+	rest := ""
+	if finished {
+		reason := ""
+		if len(c.Candidates) > 0 {
+			reason = c.Candidates[0].FinishReason
+		}
+		var err error
+		if rest, err = g.gate.Finish(warden.Part{Kind: warden.PartFinish, Finish: normalizeFinish(reason, false)}); err != nil {
+			return "", nil, err
+		}
+	}
+	if same && rest == "" {
+		return data, raw, nil
+	}
+	return rewriteText(data, outs, rest, finished)
+}
+
+// answerText reports whether a part is text of the answer (not a thought, not a call).
+func answerText(p streamPart) bool { return p.Text != nil && !p.Thought && !p.isCall() }
+
+// rewriteText returns the chunk with the released texts in place of the first candidate's answer text parts,
+// in order (a part whose text is all held is left out), and rest, when set, as one more text part. A chunk
+// that then carries no part and does not finish is not sent (nil raw).
+func rewriteText(data string, outs []string, rest string, finished bool) (string, []byte, error) {
+	obj, err := jsonobj.Parse([]byte(data))
+	if err != nil {
+		return "", nil, err
+	}
+	rc, _ := obj.Get("candidates")
+	var cands []json.RawMessage
+	if err := json.Unmarshal(rc, &cands); err != nil || len(cands) == 0 {
+		return "", nil, errors.New("a chunk with text has no candidate")
+	}
+	cand, err := jsonobj.Parse(cands[0])
+	if err != nil {
+		return "", nil, err
+	}
+	content := &jsonobj.Object{}
+	if rcontent, ok := cand.Get("content"); ok && string(rcontent) != "null" {
+		if content, err = jsonobj.Parse(rcontent); err != nil {
+			return "", nil, err
+		}
+	} else {
+		content.Set("role", json.RawMessage(`"model"`))
+	}
+	var parts []json.RawMessage
+	if rp, ok := content.Get("parts"); ok {
+		_ = json.Unmarshal(rp, &parts)
+	}
+	kept := parts[:0]
+	for _, rp := range parts {
+		var p streamPart
+		if err := json.Unmarshal(rp, &p); err != nil {
+			return "", nil, err
+		}
+		if answerText(p) {
+			out := outs[0]
+			outs = outs[1:]
+			if out == "" {
+				continue
+			}
+			po, err := jsonobj.Parse(rp)
+			if err != nil {
+				return "", nil, err
+			}
+			_ = po.SetJSON("text", out)
+			rp, _ = po.MarshalJSON()
+		}
+		kept = append(kept, rp)
+	}
+	if rest != "" {
+		kept = append(kept, textPart(rest))
+	}
+	if len(kept) == 0 && !finished {
+		return "", nil, nil
+	}
+	_ = content.SetJSON("parts", kept)
+	cb, _ := content.MarshalJSON()
+	cand.Set("content", cb)
+	cands[0], _ = cand.MarshalJSON()
+	_ = obj.SetJSON("candidates", cands)
+	b, _ := obj.MarshalJSON()
+	return string(b), sse.Data(string(b)).Encode(), nil
 }

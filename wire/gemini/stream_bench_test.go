@@ -25,7 +25,7 @@ func BenchmarkGuardTextStream(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := gemini.GuardStream(bytes.NewReader(data), io.Discard, nil, keep); err != nil {
+		if err := gemini.GuardStream(bytes.NewReader(data), io.Discard, nil, keep, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

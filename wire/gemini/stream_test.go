@@ -88,7 +88,7 @@ func TestGuardStreamFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := gemini.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+			if err := gemini.GuardStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t), nil); err != nil {
 				t.Fatal(err)
 			}
 			if tt.unchanged && out.String() != string(in) {
@@ -138,7 +138,7 @@ func TestGuardStream(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := gemini.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			err := gemini.GuardStream(bytes.NewReader(tt.in), &out, nil, tt.decide, nil)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -154,4 +154,21 @@ func TestGuardStream(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestGuardStreamGate(t *testing.T) {
+	t.Parallel()
+	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{
+		Build: func(deltas ...string) []byte {
+			var s strings.Builder
+			for _, d := range deltas {
+				b, _ := json.Marshal(d)
+				s.WriteString(`data: {"candidates":[{"content":{"parts":[{"text":` + string(b) + `}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":4},"modelVersion":"gemini-2.5-flash","responseId":"r1"}` + "\r\n\r\n")
+			}
+			s.WriteString(`data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":9},"modelVersion":"gemini-2.5-flash","responseId":"r1"}` + "\r\n\r\n")
+			return []byte(s.String())
+		},
+		Guard: gemini.GuardStream,
+		Text:  func(t *testing.T, out []byte) string { return readStream(t, out).text },
+	})
 }

@@ -17,7 +17,7 @@ import (
 // Decide is what the surface does with a choice's whole response once its finish reason is known: it
 // returns the response to send (the same, or a replacement whose tool calls are a subset of the original's
 // and whose text may have more appended), or an error that ends the stream (a tripwire).
-type Decide func(resp warden.Response) (warden.Response, error)
+type Decide = func(resp warden.Response) (warden.Response, error)
 
 // GuardChatStream copies a chat.completion.chunk stream from in to out under a guard. Text deltas go out at
 // once, in their original bytes. Tool-call deltas are held until the choice's finish reason arrives; then
@@ -27,10 +27,17 @@ type Decide func(resp warden.Response) (warden.Response, error)
 // event (role, usage, comments, data: [DONE]) passes as it came. flush, when set, is called after each
 // write, so each event reaches the client at once.
 //
-// On an error from decide or from the stream, nothing held is released and the error is returned; the
-// surface then ends the stream in its own way.
-func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
-	g := &chatStreamGuard{out: out, flush: flush, decide: decide, choices: map[int]*streamChoice{}}
+// With a gate (the stream guardrails), content deltas go through it instead of out at once: a chunk goes
+// out in its original bytes when the gate releases exactly its delta, with the released text in its place
+// (and no logprobs, which would spell the held text) when it releases other text, and not at all when it
+// holds everything and the chunk says nothing else. At the finish the gate sees the rest, which goes out as
+// one content delta before the tool calls, and decide sees the text as released. A gate guards one choice:
+// a stream with several (n>1) ends with an error.
+//
+// On an error from decide, the gate or the stream, nothing held is released and the error is returned;
+// the surface then ends the stream in its own way.
+func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &chatStreamGuard{out: out, flush: flush, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -50,6 +57,8 @@ type chatStreamGuard struct {
 	out     io.Writer
 	flush   func()
 	decide  Decide
+	gate    warden.TextGate
+	gated   int // the choice the gate guards; -1 until one is seen
 	choices map[int]*streamChoice
 	// template holds the stream's id, object, created, model, system_fingerprint for chunks Warden writes.
 	template map[string]json.RawMessage
@@ -120,13 +129,18 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	}
 	var holdIdx []int
 	finished := -1
+	gatedAt, gatedContent := -1, ""
 	for _, ch := range c.Choices {
 		sc := g.choice(ch.Index)
 		if ch.Delta.Role != "" {
 			sc.resp.Message.Role = warden.Role(ch.Delta.Role)
 		}
 		if ch.Delta.Content != nil && *ch.Delta.Content != "" {
-			sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: *ch.Delta.Content})
+			if g.gate != nil {
+				gatedAt, gatedContent = ch.Index, *ch.Delta.Content
+			} else {
+				addText(sc, *ch.Delta.Content)
+			}
 		}
 		for _, tc := range ch.Delta.ToolCalls {
 			call := sc.calls[tc.Index]
@@ -149,8 +163,15 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 			finished = ch.Index
 		}
 	}
+	raw := ev.Raw
+	if gatedAt >= 0 {
+		var err error
+		if raw, err = g.gateContent(raw, gatedAt, gatedContent, finished < 0 && len(holdIdx) == 0); err != nil {
+			return err
+		}
+	}
 	if finished >= 0 {
-		return g.finish(finished, ev, holdIdx)
+		return g.finish(finished, raw, holdIdx)
 	}
 	if len(holdIdx) > 0 {
 		if len(c.Choices) != 1 {
@@ -158,14 +179,14 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 			return errors.New("a stream chunk carries tool calls for several choices; Warden guards streams with one choice (n=1)")
 		}
 		sc := g.choice(c.Choices[0].Index)
-		sc.held = append(sc.held, heldEvent{raw: ev.Raw, indexes: holdIdx})
+		sc.held = append(sc.held, heldEvent{raw: raw, indexes: holdIdx})
 		return nil
 	}
-	return g.write(ev.Raw)
+	return g.write(raw)
 }
 
-// fastEvent handles an ordinary chunk read by scanChunk: its text passes at once, and a finish reason
-// decides the choice.
+// fastEvent handles an ordinary chunk read by scanChunk: its text passes at once (or through the gate),
+// and a finish reason decides the choice.
 func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 	if fc.index < 0 {
 		return g.write(ev.Raw) // no choices: a usage chunk
@@ -174,15 +195,97 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 	if fc.role != "" {
 		sc.resp.Message.Role = warden.Role(fc.role)
 	}
+	raw := ev.Raw
 	if fc.content != "" {
-		sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: fc.content})
+		if g.gate == nil {
+			addText(sc, fc.content)
+		} else {
+			var err error
+			if raw, err = g.gateContent(raw, fc.index, fc.content, fc.finishReason == ""); err != nil {
+				return err
+			}
+		}
 	}
 	if fc.finishReason != "" {
 		sc.resp.FinishReason = normalizeFinish(fc.finishReason)
 		sc.resp.Signal = warden.Signal{Field: "finish_reason", Value: fc.finishReason}
-		return g.finish(fc.index, ev, nil)
+		return g.finish(fc.index, raw, nil)
 	}
-	return g.write(ev.Raw)
+	return g.write(raw)
+}
+
+func addText(sc *streamChoice, text string) {
+	if text != "" {
+		sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: text})
+	}
+}
+
+var errSeveralChoices = errors.New("the stream has several choices; Warden's stream guardrails guard streams with one choice (n=1)")
+
+// bindGate makes choice i the one the gate guards, or fails when the gate already guards another.
+func (g *chatStreamGuard) bindGate(i int) error {
+	if g.gated < 0 {
+		g.gated = i
+	}
+	if i != g.gated {
+		return errSeveralChoices
+	}
+	return nil
+}
+
+// gateContent passes choice i's content delta through the gate and returns the event to send in place of
+// raw: raw itself when the gate released exactly the delta, the event with the released text in its place
+// otherwise, nil when nothing is left of it. When the event also finishes or carries tool calls (alone is
+// false), the released text goes out at once as a chunk of its own and the event loses its content, so
+// that the text keeps its place before what the finish releases.
+func (g *chatStreamGuard) gateContent(raw []byte, i int, content string, alone bool) ([]byte, error) {
+	if err := g.bindGate(i); err != nil {
+		return nil, err
+	}
+	text, err := g.gate.Text(content)
+	if err != nil {
+		return nil, err
+	}
+	addText(g.choice(i), text)
+	if alone && text == content {
+		return raw, nil
+	}
+	if !alone {
+		if text != "" {
+			if err := g.write(g.contentChunk(i, text)); err != nil {
+				return nil, err
+			}
+		}
+		text = ""
+	}
+	return placeContent(raw, i, text)
+}
+
+// placeContent returns the event with choice i's content replaced by text (removed when empty) and its
+// logprobs, which spell the original text, cleared; nil when the event then says nothing.
+func placeContent(raw []byte, i int, text string) ([]byte, error) {
+	return editChoices(raw, func(ch, delta *jsonobj.Object) error {
+		var h struct {
+			Index int `json:"index"`
+		}
+		if rawIndex, ok := ch.Get("index"); ok {
+			_ = json.Unmarshal(rawIndex, &h)
+		}
+		if h.Index != i {
+			return nil
+		}
+		if text == "" {
+			delta.Delete("content")
+		} else if err := delta.SetJSON("content", text); err != nil {
+			return err
+		}
+		if _, ok := ch.Get("logprobs"); ok {
+			ch.Set("logprobs", json.RawMessage("null"))
+		}
+		return nil
+	}, func(delta *jsonobj.Object, finish json.RawMessage) bool {
+		return len(delta.Keys()) > 0 || (len(finish) > 0 && string(finish) != "null")
+	})
 }
 
 func (g *chatStreamGuard) choice(i int) *streamChoice {
@@ -195,9 +298,24 @@ func (g *chatStreamGuard) choice(i int) *streamChoice {
 	return sc
 }
 
-// finish decides a choice whose finish reason arrived in ev, then releases what it keeps.
-func (g *chatStreamGuard) finish(i int, ev sse.Event, evIdx []int) error {
+// finish decides a choice whose finish reason arrived in the event raw, then releases what it keeps.
+func (g *chatStreamGuard) finish(i int, raw []byte, evIdx []int) error {
 	sc := g.choice(i)
+	if g.gate != nil {
+		if err := g.bindGate(i); err != nil {
+			return err
+		}
+		rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish, Finish: sc.resp.FinishReason})
+		if err != nil {
+			return err
+		}
+		if rest != "" {
+			addText(sc, rest)
+			if err := g.write(g.contentChunk(i, rest)); err != nil {
+				return err
+			}
+		}
+	}
 	idxs := make([]int, 0, len(sc.calls))
 	for idx := range sc.calls {
 		idxs = append(idxs, idx)
@@ -263,7 +381,10 @@ func (g *chatStreamGuard) finish(i int, ev sse.Event, evIdx []int) error {
 			return err
 		}
 	}
-	return g.release(ev.Raw, evIdx, keep)
+	if raw == nil {
+		return nil
+	}
+	return g.release(raw, evIdx, keep)
 }
 
 // release writes a held event: as it came when all its calls are kept at their indexes, otherwise without
@@ -277,30 +398,7 @@ func (g *chatStreamGuard) release(raw []byte, indexes []int, keep map[int]int) e
 	if same {
 		return g.write(raw)
 	}
-	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
-	if err != nil {
-		return err
-	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
-	if err != nil {
-		return err
-	}
-	rawChoices, _ := obj.Get("choices")
-	var choices []json.RawMessage
-	if err := json.Unmarshal(rawChoices, &choices); err != nil {
-		return err
-	}
-	meaningful := false
-	for ci, rc := range choices {
-		ch, err := jsonobj.Parse(rc)
-		if err != nil {
-			return err
-		}
-		rd, _ := ch.Get("delta")
-		delta, err := jsonobj.Parse(rd)
-		if err != nil {
-			return err
-		}
+	out, err := editChoices(raw, func(_, delta *jsonobj.Object) error {
 		rawCalls, _ := delta.Get("tool_calls")
 		var calls []json.RawMessage
 		_ = json.Unmarshal(rawCalls, &calls)
@@ -325,22 +423,59 @@ func (g *chatStreamGuard) release(raw []byte, indexes []int, keep map[int]int) e
 			kept = append(kept, c)
 		}
 		if len(kept) > 0 {
-			_ = delta.SetJSON("tool_calls", kept)
-		} else {
-			delta.Delete("tool_calls")
+			return delta.SetJSON("tool_calls", kept)
+		}
+		delta.Delete("tool_calls")
+		return nil
+	}, carries)
+	if err != nil || out == nil {
+		return err
+	}
+	return g.write(out)
+}
+
+// editChoices returns the chunk event raw re-encoded after edit has changed each choice and its delta, or
+// nil when afterwards says reports of no choice that it still says something.
+func editChoices(raw []byte, edit func(choice, delta *jsonobj.Object) error, says func(delta *jsonobj.Object, finish json.RawMessage) bool) ([]byte, error) {
+	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
+	if err != nil {
+		return nil, err
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return nil, err
+	}
+	rawChoices, _ := obj.Get("choices")
+	var choices []json.RawMessage
+	if err := json.Unmarshal(rawChoices, &choices); err != nil {
+		return nil, err
+	}
+	meaningful := false
+	for ci, rc := range choices {
+		ch, err := jsonobj.Parse(rc)
+		if err != nil {
+			return nil, err
+		}
+		rd, _ := ch.Get("delta")
+		delta, err := jsonobj.Parse(rd)
+		if err != nil {
+			return nil, err
+		}
+		if err := edit(ch, delta); err != nil {
+			return nil, err
 		}
 		db, _ := delta.MarshalJSON()
 		ch.Set("delta", db)
 		finish, _ := ch.Get("finish_reason")
-		meaningful = meaningful || carries(delta, finish)
+		meaningful = meaningful || says(delta, finish)
 		choices[ci], _ = ch.MarshalJSON()
 	}
 	if !meaningful {
-		return nil
+		return nil, nil
 	}
 	_ = obj.SetJSON("choices", choices)
 	b, _ := obj.MarshalJSON()
-	return g.write(sse.Data(string(b)).Encode())
+	return sse.Data(string(b)).Encode(), nil
 }
 
 // carries reports whether a stripped choice still says something: a delta other than the role, or a finish.

@@ -21,7 +21,7 @@ func FuzzGuardChatStream(f *testing.F) {
 	same := func(r warden.Response) (warden.Response, error) { return r, nil }
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out bytes.Buffer
-		if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, same); err != nil {
+		if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, same, nil); err != nil {
 			return
 		}
 		// A stream with tool calls (in any case: encoding/json reads keys without regard to case) may

@@ -70,7 +70,7 @@ func TestStreamFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, decider(t)); err != nil {
+			if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, decider(t), nil); err != nil {
 				t.Fatal(err)
 			}
 			if tt.unchanged && !bytes.Equal(out.Bytes(), in) {
@@ -111,7 +111,7 @@ func TestTextGoesOutAtOnceAndToolCallsWait(t *testing.T) {
 	pr, pw := io.Pipe()
 	out := make(chanWriter, 16)
 	done := make(chan error, 1)
-	go func() { done <- openai.GuardChatStream(pr, out, nil, decider(t)) }()
+	go func() { done <- openai.GuardChatStream(pr, out, nil, decider(t), nil) }()
 	expect := func(what string) {
 		t.Helper()
 		select {
@@ -170,7 +170,7 @@ func TestStreamErrors(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := openai.GuardChatStream(strings.NewReader(tt.in), &out, nil, tt.decide)
+			err := openai.GuardChatStream(strings.NewReader(tt.in), &out, nil, tt.decide, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -194,7 +194,7 @@ func TestChangedArgumentsGoOutWhole(t *testing.T) {
 		return r, nil
 	}
 	var out bytes.Buffer
-	if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, rewrite); err != nil {
+	if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, rewrite, nil); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(out.Bytes(), []byte(`"arguments":"{\"comm"`)) {
@@ -207,5 +207,90 @@ func TestChangedArgumentsGoOutWhole(t *testing.T) {
 	}
 	if acc.Choices[0].FinishReason != "tool_calls" {
 		t.Errorf("finish reason %q", acc.Choices[0].FinishReason)
+	}
+}
+
+func TestChatStreamGate(t *testing.T) {
+	t.Parallel()
+	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{
+		Build: func(deltas ...string) []byte {
+			chunk := func(delta, finish string) string {
+				return `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":` + delta + `,"logprobs":null,"finish_reason":` + finish + "}]}\n\n"
+			}
+			s := chunk(`{"role":"assistant","content":""}`, "null")
+			for _, d := range deltas {
+				b, _ := json.Marshal(d)
+				s += chunk(`{"content":`+string(b)+`}`, "null")
+			}
+			return []byte(s + chunk(`{}`, `"stop"`) + "data: [DONE]\n\n")
+		},
+		Guard: openai.GuardChatStream,
+		Text: func(t *testing.T, out []byte) string {
+			acc := accumulate(t, out)
+			if len(acc.Choices) != 1 {
+				t.Fatalf("%d choices, want 1", len(acc.Choices))
+			}
+			return acc.Choices[0].Message.Content
+		},
+	})
+}
+
+func TestChatStreamGateShapes(t *testing.T) {
+	t.Parallel()
+	const head = `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[`
+	tests := []struct {
+		desc, in   string
+		wantText   string
+		wantCalls  int
+		wantErr    string
+		wantAbsent string
+		wantOrder  []string // appear in the output in this order
+	}{
+		{desc: "content in the finish chunk goes out before the finish",
+			in:       head + `{"index":0,"delta":{"content":"Mail bob@example.com"},"finish_reason":null}]}` + "\n\n" + head + `{"index":0,"delta":{"content":" now"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n",
+			wantText: "Mail [EMAIL] now", wantAbsent: "bob", wantOrder: []string{"[EMAIL]", "now", `"finish_reason":"stop"`}},
+		{desc: "a rewritten chunk loses the logprobs that spell the original text",
+			in:       head + `{"index":0,"delta":{"content":"bob@example.com is it"},"logprobs":{"content":[{"token":"bob@example.com","logprob":-0.1,"bytes":null,"top_logprobs":[]}]},"finish_reason":null}]}` + "\n\n" + head + `{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n",
+			wantText: "[EMAIL] is it", wantAbsent: "bob"},
+		{desc: "tool calls follow the text the gate let go",
+			in:       head + `{"index":0,"delta":{"content":"See bob@example.com"},"finish_reason":null}]}` + "\n\n" + head + `{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read","arguments":"{}"}}]},"finish_reason":null}]}` + "\n\n" + head + `{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n",
+			wantText: "See [EMAIL]", wantCalls: 1, wantAbsent: "bob", wantOrder: []string{"[EMAIL]", `"call_1"`, `"finish_reason":"tool_calls"`}},
+		{desc: "a stream with several choices ends with an error, the second choice's text unsent",
+			in:      head + `{"index":0,"delta":{"content":"One."},"finish_reason":null}]}` + "\n\n" + head + `{"index":1,"delta":{"content":"Two bob@example.com"},"finish_reason":null}]}` + "\n\n",
+			wantErr: "one choice", wantAbsent: "Two"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := openai.GuardChatStream(strings.NewReader(tt.in), &out, nil, decider(t), pipelinetest.Gate(t, "redact", "{types: [email]}"))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc := accumulate(t, out.Bytes())
+				if got := acc.Choices[0].Message.Content; got != tt.wantText {
+					t.Errorf("client text = %q, want %q", got, tt.wantText)
+				}
+				if got := len(acc.Choices[0].Message.ToolCalls); got != tt.wantCalls {
+					t.Errorf("%d tool calls, want %d", got, tt.wantCalls)
+				}
+			}
+			if strings.Contains(out.String(), tt.wantAbsent) {
+				t.Errorf("output contains %q:\n%s", tt.wantAbsent, out.String())
+			}
+			at := 0
+			for _, s := range tt.wantOrder {
+				i := strings.Index(out.String()[at:], s)
+				if i < 0 {
+					t.Fatalf("%q missing after offset %d:\n%s", s, at, out.String())
+				}
+				at += i + len(s)
+			}
+		})
 	}
 }

@@ -24,12 +24,19 @@ import (
 // events), and the terminal event's response is rewritten to match. Output indexes are renumbered only where a
 // held item moved. flush, when set, is called after each write.
 //
+// With a gate (the stream guardrails), the text of message items goes through it instead of out at once:
+// an output_text delta goes out in its original bytes when the gate releases exactly its text, with the
+// released text in its place (and no logprobs) when it releases other text, and not at all while the gate
+// holds it all. At the part's response.output_text.done the gate sees the rest, which goes out as one more
+// delta; that done event, the content part's and the item's done events and the terminal response carry
+// the text as released, which is also what decide sees. Refusals and reasoning are not gated.
+//
 // A function call whose arguments decide changed goes out with the new arguments in its first delta and its
 // done events; for the other call items a change cannot be carried, and it ends the stream with an error
 // rather than letting the original arguments through. On an error, and when the stream ends before its terminal
 // event while calls are held, nothing held is released.
-func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Decide) error {
-	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, items: map[int]*streamItem{}}
+func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{}}
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -52,7 +59,9 @@ type responsesStreamGuard struct {
 	out     io.Writer
 	flush   func()
 	decide  Decide
-	items   map[int]*streamItem // by the provider's output_index
+	gate    warden.TextGate
+	texts   map[textKey]*gatedText // the gated text of each message content part
+	items   map[int]*streamItem    // by the provider's output_index
 	order   []int
 	holds   int // call items held so far
 	next    int // the output index the client expects for the next item Warden places
@@ -67,6 +76,19 @@ type streamItem struct {
 	out    int // the output index the client sees; -1 while held
 	held   [][]byte
 }
+
+// textKey names a content part of a message item.
+type textKey struct {
+	item string
+	part int
+}
+
+// gatedText is a content part's text as it came and as the gate released it.
+type gatedText struct {
+	came, released strings.Builder
+}
+
+func (t *gatedText) changed() bool { return t.came.String() != t.released.String() }
 
 type responsesEvent struct {
 	Type        string           `json:"type"`
@@ -89,7 +111,7 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	if !ev.HasData || g.decided {
 		return g.write(ev.Raw)
 	}
-	if idx, ok := scanResponsesDelta(ev.Data); ok {
+	if idx, ok := scanResponsesDelta(ev.Data); ok && (g.gate == nil || !strings.HasPrefix(ev.Data, `{"type":"response.output_text.delta"`)) {
 		if si := g.items[idx]; si != nil && si.out >= 0 {
 			return g.pass(ev, idx, si)
 		}
@@ -147,6 +169,9 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 		si.held = append(si.held, ev.Raw)
 		return nil
 	}
+	if g.gate != nil && si.typ == "message" {
+		return g.gateEvent(ev, e.Type, *e.OutputIndex, si)
+	}
 	return g.pass(ev, *e.OutputIndex, si)
 }
 
@@ -182,11 +207,28 @@ func (g *responsesStreamGuard) writeRenumbered(raw []byte, idx int) error {
 // text it added as a new message item, and sends the terminal event with its response rewritten.
 func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) error {
 	g.decided = true
+	rest := ""
+	if g.gate != nil {
+		var err error
+		if rawResp, err = g.releasedResponse(rawResp); err != nil {
+			return fmt.Errorf("%s: %v", ev.Type, err)
+		}
+		if ev, err = withResponse(ev, rawResp); err != nil {
+			return err
+		}
+		// Text of a part whose done event never came: it goes out with the text decide adds.
+		if rest, err = g.gate.Finish(warden.Part{Kind: warden.PartFinish}); err != nil {
+			return err
+		}
+	}
 	r, err := DecodeResponse(rawResp)
 	if err != nil {
 		return fmt.Errorf("%s: %v", ev.Type, err)
 	}
 	before := r.Response(0)
+	if rest != "" {
+		before.Message.Content = append(append([]warden.ContentPart(nil), before.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: rest})
+	}
 	after, err := g.decide(before)
 	if err != nil {
 		return err
@@ -242,7 +284,7 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 		}
 		si.held = nil
 	}
-	appended, _ := textdiff.Of(before.Message, after.Message)
+	appended, _ := textdiff.Of(r.Response(0).Message, after.Message)
 	if len(after.Message.ToolCalls) == len(before.Message.ToolCalls) && len(appended) == 0 && !g.moved && len(changed) == 0 {
 		return g.write(ev.Raw)
 	}
@@ -392,4 +434,211 @@ func (g *responsesStreamGuard) writeMessageItem(id string, idx int, text string)
 		}
 	}
 	return nil
+}
+
+// gateEvent handles an event of a message item under the gate: text deltas go through it, the part's done
+// event lets it see the rest and carries the released text, and the content part's and item's done events
+// carry the released text too.
+func (g *responsesStreamGuard) gateEvent(ev sse.Event, typ string, idx int, si *streamItem) error {
+	switch typ {
+	case "response.output_text.delta", "response.output_text.done", "response.content_part.done", "response.output_item.done":
+	default:
+		return g.pass(ev, idx, si)
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return err
+	}
+	var head struct {
+		ItemID       string  `json:"item_id"`
+		ContentIndex int     `json:"content_index"`
+		Delta        *string `json:"delta"`
+	}
+	_ = json.Unmarshal([]byte(ev.Data), &head)
+	key := textKey{head.ItemID, head.ContentIndex}
+	switch typ {
+	case "response.output_text.delta":
+		if head.Delta == nil {
+			return errors.New("response.output_text.delta without delta")
+		}
+		t := g.text(key)
+		out, err := g.gate.Text(*head.Delta)
+		if err != nil {
+			return err
+		}
+		t.came.WriteString(*head.Delta)
+		t.released.WriteString(out)
+		if out == *head.Delta {
+			return g.pass(ev, idx, si)
+		}
+		if out == "" {
+			return nil
+		}
+		_ = obj.SetJSON("delta", out)
+		if _, ok := obj.Get("logprobs"); ok {
+			obj.Set("logprobs", json.RawMessage("[]"))
+		}
+	case "response.output_text.done":
+		t := g.text(key)
+		rest, err := g.gate.Finish(warden.Part{Kind: warden.PartFinish})
+		if err != nil {
+			return err
+		}
+		if rest != "" {
+			t.released.WriteString(rest)
+			delta := &jsonobj.Object{}
+			for _, k := range []string{"item_id", "output_index", "content_index"} {
+				if v, ok := obj.Get(k); ok {
+					delta.Set(k, v)
+				}
+			}
+			_ = delta.SetJSON("type", "response.output_text.delta")
+			_ = delta.SetJSON("delta", rest)
+			delta.Set("logprobs", json.RawMessage("[]"))
+			if err := g.writeAt(sse.Named("response.output_text.delta", string(encodeObject(delta))), idx, si); err != nil {
+				return err
+			}
+		}
+		if !t.changed() {
+			return g.pass(ev, idx, si)
+		}
+		_ = obj.SetJSON("text", t.released.String())
+		if _, ok := obj.Get("logprobs"); ok {
+			obj.Set("logprobs", json.RawMessage("[]"))
+		}
+	case "response.content_part.done":
+		t := g.texts[key]
+		if t == nil || !t.changed() {
+			return g.pass(ev, idx, si)
+		}
+		part, _ := obj.Get("part")
+		np, err := withText(part, t.released.String())
+		if err != nil {
+			return err
+		}
+		obj.Set("part", np)
+	case "response.output_item.done":
+		item, _ := obj.Get("item")
+		ni, changed, err := g.releasedItem(item)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			return g.pass(ev, idx, si)
+		}
+		obj.Set("item", ni)
+	}
+	return g.writeAt(sse.Named(ev.Type, string(encodeObject(obj))), idx, si)
+}
+
+func encodeObject(o *jsonobj.Object) []byte {
+	b, _ := o.MarshalJSON()
+	return b
+}
+
+// writeAt writes an event Warden rewrote for an item, at the output index the client sees it.
+func (g *responsesStreamGuard) writeAt(ev sse.Event, idx int, si *streamItem) error {
+	ev.Raw = ev.Encode()
+	return g.pass(ev, idx, si)
+}
+
+func (g *responsesStreamGuard) text(k textKey) *gatedText {
+	t := g.texts[k]
+	if t == nil {
+		t = &gatedText{}
+		g.texts[k] = t
+	}
+	return t
+}
+
+// withText returns an output_text content part with its text (and logprobs) replaced.
+func withText(part json.RawMessage, text string) (json.RawMessage, error) {
+	p, err := jsonobj.Parse(part)
+	if err != nil {
+		return nil, err
+	}
+	_ = p.SetJSON("text", text)
+	if _, ok := p.Get("logprobs"); ok {
+		p.Set("logprobs", json.RawMessage("[]"))
+	}
+	return p.MarshalJSON()
+}
+
+// releasedItem returns a message item with the released text in every content part the gate changed.
+func (g *responsesStreamGuard) releasedItem(item json.RawMessage) (json.RawMessage, bool, error) {
+	var head struct {
+		ID      string            `json:"id"`
+		Type    string            `json:"type"`
+		Content []json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(item, &head); err != nil || head.Type != "message" {
+		return item, false, nil
+	}
+	changed := false
+	for k, part := range head.Content {
+		t := g.texts[textKey{head.ID, k}]
+		if t == nil || !t.changed() {
+			continue
+		}
+		np, err := withText(part, t.released.String())
+		if err != nil {
+			return nil, false, err
+		}
+		head.Content[k], changed = np, true
+	}
+	if !changed {
+		return item, false, nil
+	}
+	o, err := jsonobj.Parse(item)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := o.SetJSON("content", head.Content); err != nil {
+		return nil, false, err
+	}
+	b, err := o.MarshalJSON()
+	return b, true, err
+}
+
+// releasedResponse returns the terminal event's response with the released text in its message items.
+func (g *responsesStreamGuard) releasedResponse(resp json.RawMessage) (json.RawMessage, error) {
+	o, err := jsonobj.Parse(resp)
+	if err != nil {
+		return nil, err
+	}
+	rawOut, _ := o.Get("output")
+	var items []json.RawMessage
+	if err := json.Unmarshal(rawOut, &items); err != nil {
+		return resp, nil // DecodeResponse reports it
+	}
+	changed := false
+	for i, it := range items {
+		ni, c, err := g.releasedItem(it)
+		if err != nil {
+			return nil, err
+		}
+		items[i], changed = ni, changed || c
+	}
+	if !changed {
+		return resp, nil
+	}
+	if err := o.SetJSON("output", items); err != nil {
+		return nil, err
+	}
+	return o.MarshalJSON()
+}
+
+// withResponse returns a terminal event carrying resp.
+func withResponse(ev sse.Event, resp json.RawMessage) (sse.Event, error) {
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return ev, err
+	}
+	if old, _ := obj.Get("response"); string(old) == string(resp) {
+		return ev, nil
+	}
+	obj.Set("response", resp)
+	out := sse.Named(ev.Type, string(encodeObject(obj)))
+	out.Raw = out.Encode()
+	return out, nil
 }

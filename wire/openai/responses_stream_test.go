@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,7 +94,7 @@ func TestGuardResponsesStreamFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t)); err != nil {
+			if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, pipelinetest.Decide(t), nil); err != nil {
 				t.Fatal(err)
 			}
 			if tt.unchanged && out.String() != string(in) {
@@ -147,7 +149,7 @@ func TestGuardResponsesStream(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := openai.GuardResponsesStream(bytes.NewReader(tt.in), &out, nil, tt.decide)
+			err := openai.GuardResponsesStream(bytes.NewReader(tt.in), &out, nil, tt.decide, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -171,7 +173,7 @@ func TestGuardResponsesStreamChangedArguments(t *testing.T) {
 		return r, nil
 	}
 	var out bytes.Buffer
-	if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, rewrite); err != nil {
+	if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, rewrite, nil); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(out.Bytes(), []byte(`go test ./...`)) {
@@ -257,7 +259,7 @@ func TestGuardResponsesStreamChangesEveryCallKind(t *testing.T) {
 				return r, nil
 			}
 			var out bytes.Buffer
-			if err := openai.GuardResponsesStream(strings.NewReader(tt.stream), &out, nil, rewrite); err != nil {
+			if err := openai.GuardResponsesStream(strings.NewReader(tt.stream), &out, nil, rewrite, nil); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Contains(out.String(), "rm -rf") {
@@ -273,4 +275,79 @@ func TestGuardResponsesStreamChangesEveryCallKind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// responsesStream builds a Responses stream of one message item whose text arrives in these deltas.
+func responsesStream(deltas ...string) []byte {
+	var s strings.Builder
+	seq := 0
+	ev := func(typ, body string) {
+		s.WriteString("event: " + typ + "\ndata: {\"type\":\"" + typ + "\"," + body + ",\"sequence_number\":" + strconv.Itoa(seq) + "}\n\n")
+		seq++
+	}
+	q := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	whole := strings.Join(deltas, "")
+	const resp = `"response":{"id":"resp_1","object":"response","created_at":1763700000,"status":%q,"error":null,"incomplete_details":null,"model":"gpt-5.1","output":[%s],"usage":null}`
+	item := func(status, content string) string {
+		return `{"id":"msg_1","type":"message","status":"` + status + `","role":"assistant","content":[` + content + `]}`
+	}
+	part := func(text string) string {
+		return `{"type":"output_text","annotations":[],"logprobs":[],"text":` + q(text) + `}`
+	}
+	ev("response.created", fmt.Sprintf(resp, "in_progress", ""))
+	ev("response.output_item.added", `"output_index":0,"item":`+item("in_progress", ""))
+	ev("response.content_part.added", `"item_id":"msg_1","output_index":0,"content_index":0,"part":`+part(""))
+	for _, d := range deltas {
+		ev("response.output_text.delta", `"item_id":"msg_1","output_index":0,"content_index":0,"delta":`+q(d)+`,"logprobs":[]`)
+	}
+	ev("response.output_text.done", `"item_id":"msg_1","output_index":0,"content_index":0,"text":`+q(whole)+`,"logprobs":[]`)
+	ev("response.content_part.done", `"item_id":"msg_1","output_index":0,"content_index":0,"part":`+part(whole))
+	ev("response.output_item.done", `"output_index":0,"item":`+item("completed", part(whole)))
+	ev("response.completed", fmt.Sprintf(resp, "completed", item("completed", part(whole))))
+	return []byte(s.String())
+}
+
+// responsesText is the text an openai-go client streams from a Responses stream (its output_text deltas),
+// held to agree with every done event and the terminal response.
+func responsesText(t *testing.T, out []byte) string {
+	t.Helper()
+	var deltas strings.Builder
+	rd := sse.NewReader(bytes.NewReader(out))
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return deltas.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e responses.ResponseStreamEventUnion
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			t.Fatalf("openai-go cannot read event %q: %v", ev.Data, err)
+		}
+		var done string
+		switch e.Type {
+		case "response.output_text.delta":
+			deltas.WriteString(e.Delta)
+			continue
+		case "response.output_text.done":
+			done = e.Text
+		case "response.content_part.done":
+			done = e.Part.Text
+		case "response.output_item.done":
+			done = e.Item.Content[0].Text
+		case "response.completed":
+			done = e.Response.OutputText()
+		default:
+			continue
+		}
+		if done != deltas.String() {
+			t.Errorf("%s carries %q; the deltas said %q", e.Type, done, deltas.String())
+		}
+	}
+}
+
+func TestGuardResponsesStreamGate(t *testing.T) {
+	t.Parallel()
+	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{Build: responsesStream, Guard: openai.GuardResponsesStream, Text: responsesText})
 }
