@@ -311,3 +311,44 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup(cohere) = %v", err)
 	}
 }
+
+func TestStreamGuardrailsEndAStreamTheyStop(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc     string
+		decision warden.Decision
+		wantMsg  string
+	}{
+		{"a halt names the guardrail and its reason", warden.Halt("acme.leak", "secret in output"),
+			`Warden stopped this response: stream guardrail \"leak\" (acme.leak): secret in output`},
+		{"a correction the replay cannot honour says so", warden.Retry("acme.rephrase", "Let me rephrase."),
+			`stream guardrail \"leak\" asked the model to correct itself (acme.rephrase), and this stream cannot be re-issued`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			g := warden.StreamGuardrailFunc(func(_ context.Context, c warden.PartCheck) (warden.Decision, error) {
+				if strings.Contains(c.Pending, "tests") {
+					return tt.decision, nil
+				}
+				return warden.Allow(), nil
+			})
+			e, err := warden.NewEngine(warden.Spec{Stream: []warden.Entry{{Name: "leak", Guardrail: g}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			err = (&pipeline.Pipeline{Engine: e}).Stream(context.Background(), format(t, "anthropic"), bytes.NewReader(read(t, "../wire/anthropic/testdata/stream_tool_use.sse")), &out, nil, stream.Info{})
+			var r *pipeline.Refusal
+			if !errors.As(err, &r) || r.Code != tt.decision.FirstReason().Code {
+				t.Fatalf("err = %v, want a refusal with the guardrail's code", err)
+			}
+			if !strings.HasSuffix(out.String(), string(r.Body)) || !strings.Contains(string(r.Body), tt.wantMsg) {
+				t.Errorf("the stream does not end with the error event %q:\n%s", tt.wantMsg, out.String())
+			}
+			if strings.Contains(out.String(), "the tests") || strings.Contains(out.String(), `"tool_use"`) {
+				t.Errorf("text the guardrail stopped, or the held call, reached the client:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -26,7 +26,19 @@ func TestGuard(t *testing.T) {
 	asMessage := write("as_message.yaml", "version: 1\nguardrails:\n  response:\n    - use: safety\n      config: {api_errors: as_message}\n")
 	glm := write("glm.json", `{"error":{"code":"1301","message":"System detected potentially unsafe or sensitive content in input or generation."}}`)
 	halting := write("halt.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: cel\n      config: {rules: [{name: stop-all, when: 'true', action: halt, code: acme.stop, message: no tools today}]}\n")
+	redacting := write("redact.yaml", "version: 1\nguardrails:\n  stream:\n    - use: redact\n")
+	correcting := write("correct.yaml", "version: 1\nguardrails:\n  stream:\n    - use: blocked_terms\n      config: {terms: [the tests], action: retry, code: acme.no_tests}\n")
+	chunk := func(delta string) string {
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	leaky := chunk(`{"role":"assistant","content":"Write to bob@exa"}`) + chunk(`{"content":"mple.com today."}`) +
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
 	runCLICases(t, []cliCase{
+		{desc: "a recorded stream's text goes through the stream guardrails", args: []string{"guard", "-f", "openai-chat", "--stream", "--config", redacting}, stdin: leaky,
+			wantOut: []string{`"content":"Write to "`, `"content":"[EMAIL] "`, `"content":"today."`, `"finish_reason":"stop"`, "data: [DONE]"}, denyOut: []string{"bob", "exa"}},
+		{desc: "a stream guardrail's correction request ends a recorded stream with an error event", args: []string{"guard", "-f", "anthropic", "--stream", "--config", correcting, "../../wire/anthropic/testdata/stream_tool_use.sse"}, wantCode: 3,
+			wantOut: []string{"Running ", "event: error\n", `stream guardrail \"blocked_terms\" asked the model to correct itself (acme.no_tests), and this stream cannot be re-issued`},
+			denyOut: []string{"the tests", `"tool_use"`}},
 		{desc: "a safety stop is rewritten as the gateway would", args: []string{"guard", "--format", "openai-chat", "../../wire/openai/testdata/safety_stop_tool_calls.json"},
 			wantOut: []string{"Any tool calls produced in this turn were suppressed", `"finish_reason":"content_filter"`}},
 		{desc: "a denied tool call is removed and its deny text added", args: []string{"guard", "-f", "openai-chat", denied},

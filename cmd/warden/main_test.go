@@ -24,6 +24,7 @@ type cliCase struct {
 	wantCode int
 	wantOut  []string // each must appear in stdout
 	wantErr  []string // each must appear in stderr
+	denyOut  []string // none may appear in stdout
 }
 
 func runCLICases(t *testing.T, cases []cliCase) {
@@ -43,6 +44,11 @@ func runCLICases(t *testing.T, cases []cliCase) {
 			for _, w := range tt.wantErr {
 				if !strings.Contains(errOut, w) {
 					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+			for _, w := range tt.denyOut {
+				if strings.Contains(out, w) {
+					t.Errorf("stdout holds %q:\n%s", w, out)
 				}
 			}
 		})
