@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/config"
 	_ "github.com/agentwarden/warden/guardrail/redact" // redact, for GateBehaviours
+	_ "github.com/agentwarden/warden/guardrail/regex"  // regex, for TextGuardrails
 	_ "github.com/agentwarden/warden/guardrail/terms"  // blocked_terms, for GateBehaviours
 	"github.com/agentwarden/warden/internal/configtest"
 	"github.com/agentwarden/warden/stream"
@@ -29,9 +31,10 @@ type StreamFormat struct {
 // GateBehaviours holds a format's stream guard to what the stream guardrails promise through a gate: text
 // nothing holds passes in its original bytes, a match split across deltas is rewritten before any byte of
 // it is sent, held text comes out at the finish, and a halt or a retry ends the stream with none of the
-// offending text sent.
+// offending text sent. It ends with GateSplitInvariance.
 func GateBehaviours(t *testing.T, f StreamFormat) {
 	t.Helper()
+	t.Run("split invariance", func(t *testing.T) { GateSplitInvariance(t, f) })
 	tests := []struct {
 		desc       string
 		use, conf  string // the stream guardrail; empty for none
@@ -93,6 +96,42 @@ func GateBehaviours(t *testing.T, f StreamFormat) {
 	}
 }
 
+// GateSplitInvariance holds a format's stream guard, under the built-in text guardrails together, to the
+// stream stage's promise through the wire: a client reading a stream whose text arrives one character per delta
+// sees exactly what it sees when the text arrives in one delta.
+func GateSplitInvariance(t *testing.T, f StreamFormat) {
+	t.Helper()
+	e := TextGuardrails(t)
+	for _, text := range []string{
+		"Mail bob@example.com or call +1 415 555 0100 about TICKET-1234.",
+		"Card 4111 1111 1111 1111, key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD, done.",
+		"ünïcödé 🙂 bob@example.com, plain prose. More prose!",
+	} {
+		t.Run(text, func(t *testing.T) {
+			t.Parallel()
+			read := func(deltas []string) string {
+				var out bytes.Buffer
+				gate := (&stream.Runner{Engine: e}).Gate(context.Background(), stream.Info{}, "")
+				if err := f.Guard(bytes.NewReader(f.Build(deltas...)), &out, nil, Decide(t), gate); err != nil {
+					t.Fatal(err)
+				}
+				return f.Text(t, out.Bytes())
+			}
+			whole := read([]string{text})
+			if whole == text {
+				t.Fatal("the guardrails changed nothing; each text is meant to hold something they rewrite")
+			}
+			var runewise []string // JSON strings carry whole characters, so no provider cuts inside one
+			for _, r := range text {
+				runewise = append(runewise, string(r))
+			}
+			if got := read(runewise); got != whole {
+				t.Errorf("one character per delta the client sees %q; in one delta %q", got, whole)
+			}
+		})
+	}
+}
+
 // Gate returns a gate running one stream guardrail, use with its module config (flow-style YAML), or none
 // when use is empty.
 func Gate(t testing.TB, use, conf string) warden.TextGate {
@@ -110,4 +149,33 @@ func Gate(t testing.TB, use, conf string) warden.TextGate {
 		e = l.Engine
 	}
 	return (&stream.Runner{Engine: e}).Gate(context.Background(), stream.Info{}, "")
+}
+
+// textGuardrails runs the built-in stream guardrails that read text, each one acting: redact (every type),
+// blocked_terms halting on two phrases, regex redacting a ticket number.
+const textGuardrails = `version: 1
+audit: {sink: none}
+guardrails:
+  stream:
+    - use: redact
+    - use: blocked_terms
+      config: {terms: [forbidden phrase, do not say this], action: halt}
+    - use: regex
+      config: {patterns: [{name: ticket, pattern: 'TICKET-[0-9]{4}', action: redact, replacement: '[TICKET]'}]}
+`
+
+// TextGuardrails returns an engine running the built-in text stream guardrails together (redact,
+// blocked_terms, regex), for properties that must hold whatever they are combined with.
+func TextGuardrails(t testing.TB) *warden.Engine {
+	t.Helper()
+	p, err := config.Parse("text-guardrails.yaml", []byte(textGuardrails))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.Build(context.Background(), config.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l.Engine
 }
