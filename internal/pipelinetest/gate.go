@@ -136,6 +136,12 @@ func GateSplitInvariance(t *testing.T, f StreamFormat) {
 // when use is empty.
 func Gate(t testing.TB, use, conf string) warden.TextGate {
 	t.Helper()
+	return (&stream.Runner{Engine: StreamEngine(t, use, conf)}).Gate(context.Background(), stream.Info{}, "")
+}
+
+// StreamEngine returns an engine running one stream guardrail, as Gate's.
+func StreamEngine(t testing.TB, use, conf string) *warden.Engine {
+	t.Helper()
 	e, err := warden.NewEngine(warden.Spec{})
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +154,7 @@ func Gate(t testing.TB, use, conf string) warden.TextGate {
 		t.Cleanup(func() { l.Close() })
 		e = l.Engine
 	}
-	return (&stream.Runner{Engine: e}).Gate(context.Background(), stream.Info{}, "")
+	return e
 }
 
 // textGuardrails runs the built-in stream guardrails that read text, each one acting: redact (every type),
@@ -178,4 +184,23 @@ func TextGuardrails(t testing.TB) *warden.Engine {
 	}
 	t.Cleanup(func() { l.Close() })
 	return l.Engine
+}
+
+// BenchStream runs a recorded stream of the given number of events through a format's stream guard, with a
+// gate on e when e is set (a fresh gate per stream, as a surface has), and reports the cost per event.
+func BenchStream(b *testing.B, data []byte, events int, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error, e *warden.Engine) {
+	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
+	runner := &stream.Runner{Engine: e}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var gate warden.TextGate
+		if e != nil {
+			gate = runner.Gate(context.Background(), stream.Info{}, "")
+		}
+		if err := guard(bytes.NewReader(data), io.Discard, nil, keep, gate); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(events), "ns/event")
 }

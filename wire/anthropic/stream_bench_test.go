@@ -1,19 +1,30 @@
 package anthropic_test
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/anthropic"
 )
 
 // BenchmarkGuardTextStream: a 1,000-delta text block through the stream guard (issue #4 target for
 // passthrough: ≤ 2 µs per event); the decision at the end is a no-op here.
 func BenchmarkGuardTextStream(b *testing.B) {
+	data, events := textStream(b)
+	pipelinetest.BenchStream(b, data, events, anthropic.GuardStream, nil)
+}
+
+// BenchmarkGuardTextStreamRedacted: the same stream through the redact guardrail (every type) by way of the gate:
+// what the stream guardrails add per event on the wire.
+func BenchmarkGuardTextStreamRedacted(b *testing.B) {
+	data, events := textStream(b)
+	pipelinetest.BenchStream(b, data, events, anthropic.GuardStream, pipelinetest.StreamEngine(b, "redact", ""))
+}
+
+// textStream builds the benchmarks' stream and says how many events it has.
+func textStream(b *testing.B) ([]byte, int) {
 	var in strings.Builder
 	const n = 1000
 	in.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n")
@@ -24,14 +35,5 @@ func BenchmarkGuardTextStream(b *testing.B) {
 	in.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
 	in.WriteString("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1000}}\n\n")
 	in.WriteString("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
-	data := []byte(in.String())
-	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := anthropic.GuardStream(bytes.NewReader(data), io.Discard, nil, keep, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n+5), "ns/event")
+	return []byte(in.String()), n + 5
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -166,7 +167,7 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	raw := ev.Raw
 	if gatedAt >= 0 {
 		var err error
-		if raw, err = g.gateContent(raw, gatedAt, gatedContent, finished < 0 && len(holdIdx) == 0); err != nil {
+		if raw, err = g.gateContent(raw, gatedAt, gatedContent, finished < 0 && len(holdIdx) == 0, nil); err != nil {
 			return err
 		}
 	}
@@ -201,7 +202,7 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 			addText(sc, fc.content)
 		} else {
 			var err error
-			if raw, err = g.gateContent(raw, fc.index, fc.content, fc.finishReason == ""); err != nil {
+			if raw, err = g.gateContent(raw, fc.index, fc.content, fc.finishReason == "", placeFast(ev.Data, fc)); err != nil {
 				return err
 			}
 		}
@@ -237,8 +238,9 @@ func (g *chatStreamGuard) bindGate(i int) error {
 // raw: raw itself when the gate released exactly the delta, the event with the released text in its place
 // otherwise, nil when nothing is left of it. When the event also finishes or carries tool calls (alone is
 // false), the released text goes out at once as a chunk of its own and the event loses its content, so
-// that the text keeps its place before what the finish releases.
-func (g *chatStreamGuard) gateContent(raw []byte, i int, content string, alone bool) ([]byte, error) {
+// that the text keeps its place before what the finish releases. place, when set, puts text in the event
+// faster than placeContent can.
+func (g *chatStreamGuard) gateContent(raw []byte, i int, content string, alone bool, place func(text string) []byte) ([]byte, error) {
 	if err := g.bindGate(i); err != nil {
 		return nil, err
 	}
@@ -258,7 +260,27 @@ func (g *chatStreamGuard) gateContent(raw []byte, i int, content string, alone b
 		}
 		text = ""
 	}
+	if place != nil && text != "" {
+		return place(text), nil
+	}
 	return placeContent(raw, i, text)
+}
+
+// placeFast returns, for a chunk scanChunk read, a function putting other text in place of its content:
+// the chunk's own bytes around the new string. Nil when the choice has logprobs, which must go too.
+func placeFast(data string, fc fastChunk) func(string) []byte {
+	if fc.logprobs || fc.contentAt[1] == 0 {
+		return nil
+	}
+	return func(text string) []byte {
+		q := reqtext.Quote(text)
+		b := make([]byte, 0, len("data: ")+len(data)-fc.contentAt[1]+fc.contentAt[0]+len(q)+2)
+		b = append(b, "data: "...)
+		b = append(b, data[:fc.contentAt[0]]...)
+		b = append(b, q...)
+		b = append(b, data[fc.contentAt[1]:]...)
+		return append(b, "\n\n"...)
+	}
 }
 
 // placeContent returns the event with choice i's content replaced by text (removed when empty) and its

@@ -15,6 +15,10 @@ type fastChunk struct {
 	content      string
 	hasContent   bool
 	finishReason string
+	// contentAt is where the content string (quotes included) sits in the chunk, so that a gate's text can
+	// take its place without re-encoding the rest; logprobs says the choice has logprobs that are not null.
+	contentAt [2]int
+	logprobs  bool
 }
 
 // scanChunk reads a chunk of the common shape: an object whose "choices" holds at most one choice whose
@@ -168,6 +172,12 @@ func (s *scanner) choice(c *fastChunk) bool {
 			if strings.EqualFold(key, "index") || strings.EqualFold(key, "delta") || strings.EqualFold(key, "finish_reason") {
 				return false // read case-insensitively by encoding/json: decline rather than disagree
 			}
+			if strings.EqualFold(key, "logprobs") {
+				if s.lit("null") {
+					continue
+				}
+				c.logprobs = true // a case variant or a repeat may hide a null: erring this way only costs time
+			}
 			if !s.skip() {
 				return false
 			}
@@ -199,6 +209,7 @@ func (s *scanner) delta(c *fastChunk) bool {
 		if s.lit("null") {
 			continue
 		}
+		start := s.i
 		v, ok := s.str()
 		if !ok {
 			return false
@@ -211,6 +222,7 @@ func (s *scanner) delta(c *fastChunk) bool {
 				return false
 			}
 			c.content, c.hasContent = v, true
+			c.contentAt = [2]int{start, s.i}
 		case "refusal", "reasoning_content":
 			if v != "" {
 				return false // not accumulated by the guard's text: let the slow path see it
