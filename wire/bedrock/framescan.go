@@ -68,6 +68,23 @@ func scanFrame(raw []byte) (messageType, eventType string, payload []byte, ok bo
 	return messageType, eventType, raw[12+headersLen : total-4], true
 }
 
+// textDeltaHead precedes the text's opening quote in a payload scanTextDelta reads.
+const textDeltaHead = `,"delta":{"text":`
+
+// reframe returns the frame raw (one scanFrame read) with another payload: its headers as they were, its
+// length and both checksums anew.
+func reframe(raw, payload []byte) []byte {
+	headersLen := binary.BigEndian.Uint32(raw[4:8])
+	total := 16 + int(headersLen) + len(payload)
+	out := make([]byte, 12, total)
+	binary.BigEndian.PutUint32(out[0:4], uint32(total))
+	binary.BigEndian.PutUint32(out[4:8], headersLen)
+	binary.BigEndian.PutUint32(out[8:12], crc32.ChecksumIEEE(out[:8]))
+	out = append(out, raw[12:12+headersLen]...)
+	out = append(out, payload...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+}
+
 // scanTextDelta reads a text delta payload exactly as Bedrock writes it, padding included:
 //
 //	{"contentBlockIndex":N,"delta":{"text":"…"},"p":"…"}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
@@ -160,7 +161,7 @@ func (g *streamGuard) message(raw []byte) error {
 			if idx, text, ok := scanTextDelta(payload); ok {
 				if b := g.blocks[idx]; b != nil && b.out == idx && b.kind == "text" {
 					if g.gate != nil {
-						return g.gateText(raw, nil, b, idx, text)
+						return g.gateText(raw, nil, payload, b, idx, text)
 					}
 					b.text.WriteString(text)
 					return g.write(raw)
@@ -215,7 +216,7 @@ func (g *streamGuard) message(raw []byte) error {
 	if g.gate != nil && b.kind == "text" && b.out >= 0 {
 		switch {
 		case typ == "contentBlockDelta" && p.Delta != nil && p.Delta.Text != nil:
-			return g.gateText(raw, &m, b, idx, *p.Delta.Text)
+			return g.gateText(raw, &m, nil, b, idx, *p.Delta.Text)
 		case typ == "contentBlockStop":
 			if err := g.endText(m.Headers, b); err != nil {
 				return err
@@ -245,10 +246,10 @@ func (g *streamGuard) message(raw []byte) error {
 	return g.writeRenumbered(m, b.out)
 }
 
-// gateText passes a text delta (the message raw, m when already decoded) of block b at the provider's index
-// idx through the gate: the message as it came when the gate releases exactly its text, a delta with the
-// released text otherwise, nothing while the gate holds it all.
-func (g *streamGuard) gateText(raw []byte, m *eventstream.Message, b *streamBlock, idx int, text string) error {
+// gateText passes a text delta (the message raw, m when already decoded, payload when scanTextDelta read
+// it) of block b at the provider's index idx through the gate: the message as it came when the gate
+// releases exactly its text, a delta with the released text otherwise, nothing while the gate holds it all.
+func (g *streamGuard) gateText(raw []byte, m *eventstream.Message, payload []byte, b *streamBlock, idx int, text string) error {
 	out, err := g.gate.Text(text)
 	if err != nil {
 		return err
@@ -256,6 +257,13 @@ func (g *streamGuard) gateText(raw []byte, m *eventstream.Message, b *streamBloc
 	b.text.WriteString(out)
 	if out == text && b.out == idx {
 		return g.write(raw)
+	}
+	if payload != nil && out != "" && b.out == idx {
+		// scanTextDelta read the text between the quotes after textDeltaHead with no escape in it: the new
+		// string takes its place, the padding and headers stay, and the frame gets new checksums.
+		at := bytes.Index(payload, []byte(textDeltaHead)) + len(textDeltaHead) // the opening quote
+		np := append(append(append([]byte(nil), payload[:at]...), reqtext.Quote(out)...), payload[at+len(text)+2:]...)
+		return g.write(reframe(raw, np))
 	}
 	if m == nil {
 		dm, err := eventstream.NewDecoder().Decode(bytes.NewReader(raw), nil)

@@ -2,6 +2,9 @@ package gemini
 
 import "strings"
 
+// textHead is how every chunk scanTextChunk reads begins; its text's opening quote follows.
+const textHead = `{"candidates":[{"content":{"parts":[{"text":`
+
 // scanTextChunk reads the chunk most of a stream is made of, one text part of the one candidate, exactly as
 // Gemini writes it:
 //
@@ -12,11 +15,10 @@ import "strings"
 // folds to candidates, promptFeedback, finishReason or functionCall, or any escape. A differential fuzz test
 // holds it to encoding/json's reading of every chunk encoding/json accepts.
 func scanTextChunk(data string) (text string, ok bool) {
-	const head = `{"candidates":[{"content":{"parts":[{"text":`
-	if !strings.HasPrefix(data, head) {
+	if !strings.HasPrefix(data, textHead) {
 		return "", false
 	}
-	rest := data[len(head):]
+	rest := data[len(textHead):]
 	if len(rest) == 0 || rest[0] != '"' {
 		return "", false
 	}

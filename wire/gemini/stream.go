@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/agentwarden/warden/wire/sse"
@@ -338,7 +339,11 @@ func (g *streamGuard) gateChunk(data string, raw []byte) (string, []byte, error)
 		if out == text {
 			return data, raw, nil
 		}
-		return rewriteText(data, []string{out}, "", false)
+		// scanTextChunk read the text between the quotes after textHead with no escape in it: the new
+		// string takes its place, and every other byte stays (an emptied part is as Gemini ends a stream).
+		at := len(textHead)
+		nd := data[:at] + string(reqtext.Quote(out)) + data[at+len(text)+2:]
+		return nd, sse.Data(nd).Encode(), nil
 	}
 	var c streamChunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {

@@ -95,3 +95,75 @@ func hasKeyFolding(s string, keys ...string) bool {
 	}
 	return false
 }
+
+// textDelta is what scanOutputTextDelta reads of an output_text delta: the part it belongs to, its text, and
+// where the text's string (quotes included) sits in the event.
+type textDelta struct {
+	item         string
+	outputIndex  int
+	contentIndex int
+	delta        string
+	at           [2]int
+}
+
+// scanOutputTextDelta reads an output_text delta exactly as OpenAI writes it:
+//
+//	{"type":"response.output_text.delta","item_id":"…","output_index":N,"content_index":M,"delta":"…",…}
+//
+// so that the gate's text can take the delta's place without re-encoding the event. It declines (ok false)
+// a delta with escapes or non-ASCII bytes, logprobs other than [], and any other member whose key folds to
+// one it read; encoding/json then reads the event. A differential fuzz test holds the two to one reading.
+func scanOutputTextDelta(data string) (d textDelta, ok bool) {
+	const head = `{"type":"response.output_text.delta","item_id":"`
+	if !strings.HasPrefix(data, head) {
+		return d, false
+	}
+	pos := len(head)
+	end := strings.IndexByte(data[pos:], '"')
+	if end < 0 || strings.IndexByte(data[pos:pos+end], '\\') >= 0 {
+		return d, false
+	}
+	d.item, pos = data[pos:pos+end], pos+end+1
+	number := func(key string) (int, bool) {
+		if !strings.HasPrefix(data[pos:], key) {
+			return 0, false
+		}
+		pos += len(key)
+		n := 0
+		for pos+n < len(data) && data[pos+n] >= '0' && data[pos+n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 9 || (n > 1 && data[pos] == '0') {
+			return 0, false
+		}
+		v, _ := strconv.Atoi(data[pos : pos+n])
+		pos += n
+		return v, true
+	}
+	if d.outputIndex, ok = number(`,"output_index":`); !ok {
+		return d, false
+	}
+	if d.contentIndex, ok = number(`,"content_index":`); !ok {
+		return d, false
+	}
+	const delta = `,"delta":"`
+	if !strings.HasPrefix(data[pos:], delta) {
+		return d, false
+	}
+	pos += len(delta)
+	start := pos - 1
+	for ; pos < len(data) && data[pos] != '"'; pos++ {
+		if c := data[pos]; c == '\\' || c < 0x20 || c >= 0x80 {
+			return d, false
+		}
+	}
+	if pos >= len(data) {
+		return d, false
+	}
+	d.delta, d.at = data[start+1:pos], [2]int{start, pos + 1}
+	rest := strings.TrimPrefix(data[pos+1:], `,"logprobs":[]`)
+	if hasKeyFolding(rest, "type", "item_id", "output_index", "content_index", "delta", "logprobs") {
+		return d, false
+	}
+	return d, true
+}

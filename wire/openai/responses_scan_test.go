@@ -50,3 +50,35 @@ func FuzzScanResponsesDelta(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScanOutputTextDelta: whenever the scanner answers, encoding/json reads the same event the same way,
+// and the place it names holds the delta.
+func FuzzScanOutputTextDelta(f *testing.F) {
+	f.Add(`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Running the tests.","logprobs":[],"sequence_number":4}`)
+	f.Add(`{"type":"response.output_text.delta","item_id":"m","output_index":2,"content_index":1,"delta":"x","logprobs":[{"token":"x"}]}`)
+	f.Add(`{"type":"response.output_text.delta","item_id":"m","output_index":2,"content_index":1,"delta":"x","Delta":"y"}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		d, ok := scanOutputTextDelta(data)
+		if !ok {
+			return
+		}
+		var e struct {
+			Type         string          `json:"type"`
+			ItemID       string          `json:"item_id"`
+			OutputIndex  int             `json:"output_index"`
+			ContentIndex int             `json:"content_index"`
+			Delta        string          `json:"delta"`
+			Logprobs     json.RawMessage `json:"logprobs"`
+		}
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			return
+		}
+		var at string
+		_ = json.Unmarshal([]byte(data[d.at[0]:d.at[1]]), &at)
+		lp := string(e.Logprobs)
+		if e.Type != "response.output_text.delta" || e.ItemID != d.item || e.OutputIndex != d.outputIndex || e.ContentIndex != d.contentIndex ||
+			e.Delta != d.delta || at != d.delta || (lp != "" && lp != "[]") {
+			t.Fatalf("the scanner read %+v from %q; encoding/json reads %+v", d, data, e)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/agentwarden/warden/wire/sse"
@@ -110,6 +111,13 @@ func (g *responsesStreamGuard) write(b []byte) error {
 func (g *responsesStreamGuard) event(ev sse.Event) error {
 	if !ev.HasData || g.decided {
 		return g.write(ev.Raw)
+	}
+	if g.gate != nil {
+		if d, ok := scanOutputTextDelta(ev.Data); ok {
+			if si := g.items[d.outputIndex]; si != nil && si.out >= 0 && si.typ == "message" {
+				return g.gateScannedDelta(ev, d, si)
+			}
+		}
 	}
 	if idx, ok := scanResponsesDelta(ev.Data); ok && (g.gate == nil || !strings.HasPrefix(ev.Data, `{"type":"response.output_text.delta"`)) {
 		if si := g.items[idx]; si != nil && si.out >= 0 {
@@ -461,13 +469,10 @@ func (g *responsesStreamGuard) gateEvent(ev sse.Event, typ string, idx int, si *
 		if head.Delta == nil {
 			return errors.New("response.output_text.delta without delta")
 		}
-		t := g.text(key)
-		out, err := g.gate.Text(*head.Delta)
+		out, err := g.gateDelta(key, *head.Delta)
 		if err != nil {
 			return err
 		}
-		t.came.WriteString(*head.Delta)
-		t.released.WriteString(out)
 		if out == *head.Delta {
 			return g.pass(ev, idx, si)
 		}
@@ -529,6 +534,33 @@ func (g *responsesStreamGuard) gateEvent(ev sse.Event, typ string, idx int, si *
 		obj.Set("item", ni)
 	}
 	return g.writeAt(sse.Named(ev.Type, string(encodeObject(obj))), idx, si)
+}
+
+// gateDelta passes a part's text delta through the gate and returns what it releases.
+func (g *responsesStreamGuard) gateDelta(key textKey, delta string) (string, error) {
+	out, err := g.gate.Text(delta)
+	if err != nil {
+		return "", err
+	}
+	t := g.text(key)
+	t.came.WriteString(delta)
+	t.released.WriteString(out)
+	return out, nil
+}
+
+// gateScannedDelta is gateEvent's delta case for a delta scanOutputTextDelta read: the released text takes
+// the place of the delta's string, every other byte kept.
+func (g *responsesStreamGuard) gateScannedDelta(ev sse.Event, d textDelta, si *streamItem) error {
+	out, err := g.gateDelta(textKey{d.item, d.contentIndex}, d.delta)
+	switch {
+	case err != nil:
+		return err
+	case out == d.delta:
+		return g.pass(ev, d.outputIndex, si)
+	case out == "":
+		return nil
+	}
+	return g.writeAt(sse.Named(ev.Type, ev.Data[:d.at[0]]+string(reqtext.Quote(out))+ev.Data[d.at[1]:]), d.outputIndex, si)
 }
 
 func encodeObject(o *jsonobj.Object) []byte {
