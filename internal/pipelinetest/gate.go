@@ -186,21 +186,30 @@ func TextGuardrails(t testing.TB) *warden.Engine {
 	return l.Engine
 }
 
-// BenchStream runs a recorded stream of the given number of events through a format's stream guard, with a
-// gate on e when e is set (a fresh gate per stream, as a surface has), and reports the cost per event.
-func BenchStream(b *testing.B, data []byte, events int, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error, e *warden.Engine) {
+// BenchStream runs a recorded stream of the given number of events through a format's stream guard, in two
+// sub-benchmarks reporting the cost per event: passthrough, with no gate, and redact, through a gate (a fresh
+// one per stream, as a surface has) on the redact guardrail with every type — what stream guardrails add on
+// the wire.
+func BenchStream(b *testing.B, data []byte, events int, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
 	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
-	runner := &stream.Runner{Engine: e}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var gate warden.TextGate
-		if e != nil {
-			gate = runner.Gate(context.Background(), stream.Info{}, "")
-		}
-		if err := guard(bytes.NewReader(data), io.Discard, nil, keep, gate); err != nil {
-			b.Fatal(err)
-		}
+	for _, bench := range []struct {
+		name string
+		e    *warden.Engine
+	}{{"passthrough", nil}, {"redact", StreamEngine(b, "redact", "")}} {
+		b.Run(bench.name, func(b *testing.B) {
+			runner := &stream.Runner{Engine: bench.e}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var gate warden.TextGate
+				if bench.e != nil {
+					gate = runner.Gate(context.Background(), stream.Info{}, "")
+				}
+				if err := guard(bytes.NewReader(data), io.Discard, nil, keep, gate); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(events), "ns/event")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(events), "ns/event")
 }

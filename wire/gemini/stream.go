@@ -162,32 +162,12 @@ func (g *streamGuard) collect(p streamPart) {
 
 // holdCalls cuts the functionCall parts out of a chunk, holds them, and sends what is left.
 func (g *streamGuard) holdCalls(raw, data []byte) error {
-	obj, err := jsonobj.Parse(data)
+	c, err := openParts(data)
 	if err != nil {
-		return err
-	}
-	rc, _ := obj.Get("candidates")
-	var cands []json.RawMessage
-	if err := json.Unmarshal(rc, &cands); err != nil {
-		return err
-	}
-	cand, err := jsonobj.Parse(cands[0])
-	if err != nil {
-		return err
-	}
-	rcontent, _ := cand.Get("content")
-	content, err := jsonobj.Parse(rcontent)
-	if err != nil {
-		return err
-	}
-	var ct struct {
-		Parts []json.RawMessage `json:"parts"`
-	}
-	if err := json.Unmarshal(rcontent, &ct); err != nil {
 		return err
 	}
 	var rest []json.RawMessage
-	for _, p := range ct.Parts {
+	for _, p := range c.parts {
 		var sp streamPart
 		if err := json.Unmarshal(p, &sp); err != nil {
 			return err
@@ -203,18 +183,56 @@ func (g *streamGuard) holdCalls(raw, data []byte) error {
 		g.chunks = append(g.chunks, raw)
 		return nil
 	}
-	withParts := func(parts []json.RawMessage) []byte {
-		_ = content.SetJSON("parts", parts)
-		cb, _ := content.MarshalJSON()
-		cand.Set("content", cb)
-		cands[0], _ = cand.MarshalJSON()
-		_ = obj.SetJSON("candidates", cands)
-		b, _ := obj.MarshalJSON()
-		return b
+	g.chunks = append(g.chunks, sse.Data(string(c.with(g.held[len(g.held)-(len(c.parts)-len(rest)):]))).Encode())
+	return g.write(sse.Data(string(c.with(rest))).Encode())
+}
+
+// candidateParts is a chunk opened at its first candidate's content parts, to be written back with others.
+type candidateParts struct {
+	obj, cand, content *jsonobj.Object
+	cands              []json.RawMessage
+	parts              []json.RawMessage
+}
+
+// openParts opens a chunk at its first candidate's parts; a candidate without content gets a model one.
+func openParts(data []byte) (*candidateParts, error) {
+	c := &candidateParts{content: &jsonobj.Object{}}
+	var err error
+	if c.obj, err = jsonobj.Parse(data); err != nil {
+		return nil, err
 	}
-	g.chunks = append(g.chunks, sse.Data(string(withParts(g.held[len(g.held)-(len(ct.Parts)-len(rest)):]))).Encode())
-	b := withParts(rest)
-	return g.write(sse.Data(string(b)).Encode())
+	rc, _ := c.obj.Get("candidates")
+	if err := json.Unmarshal(rc, &c.cands); err != nil || len(c.cands) == 0 {
+		return nil, errors.New("the chunk has no candidate")
+	}
+	if c.cand, err = jsonobj.Parse(c.cands[0]); err != nil {
+		return nil, err
+	}
+	if rcontent, ok := c.cand.Get("content"); ok && string(rcontent) != "null" {
+		if c.content, err = jsonobj.Parse(rcontent); err != nil {
+			return nil, err
+		}
+	} else {
+		c.content.Set("role", json.RawMessage(`"model"`))
+	}
+	if rp, ok := c.content.Get("parts"); ok {
+		if err := json.Unmarshal(rp, &c.parts); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// with returns the chunk with parts in place of its first candidate's; the chunk stays open for another.
+func (c *candidateParts) with(parts []json.RawMessage) []byte {
+	_ = c.content.SetJSON("parts", parts)
+	cb, _ := c.content.MarshalJSON()
+	c.cand.Set("content", cb)
+	cands := append([]json.RawMessage(nil), c.cands...)
+	cands[0], _ = c.cand.MarshalJSON()
+	_ = c.obj.SetJSON("candidates", cands)
+	b, _ := c.obj.MarshalJSON()
+	return b
 }
 
 // finish decides the response when a chunk (raw, its data) brings the finish reason (or a prompt block), and
@@ -271,40 +289,11 @@ func (g *streamGuard) withHeldCalls(data []byte) ([]byte, error) {
 	if len(g.held) == 0 {
 		return data, nil
 	}
-	obj, err := jsonobj.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	rc, _ := obj.Get("candidates")
-	var cands []json.RawMessage
-	if err := json.Unmarshal(rc, &cands); err != nil || len(cands) != 1 {
+	c, err := openParts(data)
+	if err != nil || len(c.cands) != 1 {
 		return nil, errors.New("function calls were held but the finishing chunk has no single candidate")
 	}
-	cand, err := jsonobj.Parse(cands[0])
-	if err != nil {
-		return nil, err
-	}
-	content := &jsonobj.Object{}
-	if rcontent, ok := cand.Get("content"); ok && string(rcontent) != "null" {
-		if content, err = jsonobj.Parse(rcontent); err != nil {
-			return nil, err
-		}
-	} else {
-		content.Set("role", json.RawMessage(`"model"`))
-	}
-	var ct struct {
-		Parts []json.RawMessage `json:"parts"`
-	}
-	if rp, ok := content.Get("parts"); ok {
-		_ = json.Unmarshal(rp, &ct.Parts)
-	}
-	parts := append(append([]json.RawMessage(nil), g.held...), ct.Parts...)
-	_ = content.SetJSON("parts", parts)
-	cb, _ := content.MarshalJSON()
-	cand.Set("content", cb)
-	cands[0], _ = cand.MarshalJSON()
-	_ = obj.SetJSON("candidates", cands)
-	return obj.MarshalJSON()
+	return c.with(append(append([]json.RawMessage(nil), g.held...), c.parts...)), nil
 }
 
 func sameCalls(a, b []warden.ToolCall) bool {
@@ -403,31 +392,11 @@ func answerText(p streamPart) bool { return p.Text != nil && !p.Thought && !p.is
 // in order (a part whose text is all held is left out), and rest, when set, as one more text part. A chunk
 // that then carries no part and does not finish is not sent (nil raw).
 func rewriteText(data string, outs []string, rest string, finished bool) (string, []byte, error) {
-	obj, err := jsonobj.Parse([]byte(data))
+	c, err := openParts([]byte(data))
 	if err != nil {
 		return "", nil, err
 	}
-	rc, _ := obj.Get("candidates")
-	var cands []json.RawMessage
-	if err := json.Unmarshal(rc, &cands); err != nil || len(cands) == 0 {
-		return "", nil, errors.New("a chunk with text has no candidate")
-	}
-	cand, err := jsonobj.Parse(cands[0])
-	if err != nil {
-		return "", nil, err
-	}
-	content := &jsonobj.Object{}
-	if rcontent, ok := cand.Get("content"); ok && string(rcontent) != "null" {
-		if content, err = jsonobj.Parse(rcontent); err != nil {
-			return "", nil, err
-		}
-	} else {
-		content.Set("role", json.RawMessage(`"model"`))
-	}
-	var parts []json.RawMessage
-	if rp, ok := content.Get("parts"); ok {
-		_ = json.Unmarshal(rp, &parts)
-	}
+	parts := c.parts
 	kept := parts[:0]
 	for _, rp := range parts {
 		var p streamPart
@@ -455,11 +424,6 @@ func rewriteText(data string, outs []string, rest string, finished bool) (string
 	if len(kept) == 0 && !finished {
 		return "", nil, nil
 	}
-	_ = content.SetJSON("parts", kept)
-	cb, _ := content.MarshalJSON()
-	cand.Set("content", cb)
-	cands[0], _ = cand.MarshalJSON()
-	_ = obj.SetJSON("candidates", cands)
-	b, _ := obj.MarshalJSON()
+	b := c.with(kept)
 	return string(b), sse.Data(string(b)).Encode(), nil
 }

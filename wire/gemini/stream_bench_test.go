@@ -10,17 +10,10 @@ import (
 )
 
 // BenchmarkGuardTextStream: a 1,000-chunk text stream through the stream guard (issue #4 target for
-// passthrough: ≤ 2 µs per event); the decision at the end is a no-op here.
+// passthrough: ≤ 2 µs per event), and through the redact guardrail; the decision at the end is a no-op.
 func BenchmarkGuardTextStream(b *testing.B) {
 	data, events := textStream(b)
-	pipelinetest.BenchStream(b, data, events, gemini.GuardStream, nil)
-}
-
-// BenchmarkGuardTextStreamRedacted: the same stream through the redact guardrail (every type) by way of the gate:
-// what the stream guardrails add per event on the wire.
-func BenchmarkGuardTextStreamRedacted(b *testing.B) {
-	data, events := textStream(b)
-	pipelinetest.BenchStream(b, data, events, gemini.GuardStream, pipelinetest.StreamEngine(b, "redact", ""))
+	pipelinetest.BenchStream(b, data, events, gemini.GuardStream)
 }
 
 // textStream builds the benchmarks' stream and says how many events it has.

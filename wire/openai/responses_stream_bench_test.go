@@ -10,17 +10,11 @@ import (
 )
 
 // BenchmarkGuardResponsesTextStream: a message item of 1,000 text deltas through the Responses stream guard
-// (issue #4 target for passthrough: ≤ 2 µs per event); the decision at the end is a no-op here.
+// (issue #4 target for passthrough: ≤ 2 µs per event), and through the redact guardrail; the decision at the end
+// is a no-op.
 func BenchmarkGuardResponsesTextStream(b *testing.B) {
 	data, events := responsesTextStream(b)
-	pipelinetest.BenchStream(b, data, events, openai.GuardResponsesStream, nil)
-}
-
-// BenchmarkGuardResponsesTextStreamRedacted: the same stream through the redact guardrail (every type) by way of the gate:
-// what the stream guardrails add per event on the wire.
-func BenchmarkGuardResponsesTextStreamRedacted(b *testing.B) {
-	data, events := responsesTextStream(b)
-	pipelinetest.BenchStream(b, data, events, openai.GuardResponsesStream, pipelinetest.StreamEngine(b, "redact", ""))
+	pipelinetest.BenchStream(b, data, events, openai.GuardResponsesStream)
 }
 
 // responsesTextStream builds the benchmarks' stream and says how many events it has.
