@@ -138,6 +138,9 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 		}
 		if ch.Delta.Content != nil && *ch.Delta.Content != "" {
 			if g.gate != nil {
+				if gatedAt >= 0 {
+					return errSeveralChoices // two choices' text in one chunk: neither may pass unchecked
+				}
 				gatedAt, gatedContent = ch.Index, *ch.Delta.Content
 			} else {
 				addText(sc, *ch.Delta.Content)
@@ -183,6 +186,9 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 		sc.held = append(sc.held, heldEvent{raw: raw, indexes: holdIdx})
 		return nil
 	}
+	if raw == nil {
+		return nil // the gate holds all the chunk said
+	}
 	return g.write(raw)
 }
 
@@ -211,6 +217,9 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 		sc.resp.FinishReason = normalizeFinish(fc.finishReason)
 		sc.resp.Signal = warden.Signal{Field: "finish_reason", Value: fc.finishReason}
 		return g.finish(fc.index, raw, nil)
+	}
+	if raw == nil {
+		return nil // the gate holds all the chunk said
 	}
 	return g.write(raw)
 }
