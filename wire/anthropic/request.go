@@ -17,12 +17,11 @@ import (
 type Request struct {
 	raw      []byte
 	obj      *jsonobj.Object
-	messages []json.RawMessage
+	messages reqtext.Array
 	conv     reqtext.Conversation
 	model    string
 	stream   bool
 	tools    []string
-	changed  bool
 }
 
 // messageContent is a message's content: a string or blocks, of which text blocks hold text; tool calls and
@@ -88,14 +87,14 @@ func DecodeRequest(body []byte) (*Request, error) {
 			return nil, err
 		}
 		r.conv.Add(warden.Message{Role: warden.RoleSystem, Content: parts}, func(text string) error {
-			r.changed = true
+			r.messages.Changed = true
 			return systemContent.ReplaceIn(r.obj, text)
 		})
 	}
-	if r.messages, err = jsonobj.SplitArray(rawMsgs); err != nil {
+	if r.messages.Elems, err = jsonobj.SplitArray(rawMsgs); err != nil {
 		return nil, fmt.Errorf("messages: %v", err)
 	}
-	for i, raw := range r.messages {
+	for i, raw := range r.messages.Elems {
 		if err := r.addMessage(i, raw); err != nil {
 			return nil, fmt.Errorf("messages[%d]: %v", i, err)
 		}
@@ -161,31 +160,14 @@ func (r *Request) addMessage(i int, raw json.RawMessage) error {
 	}
 	// A user message made only of tool results adds no message of its own.
 	if len(out.Content) > 0 || len(out.ToolCalls) > 0 || results == 0 {
-		r.conv.Add(out, func(text string) error {
-			nm, err := messageContent.Replace(r.messages[i], text)
-			if err != nil {
-				return err
-			}
-			r.messages[i] = nm
-			r.changed = true
-			return nil
-		})
+		r.conv.Add(out, r.messages.Setter(i, messageContent.Replace))
 	}
 	return nil
 }
 
 // setBlock returns a setter that rewrites the content of block j of message i, a tool_result.
 func (r *Request) setBlock(i, j int) func(string) error {
-	return func(text string) error {
-		nm, err := reqtext.EditElement(r.messages[i], "content", j, func(b json.RawMessage) (json.RawMessage, error) {
-			return toolResultContent.Replace(b, text)
-		})
-		if err != nil {
-			return err
-		}
-		r.messages[i], r.changed = nm, true
-		return nil
-	}
+	return r.messages.ElementSetter(i, "content", j, toolResultContent.Replace)
 }
 
 // Model is the requested model.
@@ -207,9 +189,9 @@ func (r *Request) SetText(i int, text string) error {
 
 // Encode returns the body: the original bytes when nothing was changed.
 func (r *Request) Encode() ([]byte, error) {
-	if !r.changed {
+	if !r.messages.Changed {
 		return r.raw, nil
 	}
-	r.obj.Set("messages", jsonobj.JoinArray(r.messages))
+	r.obj.Set("messages", jsonobj.JoinArray(r.messages.Elems))
 	return r.obj.MarshalJSON()
 }

@@ -16,10 +16,9 @@ import (
 type Request struct {
 	raw      []byte
 	obj      *jsonobj.Object
-	messages []json.RawMessage
+	messages reqtext.Array
 	conv     reqtext.Conversation
 	tools    []string
-	changed  bool
 }
 
 // classifyBlock reads a content block. guardContent holds text too (text a Bedrock guardrail evaluates); it
@@ -87,7 +86,7 @@ func DecodeRequest(body []byte) (*Request, error) {
 			return nil, err
 		}
 		r.conv.Add(warden.Message{Role: warden.RoleSystem, Content: parts}, func(text string) error {
-			r.changed = true
+			r.messages.Changed = true
 			return systemContent.ReplaceIn(r.obj, text)
 		})
 	}
@@ -95,10 +94,10 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if !ok {
 		return nil, errors.New(`not a Converse request: no "messages"`)
 	}
-	if r.messages, err = jsonobj.SplitArray(rawMsgs); err != nil {
+	if r.messages.Elems, err = jsonobj.SplitArray(rawMsgs); err != nil {
 		return nil, fmt.Errorf("messages: %v", err)
 	}
-	for i, raw := range r.messages {
+	for i, raw := range r.messages.Elems {
 		if err := r.addMessage(i, raw); err != nil {
 			return nil, fmt.Errorf("messages[%d]: %v", i, err)
 		}
@@ -159,41 +158,26 @@ func (r *Request) addMessage(i int, raw json.RawMessage) error {
 	}
 	// A user message made only of tool results adds no message of its own.
 	if len(out.Content) > 0 || len(out.ToolCalls) > 0 || results == 0 {
-		r.conv.Add(out, func(text string) error {
-			nm, err := messageContent.Replace(r.messages[i], text)
-			if err != nil {
-				return err
-			}
-			r.messages[i] = nm
-			r.changed = true
-			return nil
-		})
+		r.conv.Add(out, r.messages.Setter(i, messageContent.Replace))
 	}
 	return nil
 }
 
 // setToolResult returns a setter for the toolResult in block j of message i.
 func (r *Request) setToolResult(i, j int) func(string) error {
-	return func(text string) error {
-		nm, err := reqtext.EditElement(r.messages[i], "content", j, func(b json.RawMessage) (json.RawMessage, error) {
-			bo, err := jsonobj.Parse(b)
-			if err != nil {
-				return nil, err
-			}
-			tr, _ := bo.Get("toolResult")
-			ntr, err := toolResultContent.Replace(tr, text)
-			if err != nil {
-				return nil, err
-			}
-			bo.Set("toolResult", ntr)
-			return bo.MarshalJSON()
-		})
+	return r.messages.ElementSetter(i, "content", j, func(b json.RawMessage, text string) (json.RawMessage, error) {
+		bo, err := jsonobj.Parse(b)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		r.messages[i], r.changed = nm, true
-		return nil
-	}
+		tr, _ := bo.Get("toolResult")
+		ntr, err := toolResultContent.Replace(tr, text)
+		if err != nil {
+			return nil, err
+		}
+		bo.Set("toolResult", ntr)
+		return bo.MarshalJSON()
+	})
 }
 
 // Tools names the tools the request's toolConfig offers.
@@ -209,9 +193,9 @@ func (r *Request) SetText(i int, text string) error {
 
 // Encode returns the body: the original bytes when nothing was changed.
 func (r *Request) Encode() ([]byte, error) {
-	if !r.changed {
+	if !r.messages.Changed {
 		return r.raw, nil
 	}
-	r.obj.Set("messages", jsonobj.JoinArray(r.messages))
+	r.obj.Set("messages", jsonobj.JoinArray(r.messages.Elems))
 	return r.obj.MarshalJSON()
 }

@@ -18,10 +18,9 @@ import (
 type Request struct {
 	raw      []byte
 	obj      *jsonobj.Object
-	contents []json.RawMessage
+	contents reqtext.Array
 	conv     reqtext.Conversation
 	tools    []string
-	changed  bool
 }
 
 // partsContent is a content's parts, of which text parts that are not thoughts hold text.
@@ -80,7 +79,7 @@ func DecodeRequest(body []byte) (*Request, error) {
 				return err
 			}
 			r.obj.Set(key, ns)
-			r.changed = true
+			r.contents.Changed = true
 			return nil
 		})
 	}
@@ -88,10 +87,10 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if !ok {
 		return nil, errors.New(`not a generateContent request: no "contents"`)
 	}
-	if r.contents, err = jsonobj.SplitArray(rawContents); err != nil {
+	if r.contents.Elems, err = jsonobj.SplitArray(rawContents); err != nil {
 		return nil, fmt.Errorf("contents: %v", err)
 	}
-	for i, raw := range r.contents {
+	for i, raw := range r.contents.Elems {
 		if err := r.addContent(i, raw); err != nil {
 			return nil, fmt.Errorf("contents[%d]: %v", i, err)
 		}
@@ -190,15 +189,7 @@ func (r *Request) addContent(i int, raw json.RawMessage) error {
 	}
 	// A content made only of function responses adds no message of its own.
 	if len(out.Content) > 0 || len(out.ToolCalls) > 0 || results == 0 {
-		r.conv.Add(out, func(text string) error {
-			nc, err := partsContent.Replace(r.contents[i], text)
-			if err != nil {
-				return err
-			}
-			r.contents[i] = nc
-			r.changed = true
-			return nil
-		})
+		r.conv.Add(out, r.contents.Setter(i, partsContent.Replace))
 	}
 	return nil
 }
@@ -207,35 +198,28 @@ func (r *Request) addContent(i int, raw json.RawMessage) error {
 // response when it is a JSON object, as a guardrail that redacts the response's JSON returns it; any other
 // text becomes {"output": text}, the shape Gemini documents for a function's output.
 func (r *Request) setResponse(i, j int) func(string) error {
-	return func(text string) error {
-		nc, err := reqtext.EditElement(r.contents[i], "parts", j, func(part json.RawMessage) (json.RawMessage, error) {
-			po, err := jsonobj.Parse(part)
-			if err != nil {
-				return nil, err
-			}
-			key := "functionResponse"
-			fr, ok := po.Get(key)
-			if !ok {
-				key = "function_response"
-				fr, _ = po.Get(key)
-			}
-			value := json.RawMessage(text)
-			if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
-				value = json.RawMessage(`{"output":` + string(reqtext.Quote(text)) + `}`)
-			}
-			nfr, err := jsonobj.SetMember(fr, "response", value)
-			if err != nil {
-				return nil, err
-			}
-			po.Set(key, nfr)
-			return po.MarshalJSON()
-		})
+	return r.contents.ElementSetter(i, "parts", j, func(part json.RawMessage, text string) (json.RawMessage, error) {
+		po, err := jsonobj.Parse(part)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		r.contents[i], r.changed = nc, true
-		return nil
-	}
+		key := "functionResponse"
+		fr, ok := po.Get(key)
+		if !ok {
+			key = "function_response"
+			fr, _ = po.Get(key)
+		}
+		value := json.RawMessage(text)
+		if t := bytes.TrimSpace(value); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+			value = json.RawMessage(`{"output":` + string(reqtext.Quote(text)) + `}`)
+		}
+		nfr, err := jsonobj.SetMember(fr, "response", value)
+		if err != nil {
+			return nil, err
+		}
+		po.Set(key, nfr)
+		return po.MarshalJSON()
+	})
 }
 
 // Tools names the functions the request declares, and built-in tools (googleSearch, codeExecution, …) by key.
@@ -251,9 +235,9 @@ func (r *Request) SetText(i int, text string) error {
 
 // Encode returns the body: the original bytes when nothing was changed.
 func (r *Request) Encode() ([]byte, error) {
-	if !r.changed {
+	if !r.contents.Changed {
 		return r.raw, nil
 	}
-	r.obj.Set("contents", jsonobj.JoinArray(r.contents))
+	r.obj.Set("contents", jsonobj.JoinArray(r.contents.Elems))
 	return r.obj.MarshalJSON()
 }

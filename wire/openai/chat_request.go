@@ -16,12 +16,11 @@ import (
 type ChatRequest struct {
 	raw      []byte
 	obj      *jsonobj.Object
-	messages []json.RawMessage
+	messages reqtext.Array
 	conv     reqtext.Conversation
 	model    string
 	stream   bool
 	tools    []string
-	changed  bool
 }
 
 // chatContent is how Chat Completions holds message content: a string, or parts of which "text" (and an
@@ -55,23 +54,15 @@ func DecodeChatRequest(body []byte) (*ChatRequest, error) {
 	for _, t := range head.Tools {
 		r.tools = append(r.tools, t.name())
 	}
-	if r.messages, err = jsonobj.SplitArray(rawMsgs); err != nil {
+	if r.messages.Elems, err = jsonobj.SplitArray(rawMsgs); err != nil {
 		return nil, fmt.Errorf("messages: %v", err)
 	}
-	for i, raw := range r.messages {
+	for i, raw := range r.messages.Elems {
 		m, err := decodeChatMessage(raw)
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d]: %v", i, err)
 		}
-		r.conv.Add(m, func(text string) error {
-			nm, err := chatContent.Replace(r.messages[i], text)
-			if err != nil {
-				return err
-			}
-			r.messages[i] = nm
-			r.changed = true
-			return nil
-		})
+		r.conv.Add(m, r.messages.Setter(i, chatContent.Replace))
 	}
 	r.conv.NameToolResults()
 	return r, nil
@@ -161,9 +152,9 @@ func (r *ChatRequest) SetText(i int, text string) error {
 
 // Encode returns the body: the original bytes when nothing was changed.
 func (r *ChatRequest) Encode() ([]byte, error) {
-	if !r.changed {
+	if !r.messages.Changed {
 		return r.raw, nil
 	}
-	r.obj.Set("messages", jsonobj.JoinArray(r.messages))
+	r.obj.Set("messages", jsonobj.JoinArray(r.messages.Elems))
 	return r.obj.MarshalJSON()
 }

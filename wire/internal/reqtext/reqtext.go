@@ -280,3 +280,31 @@ func EditElement(obj json.RawMessage, member string, j int, edit func(json.RawMe
 	o.Set(member, jsonobj.JoinArray(elems))
 	return o.MarshalJSON()
 }
+
+// Array is a request body's array of messages (Gemini's contents) kept as raw elements, which setters given
+// to Conversation.Add rewrite one at a time. Changed says the body must be encoded anew: a setter changed an
+// element, or its owner changed another member (a system prompt).
+type Array struct {
+	Elems   []json.RawMessage
+	Changed bool
+}
+
+// Setter returns a setter that rewrites element i as edit does with the new text.
+func (a *Array) Setter(i int, edit func(elem json.RawMessage, text string) (json.RawMessage, error)) func(string) error {
+	return func(text string) error {
+		ne, err := edit(a.Elems[i], text)
+		if err != nil {
+			return err
+		}
+		a.Elems[i], a.Changed = ne, true
+		return nil
+	}
+}
+
+// ElementSetter returns a setter that rewrites element j of the array member of element i as edit does
+// with the new text: a tool result nested in a message (see EditElement).
+func (a *Array) ElementSetter(i int, member string, j int, edit func(elem json.RawMessage, text string) (json.RawMessage, error)) func(string) error {
+	return a.Setter(i, func(m json.RawMessage, text string) (json.RawMessage, error) {
+		return EditElement(m, member, j, func(e json.RawMessage) (json.RawMessage, error) { return edit(e, text) })
+	})
+}
