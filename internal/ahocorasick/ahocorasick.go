@@ -115,3 +115,16 @@ func (m *Matcher) Pending(text string) int {
 	}
 	return int(m.depth[s])
 }
+
+// FindAll calls fn for each position at which a term ends in text, with that term (the longest one a state
+// matches itself, else the longest shorter term ending there) and where it starts and ends. A shorter term
+// ending where a longer one ends is not reported separately.
+func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
+	s := int32(0)
+	for i := 0; i < len(text); i++ {
+		s = m.next[int(s)*m.nclass+int(m.class[text[i]])]
+		if t := m.match[s]; t >= 0 {
+			fn(int(t), i+1-len(m.terms[t]), i+1)
+		}
+	}
+}

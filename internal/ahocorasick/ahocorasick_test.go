@@ -91,3 +91,36 @@ func FuzzMatcher(f *testing.F) {
 		}
 	})
 }
+
+func TestFindAllReportsEveryEndOfATerm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc  string
+		terms []string
+		text  string
+		want  []string // the matched text at each reported end, in order
+	}{
+		{"finds each occurrence", []string{"ab"}, "xabyab", []string{"ab", "ab"}},
+		{"overlapping terms end at different places", []string{"abc", "bcd"}, "abcd", []string{"abc", "bcd"}},
+		{"a longer term wins where both end", []string{"previous instructions", "instructions"}, "ignore previous instructions", []string{"previous instructions"}},
+		{"a shorter term is reported where the longer does not match", []string{"xinstructions", "instructions"}, "the instructions", []string{"instructions"}},
+		{"matches fold ASCII case", []string{"I cannot"}, "Sorry, I CANNOT.", []string{"I CANNOT"}},
+		{"nothing matches", []string{"zz"}, "abc", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			m := ahocorasick.Compile(tc.terms)
+			var got []string
+			m.FindAll(tc.text, func(id, start, end int) {
+				if !strings.EqualFold(tc.text[start:end], tc.terms[id]) {
+					t.Errorf("span %d:%d holds %q, not term %q", start, end, tc.text[start:end], tc.terms[id])
+				}
+				got = append(got, tc.text[start:end])
+			})
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

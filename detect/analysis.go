@@ -1,0 +1,317 @@
+package detect
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// This file holds the text analyses several detectors share: how clearly a reply declines (refusal), how
+// clearly a request asks for harm (harm), and how clearly a text tries to take over the model (injection).
+// Each is compiled once from its corpus and is safe for concurrent use.
+
+type refusalCorpus struct {
+	Name            string   `yaml:"name"`
+	Version         int      `yaml:"version"`
+	Provenance      string   `yaml:"provenance"`
+	Groups          []group  `yaml:"groups"`
+	Masks           []string `yaml:"masks"`
+	Factual         []group  `yaml:"factual"`
+	Compliance      []group  `yaml:"compliance"`
+	CompliancePairs []pair   `yaml:"compliance_pairs"`
+}
+
+type phraseCorpus struct {
+	Name       string  `yaml:"name"`
+	Version    int     `yaml:"version"`
+	Provenance string  `yaml:"provenance"`
+	Groups     []group `yaml:"groups"`
+	Pairs      []pair  `yaml:"pairs"`
+}
+
+var (
+	refusalPhrases = sync.OnceValues(func() (*phrases, *phrases) {
+		var c refusalCorpus
+		loadCorpus("refusal.yaml", &c)
+		// Factual explanations ride in the compliance automaton, as groups after the compliance ones.
+		return compilePhrases(c.Groups, nil, c.Masks), compilePhrases(append(c.Compliance, c.Factual...), c.CompliancePairs, nil)
+	})
+	harmPhrases = sync.OnceValue(func() *phrases {
+		var c phraseCorpus
+		loadCorpus("harm.yaml", &c)
+		return compilePhrases(c.Groups, c.Pairs, nil)
+	})
+	injectionPhrases = sync.OnceValue(func() *phrases {
+		var c phraseCorpus
+		loadCorpus("injection.yaml", &c)
+		return compilePhrases(c.Groups, c.Pairs, nil)
+	})
+)
+
+// noisyOr combines independent pieces of evidence: 1 − Π(1 − p).
+func noisyOr(ps ...float64) float64 {
+	q := 1.0
+	for _, p := range ps {
+		q *= 1 - clamp(p)
+	}
+	return 1 - q
+}
+
+func clamp(x float64) float64 { return max(0, min(1, x)) }
+
+// scored is an analysis: a score and the hits behind it, by rule name.
+type scored struct {
+	score    float64
+	severity Severity
+	evidence []Evidence
+}
+
+// byGroup combines hits: the strongest hit of each group counts once (repeating a phrase is not new
+// evidence), and groups combine by noisy-or. weight lets the caller scale a hit (by position, say).
+func byGroup(p *phrases, hits []hit, where, prefix string, weight func(hit) float64) scored {
+	best := map[int]float64{}
+	var s scored
+	for _, h := range hits {
+		w := p.groups[h.group].Weight
+		if weight != nil {
+			w *= weight(h)
+		}
+		if w <= 0 {
+			continue
+		}
+		if w > best[h.group] {
+			best[h.group] = w
+		}
+		s.evidence = append(s.evidence, Evidence{Where: where, Start: h.start, End: h.end, Rule: prefix + p.groups[h.group].Name})
+		if sev := p.groups[h.group].Severity; sev.Rank() > s.severity.Rank() {
+			s.severity = sev
+		}
+	}
+	ws := make([]float64, 0, len(best))
+	for _, w := range best {
+		ws = append(ws, w)
+	}
+	s.score = noisyOr(ws...)
+	return s
+}
+
+// reply is what the refusal analysis says of an assistant's reply.
+type reply struct {
+	empty bool
+	// declined is how clearly the reply declines, in full or in part, in [0, 1].
+	declined float64
+	// complied is how clearly it hands over what was asked: an agreeing opener, a hedge followed by the
+	// content, lists and code.
+	complied float64
+	evidence []Evidence
+}
+
+// leadingSpace is how many bytes of white space open a text.
+func leadingSpace(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t\r\n"))
+}
+
+func analyzeReply(text, where string) reply {
+	lead := leadingSpace(text)
+	if len(text)-lead == 0 {
+		return reply{empty: true}
+	}
+	decl, comp := refusalPhrases()
+	// Refusals count most in the opening; a refusal phrase deep in a long answer is often a caveat.
+	position := func(h hit) float64 {
+		at := h.start - lead
+		g := decl.groups[h.group]
+		if g.Opening && at > 24 {
+			return 0
+		}
+		switch {
+		case at < 160:
+			return 1
+		case at < 400:
+			return 0.8
+		default:
+			return 0.5
+		}
+	}
+	r := byGroup(decl, decl.find(text), where, "refusal.", position)
+	opening := func(h hit) float64 {
+		if comp.groups[h.group].Opening && h.start-lead > 8 {
+			return 0
+		}
+		return 1
+	}
+	var compHits, factHits []hit
+	for _, h := range comp.find(text) {
+		if comp.groups[h.group].Name == "factual" {
+			factHits = append(factHits, h)
+		} else {
+			compHits = append(compHits, h)
+		}
+	}
+	c := byGroup(comp, compHits, where, "compliance.", opening)
+	f := byGroup(comp, factHits, where, "answer.", nil)
+	structure := structureScore(text)
+	out := reply{evidence: append(append(r.evidence, c.evidence...), f.evidence...)}
+	out.complied = noisyOr(c.score, structure)
+	out.declined = r.score
+	if c.score > 0 {
+		// An agreeing opener or a hedge that hands the content over outweighs refusal words around it.
+		out.declined *= 1 - 0.7*c.score
+	}
+	if f.score > 0 {
+		// "I can't give you X's phone number: X is fictional" answers the question.
+		out.declined *= 1 - 0.6*f.score
+	}
+	return out
+}
+
+// structureScore says how much a reply looks like a substantive answer: numbered or bulleted steps, code,
+// length.
+func structureScore(text string) float64 {
+	items, fences := 0, strings.Count(text, "```")
+	for line := range strings.Lines(text) {
+		l := strings.TrimLeft(line, " \t")
+		if len(l) > 2 && (l[0] >= '1' && l[0] <= '9' && (l[1] == '.' || l[1] == ')') || (l[0] == '-' || l[0] == '*') && l[1] == ' ') {
+			items++
+		}
+	}
+	s := 0.0
+	if items >= 3 {
+		s = noisyOr(s, 0.35)
+	}
+	if fences >= 2 {
+		s = noisyOr(s, 0.4)
+	}
+	if utf8.RuneCountInString(text) > 900 {
+		s = noisyOr(s, 0.15)
+	}
+	return s
+}
+
+// analyzeHarm says how clearly a request asks for something harmful.
+func analyzeHarm(text, where string) scored {
+	p := harmPhrases()
+	return byGroup(p, p.find(text), where, "harm.", nil)
+}
+
+// analyzeInjection says how clearly a text tries to take over the model: corpus phrases and structural
+// attacks (floods of a repeated token, invisible or direction-changing characters, adversarial suffixes).
+func analyzeInjection(text, where string) scored {
+	p := injectionPhrases()
+	s := byGroup(p, p.find(text), where, "injection.", nil)
+	extra := []float64{s.score}
+	add := func(rule string, w float64, sev Severity, start, end int, note string) {
+		extra = append(extra, w)
+		s.evidence = append(s.evidence, Evidence{Where: where, Start: start, End: end, Rule: "injection." + rule, Note: note})
+		if sev.Rank() > s.severity.Rank() {
+			s.severity = sev
+		}
+	}
+	if start, end, ok := tokenFlood(text); ok {
+		add("delimiter_injection", 0.8, High, start, end, "a short token repeated to flood the context")
+	}
+	if i := invisibleChar(text); i >= 0 {
+		add("encoding_attack", 0.5, Medium, i, i+3, "invisible or direction-changing characters")
+	}
+	if start, ok := adversarialSuffix(text); ok {
+		add("jailbreak", 0.55, High, start, len(text), "a suffix of punctuation-laden nonsense tokens")
+	}
+	s.score = noisyOr(extra...)
+	return s
+}
+
+// tokenFlood finds a long run of short tokens drawn from a handful of distinct ones ("ö ö ö …",
+// ") ] } ) ] } …"): a context-flooding or delimiter attack. Prose never holds thirty such tokens in a row.
+func tokenFlood(text string) (start, end int, ok bool) {
+	const minRun, maxTok, maxDistinct = 30, 4, 6
+	var distinct [maxDistinct]string
+	nd, run, runStart := 0, 0, 0
+	i := 0
+	for i < len(text) {
+		for i < len(text) && isSpace(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && !isSpace(text[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		tok := text[i:j]
+		if len(tok) > maxTok {
+			nd, run = 0, 0
+			i = j
+			continue
+		}
+		known := false
+		for _, d := range distinct[:nd] {
+			if d == tok {
+				known = true
+				break
+			}
+		}
+		if !known {
+			if nd == maxDistinct {
+				nd, run = 0, 0
+			}
+			if run == 0 {
+				runStart = i
+			}
+			distinct[nd] = tok
+			nd++
+		}
+		run++
+		if run >= minRun {
+			return runStart, j, true
+		}
+		i = j
+	}
+	return 0, 0, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// invisibleChar returns the offset of the first zero-width or bidirectional control character, or -1.
+func invisibleChar(text string) int {
+	for i, r := range text {
+		switch {
+		case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0xFEFF && i > 0:
+			return i
+		}
+	}
+	return -1
+}
+
+// adversarialSuffix finds the nonsense suffixes that optimisation attacks append to a request: many
+// tokens in the tail that mix letters with brackets and other punctuation.
+func adversarialSuffix(text string) (int, bool) {
+	tail := text
+	if len(tail) > 300 {
+		tail = tail[len(tail)-300:]
+	}
+	fields := strings.Fields(tail)
+	if len(fields) < 6 {
+		return 0, false
+	}
+	odd := 0
+	for _, f := range fields {
+		letters, punct := 0, 0
+		for i := 0; i < len(f); i++ {
+			c := f[i]
+			switch {
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				letters++
+			case strings.IndexByte("{}[]()<>\\|^~`=*#@$%", c) >= 0:
+				punct++
+			}
+		}
+		if letters > 0 && punct > 0 || punct >= 2 {
+			odd++
+		}
+	}
+	if odd >= 5 && odd*4 >= len(fields) {
+		return len(text) - len(tail), true
+	}
+	return 0, false
+}

@@ -1,0 +1,294 @@
+package detect
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentwarden/warden/internal/ahocorasick"
+	"go.yaml.in/yaml/v3"
+)
+
+// The corpora are data, not code: phrase lists, pattern templates, lexicons and the action table, each a
+// YAML file with its provenance, embedded in the binary and hashed so that a scan says what it ran.
+//
+//go:embed corpus/*.yaml
+var corpusFS embed.FS
+
+// CorpusFile describes one embedded corpus file.
+type CorpusFile struct {
+	Name       string `json:"name"`
+	Version    int    `json:"version"`
+	Provenance string `json:"provenance"`
+	SHA256     string `json:"sha256"`
+}
+
+var corpora = sync.OnceValues(func() ([]CorpusFile, string) {
+	names, err := fs.Glob(corpusFS, "corpus/*.yaml")
+	if err != nil {
+		panic(err)
+	}
+	slices.Sort(names)
+	all := sha256.New()
+	var files []CorpusFile
+	for _, n := range names {
+		data, err := corpusFS.ReadFile(n)
+		if err != nil {
+			panic(err)
+		}
+		var head struct {
+			Name       string `yaml:"name"`
+			Version    int    `yaml:"version"`
+			Provenance string `yaml:"provenance"`
+		}
+		if err := yaml.Unmarshal(data, &head); err != nil {
+			panic(fmt.Sprintf("detect: %s: %v", n, err))
+		}
+		sum := sha256.Sum256(data)
+		files = append(files, CorpusFile{Name: head.Name, Version: head.Version, Provenance: head.Provenance, SHA256: hex.EncodeToString(sum[:])})
+		fmt.Fprintf(all, "%s %x\n", n, sum)
+	}
+	return files, hex.EncodeToString(all.Sum(nil))
+})
+
+// Corpora lists the embedded corpus files with their provenance and hashes.
+func Corpora() []CorpusFile { f, _ := corpora(); return f }
+
+// CorpusHash is the SHA-256 over every embedded corpus file: two scans with the same hash used the same data.
+func CorpusHash() string { _, h := corpora(); return h }
+
+// loadCorpus decodes one embedded file strictly into v; a mistake in shipped data is a bug, so it panics.
+func loadCorpus(name string, v any) {
+	data, err := corpusFS.ReadFile("corpus/" + name)
+	if err != nil {
+		panic(err)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		panic(fmt.Sprintf("detect: corpus/%s: %v", name, err))
+	}
+}
+
+// group is a named list of phrase templates with a weight (how much one match says) and, for injection, a
+// severity. Opening groups count only near the start of a text.
+type group struct {
+	Name     string   `yaml:"name"`
+	Severity Severity `yaml:"severity"`
+	Weight   float64  `yaml:"weight"`
+	Opening  bool     `yaml:"opening"`
+	Phrases  []string `yaml:"phrases"`
+	Literals []string `yaml:"literals"`
+}
+
+// expand turns a template into every phrase it stands for: {a|b|} is a choice (an empty choice is nothing),
+// and choices nest.
+func expand(t string) []string {
+	i := strings.IndexByte(t, '{')
+	if i < 0 {
+		return []string{t}
+	}
+	depth, j := 0, i
+	for ; j < len(t); j++ {
+		if t[j] == '{' {
+			depth++
+		} else if t[j] == '}' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if j == len(t) {
+		panic(fmt.Sprintf("detect: unbalanced { in template %q", t))
+	}
+	var choices []string
+	depth, start := 0, i+1
+	for k := i + 1; k < j; k++ {
+		switch t[k] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '|':
+			if depth == 0 {
+				choices = append(choices, t[start:k])
+				start = k + 1
+			}
+		}
+	}
+	choices = append(choices, t[start:j])
+	var out []string
+	rest := expand(t[j+1:])
+	for _, c := range choices {
+		for _, head := range expand(c) {
+			for _, tail := range rest {
+				out = append(out, t[:i]+head+tail)
+			}
+		}
+	}
+	return out
+}
+
+// pair is a rule that fires when a term of First is followed, within Window bytes, by a term of Second:
+// what tells "kill a person" from "kill a process" without listing every phrase in between.
+type pair struct {
+	Name     string   `yaml:"name"`
+	Severity Severity `yaml:"severity"`
+	Weight   float64  `yaml:"weight"`
+	Window   int      `yaml:"window"`
+	First    []string `yaml:"first"`
+	Second   []string `yaml:"second"`
+}
+
+// phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
+// groups each belongs to. Matching is ASCII case-insensitive and whole-word: a phrase that starts (ends)
+// with a letter or digit must not have one just before (after) it. Typographic apostrophes match straight
+// ones. Pairs are reported as groups after the plain groups, in their order.
+type phrases struct {
+	m       *ahocorasick.Matcher
+	targets [][]target // term -> what it stands for
+	groups  []group
+	windows []int // per group: the pair window, or 0 for a plain group
+}
+
+type target struct {
+	group int // -1 for a mask
+	role  int // 0 whole phrase, 1 first of a pair, 2 second of a pair
+}
+
+// hit is one phrase (or pair) found in a text.
+type hit struct {
+	group      int
+	start, end int
+}
+
+func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
+	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups))}
+	for _, pr := range pairs {
+		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight})
+		p.windows = append(p.windows, max(pr.Window, 1))
+	}
+	var terms []string
+	ids := map[string]int{}
+	add := func(s string, tg target) {
+		s = strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s))
+		if s == "" {
+			return
+		}
+		variants := []string{s}
+		if strings.Contains(s, "'") {
+			variants = append(variants, strings.ReplaceAll(s, "'", "’"))
+		}
+		for _, v := range variants {
+			id, ok := ids[v]
+			if !ok {
+				id = len(terms)
+				ids[v] = id
+				terms = append(terms, v)
+				p.targets = append(p.targets, nil)
+			}
+			if !slices.Contains(p.targets[id], tg) {
+				p.targets[id] = append(p.targets[id], tg)
+			}
+		}
+	}
+	for gi, g := range groups {
+		for _, t := range g.Phrases {
+			for _, s := range expand(t) {
+				add(s, target{gi, 0})
+			}
+		}
+		for _, s := range g.Literals {
+			add(s, target{gi, 0})
+		}
+	}
+	for pi, pr := range pairs {
+		gi := len(groups) + pi
+		for _, t := range pr.First {
+			for _, s := range expand(t) {
+				add(s, target{gi, 1})
+			}
+		}
+		for _, t := range pr.Second {
+			for _, s := range expand(t) {
+				add(s, target{gi, 2})
+			}
+		}
+	}
+	for _, t := range masks {
+		for _, s := range expand(t) {
+			add(s, target{-1, 0})
+		}
+	}
+	p.m = ahocorasick.Compile(terms)
+	return p
+}
+
+// trailingSpace keeps a template's deliberate trailing space (a word that must be followed by another).
+func trailingSpace(s string) string {
+	if strings.HasSuffix(s, " ") {
+		return " "
+	}
+	return ""
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
+func (p *phrases) find(text string) []hit {
+	var hits, firsts, seconds, masks []hit
+	p.m.FindAll(text, func(id, start, end int) {
+		if start > 0 && isWordByte(text[start]) && isWordByte(text[start-1]) {
+			return
+		}
+		if end < len(text) && isWordByte(text[end-1]) && isWordByte(text[end]) {
+			return
+		}
+		for _, tg := range p.targets[id] {
+			h := hit{group: tg.group, start: start, end: end}
+			switch {
+			case tg.group < 0:
+				masks = append(masks, h)
+			case tg.role == 1:
+				firsts = append(firsts, h)
+			case tg.role == 2:
+				seconds = append(seconds, h)
+			default:
+				hits = append(hits, h)
+			}
+		}
+	})
+	for _, f := range firsts {
+		for _, sc := range seconds {
+			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
+				hits = append(hits, hit{group: f.group, start: f.start, end: sc.end})
+				break
+			}
+		}
+	}
+	if len(masks) == 0 {
+		return hits
+	}
+	kept := hits[:0]
+	for _, h := range hits {
+		masked := false
+		for _, m := range masks {
+			if h.start < m.end && m.start < h.end {
+				masked = true
+				break
+			}
+		}
+		if !masked {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}

@@ -1,0 +1,32 @@
+package detect
+
+import "github.com/agentwarden/warden/trace"
+
+func init() {
+	register(Info{Name: "injection", Severity: High,
+		Summary: "prompt injection in the user's input or in tool results, in twelve attack categories"},
+		func() any { return new(Injection) })
+}
+
+// Injection scans every user message and every tool result (indirect injection) for the attack categories
+// of corpus/injection.yaml and for structural attacks. The severity is the worst category found.
+type Injection struct{}
+
+// Detect implements Detector.
+func (Injection) Detect(t *trace.Trace) Result {
+	var all scored
+	for _, l := range append(userTexts(t), toolResults(t)...) {
+		s := analyzeInjection(l.text, l.where)
+		all.score = noisyOr(all.score, s.score)
+		all.evidence = append(all.evidence, s.evidence...)
+		if s.severity.Rank() > all.severity.Rank() {
+			all.severity = s.severity
+		}
+	}
+	if all.score == 0 {
+		return Result{}
+	}
+	return Result{Detected: true, Score: all.score, Severity: all.severity, Evidence: all.evidence}
+}
+
+var _ Detector = Injection{}

@@ -1,0 +1,111 @@
+package detect
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/agentwarden/warden/trace"
+)
+
+var defaultThresholds = sync.OnceValue(func() map[string]float64 {
+	var c struct {
+		Name       string             `yaml:"name"`
+		Version    int                `yaml:"version"`
+		Provenance string             `yaml:"provenance"`
+		Thresholds map[string]float64 `yaml:"thresholds"`
+	}
+	loadCorpus("thresholds.yaml", &c)
+	return c.Thresholds
+})
+
+// located is a text of a trace and the name of its place.
+type located struct {
+	where string
+	text  string
+}
+
+// userTexts returns what the user said: user messages, or else user-message events.
+func userTexts(t *trace.Trace) []located {
+	var out []located
+	for i, m := range t.Messages {
+		if m.Role == "user" && m.Content != "" {
+			out = append(out, located{fmt.Sprintf("messages[%d]", i), m.Content})
+		}
+	}
+	if len(out) == 0 {
+		for i, e := range t.Events {
+			if e.Type == trace.UserMessage && e.Content != "" {
+				out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
+			}
+		}
+	}
+	return out
+}
+
+// toolResults returns the content of every tool result.
+func toolResults(t *trace.Trace) []located {
+	var out []located
+	for i, e := range t.Events {
+		if e.Type == trace.ToolResult && e.Content != "" {
+			out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
+		}
+	}
+	return out
+}
+
+// agentTexts returns what the agent said: the final output and every earlier agent message.
+func agentTexts(t *trace.Trace) []located {
+	var out []located
+	final := t.FinalOutput()
+	if t.Output != "" {
+		out = append(out, located{"output", t.Output})
+	}
+	for i, m := range t.Messages {
+		if m.Role == "assistant" && m.Content != "" && (t.Output == "" || m.Content != final) {
+			out = append(out, located{fmt.Sprintf("messages[%d]", i), m.Content})
+		}
+	}
+	if len(t.Messages) == 0 {
+		for i, e := range t.Events {
+			if e.Type == trace.AgentMessage && e.Content != "" && (t.Output == "" || e.Content != final) {
+				out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
+			}
+		}
+	}
+	return out
+}
+
+// finalOutput returns the final answer and its place.
+func finalOutput(t *trace.Trace) located {
+	if t.Output != "" {
+		return located{"output", t.Output}
+	}
+	for i := len(t.Messages) - 1; i >= 0; i-- {
+		if t.Messages[i].Role == "assistant" && t.Messages[i].Content != "" {
+			return located{fmt.Sprintf("messages[%d]", i), t.Messages[i].Content}
+		}
+	}
+	for i := len(t.Events) - 1; i >= 0; i-- {
+		if t.Events[i].Type == trace.AgentMessage && t.Events[i].Content != "" {
+			return located{fmt.Sprintf("events[%d].content", i), t.Events[i].Content}
+		}
+	}
+	return located{"output", ""}
+}
+
+// requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
+// intent and injection, with their evidence.
+func requestRisk(t *trace.Trace) (harm, attack scored) {
+	for _, u := range userTexts(t) {
+		h := analyzeHarm(u.text, u.where)
+		harm.score = noisyOr(harm.score, h.score)
+		harm.evidence = append(harm.evidence, h.evidence...)
+		a := analyzeInjection(u.text, u.where)
+		attack.score = noisyOr(attack.score, a.score)
+		attack.evidence = append(attack.evidence, a.evidence...)
+		if a.severity.Rank() > attack.severity.Rank() {
+			attack.severity = a.severity
+		}
+	}
+	return harm, attack
+}
