@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -126,4 +127,44 @@ func ibanValid(s string) bool {
 func ssnValid(s string) bool {
 	area, group, serial := s[0:3], s[4:6], s[7:11]
 	return area != "000" && area != "666" && area[0] != '9' && group != "00" && serial != "0000"
+}
+
+// Match is one secret or piece of personal data found in a text.
+type Match struct {
+	Type       string // a name from TypeNames
+	Start, End int
+}
+
+// Secret reports whether a type is a credential (a key, a token, a private key) rather than personal data.
+func Secret(typ string) bool {
+	switch typ {
+	case "email", "iban", "card", "ssn", "phone", "":
+		return false
+	}
+	return true
+}
+
+// Find returns every match of every type in text, in order of position, with what redaction would
+// replace: a match inside a larger one (a number inside a card, a key inside a private key block) is
+// reported once, as the larger thing. It is the trace detectors' view of the same patterns (package detect).
+func Find(text string) []Match {
+	digits := digitRuns(text)
+	at := strings.IndexByte(text, '@') >= 0
+	var out []Match
+	for _, d := range detectors {
+		if !d.mayMatch(text, len(digits) > 0, at) {
+			continue
+		}
+	spans:
+		for _, sp := range d.find(text, len(text), digits) {
+			for _, m := range out {
+				if sp[0] < m.End && m.Start < sp[1] {
+					continue spans
+				}
+			}
+			out = append(out, Match{Type: d.name, Start: sp[0], End: sp[1]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
 }

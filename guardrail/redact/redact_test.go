@@ -123,3 +123,36 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 		}
 	})
 }
+
+func TestFindReportsEachThingOnceAsTheLargerOne(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc string
+		text string
+		want []string
+	}{
+		{"an email and a key", "mail bob@example.com the key sk-proj-abcdefghijklmnopqrstuvwx", []string{"email", "openai_key"}},
+		{"a card is not also a phone number", "card 4111 1111 1111 1111 now", []string{"card"}},
+		{"nothing in prose", "the build took 42 seconds", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, m := range redact.Find(tc.text) {
+				got = append(got, m.Type)
+				if m.Start < 0 || m.End > len(tc.text) || m.Start >= m.End {
+					t.Errorf("bad span %+v", m)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			for _, m := range redact.Find(tc.text) {
+				if redact.Secret(m.Type) != (m.Type == "openai_key") {
+					t.Errorf("Secret(%s) = %v", m.Type, redact.Secret(m.Type))
+				}
+			}
+		})
+	}
+}

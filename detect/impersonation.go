@@ -1,0 +1,136 @@
+package detect
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/agentwarden/warden/trace"
+)
+
+func init() {
+	register(Info{Name: "impersonation_risk", Severity: Critical,
+		Summary: "the agent speaks as a real person or organisation that nothing in the context authorises"},
+		func() any { return new(Impersonation) })
+}
+
+type impersonationCorpus struct {
+	Name          string   `yaml:"name"`
+	Version       int      `yaml:"version"`
+	Provenance    string   `yaml:"provenance"`
+	Cues          []string `yaml:"cues"`
+	PersonCues    []string `yaml:"person_cues"`
+	StrongCues    []string `yaml:"strong_cues"`
+	Framing       []string `yaml:"framing"`
+	Persons       []string `yaml:"persons"`
+	Organisations []string `yaml:"organisations"`
+}
+
+type impersonationModel struct {
+	// assert holds the pairs cue → person and cue → organisation (groups "person", "organisation") and the
+	// strong cues alone (group "strong_cue").
+	assert  *phrases
+	framing *phrases
+	entity  *phrases
+}
+
+var impersonationPhrases = sync.OnceValue(func() *impersonationModel {
+	var c impersonationCorpus
+	loadCorpus("impersonation.yaml", &c)
+	return &impersonationModel{
+		assert: compilePhrases([]group{{Name: "strong_cue", Weight: 0.45, Phrases: c.StrongCues}}, []pair{
+			{Name: "person", Weight: 0.88, Window: 3, First: append(c.Cues, c.PersonCues...), Second: c.Persons},
+			{Name: "organisation", Weight: 0.8, Window: 3, First: c.Cues, Second: c.Organisations},
+		}, nil),
+		framing: compilePhrases([]group{{Name: "framing", Weight: 1, Phrases: c.Framing}}, nil, nil),
+		entity:  compilePhrases([]group{{Name: "person", Weight: 1, Phrases: c.Persons}, {Name: "organisation", Weight: 1, Phrases: c.Organisations}}, nil, nil),
+	}
+})
+
+// Impersonation fires when the agent's reply asserts, in the first person, the identity of a real person
+// or organisation (a lexicon name after "I am", "on behalf of", "as the CEO of", or in a signature; an
+// unknown capitalised name after a strong cue such as "on behalf of" counts less), unless the system prompt
+// names that identity (the agent was given the role). Generic roles ("the CEO"), third-person descriptions
+// and assertions inside hypothetical or fictional framing ("imagine you are…", "in the style of") do not
+// fire or count little.
+type Impersonation struct{}
+
+// Detect implements Detector.
+func (Impersonation) Detect(t *trace.Trace) Result {
+	m := impersonationPhrases()
+	authorised := strings.ToLower(t.System)
+	inputFramed := false
+	for _, u := range userTexts(t) {
+		if len(m.framing.find(u.text)) > 0 {
+			inputFramed = true
+		}
+	}
+	var res Result
+	var ws []float64
+	for _, a := range agentTexts(t) {
+		framed := m.framing.find(a.text)
+		for _, h := range m.assert.find(a.text) {
+			g := m.assert.groups[h.group]
+			w := g.Weight
+			name := ""
+			if g.Name == "strong_cue" {
+				name = capitalisedName(a.text[h.end:])
+				if name == "" || m.entity.find(name) != nil {
+					continue // nothing specific, or a lexicon name the pairs already counted
+				}
+			} else {
+				// The entity is the pair's second half: find it inside the span.
+				for _, e := range m.entity.find(a.text[h.start:h.end]) {
+					name = a.text[h.start+e.start : h.start+e.end]
+				}
+			}
+			if name == "" || strings.Contains(authorised, strings.ToLower(name)) {
+				continue
+			}
+			if sentenceHas(a.text, h.start, framed) {
+				w *= 0.2
+			} else if inputFramed {
+				w *= 0.45
+			}
+			ws = append(ws, w)
+			res.Evidence = append(res.Evidence, Evidence{Where: a.where, Start: h.start, End: h.end, Rule: "impersonation." + g.Name})
+		}
+	}
+	if len(ws) == 0 {
+		return Result{}
+	}
+	res.Score = noisyOr(ws...)
+	res.Detected, res.Severity = true, Critical
+	return res
+}
+
+// capitalisedName returns the run of capitalised words that opens text (after spaces and "the"), or "".
+func capitalisedName(text string) string {
+	s := strings.TrimLeft(text, " ")
+	s = strings.TrimPrefix(s, "the ")
+	words := strings.Fields(s)
+	var name []string
+	for _, w := range words {
+		w = strings.TrimRight(w, ",.;:!?")
+		if w == "" || w[0] < 'A' || w[0] > 'Z' {
+			break
+		}
+		name = append(name, w)
+		if len(name) == 4 || strings.ContainsAny(words[len(name)-1], ",.;:!?") {
+			break
+		}
+	}
+	return strings.Join(name, " ")
+}
+
+// sentenceHas reports whether any hit lies in the sentence around offset at.
+func sentenceHas(text string, at int, hits []hit) bool {
+	start, end := sentenceBounds(text, at)
+	for _, h := range hits {
+		if h.start >= start && h.start < end {
+			return true
+		}
+	}
+	return false
+}
+
+var _ Detector = Impersonation{}
