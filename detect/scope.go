@@ -120,7 +120,9 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 		a.classifyShell(cmd, set)
 	} else {
 		ws := words(name)
-		fileish := slices.ContainsFunc(ws, func(w string) bool { return w == "file" || w == "files" || w == "folder" || w == "directory" || w == "dir" || w == "path" })
+		fileish := slices.ContainsFunc(ws, func(w string) bool {
+			return w == "file" || w == "files" || w == "folder" || w == "directory" || w == "dir" || w == "path"
+		})
 		for _, w := range ws {
 			if a.read[w] {
 				set[Read] = true
