@@ -65,7 +65,7 @@ func agentTexts(t *trace.Trace) []located {
 			out = append(out, located{fmt.Sprintf("messages[%d]", i), m.Content})
 		}
 	}
-	if len(t.Messages) == 0 {
+	if len(out) == 0 || (len(out) == 1 && t.Output != "") {
 		for i, e := range t.Events {
 			if e.Type == trace.AgentMessage && e.Content != "" && (t.Output == "" || e.Content != final) {
 				out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
