@@ -1,0 +1,35 @@
+package main
+
+import "testing"
+
+func TestScan(t *testing.T) {
+	t.Parallel()
+	const secret = `{"id":"leaky","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"the key is AKIAIOSFODNN7EXAMPLE"}]}`
+	const clean = `{"id":"clean","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello! How can I help?"}]}`
+	runCLICases(t, []cliCase{
+		{desc: "a table names the positive finding and the summary counts it",
+			args: []string{"scan", "-"}, stdin: secret + "\n" + clean,
+			wantOut: []string{"leaky", "secret_leak", "aws_key", "2 traces scanned, 1 positive findings"},
+			denyOut: []string{"AKIAIOSFODNN7EXAMPLE"}},
+		{desc: "jsonl prints every detector that ran for every trace",
+			args: []string{"scan", "--jsonl", "--detectors", "secret_leak,deception", "-"}, stdin: `{"id":"clean","output":"Hello"}`,
+			wantOut: []string{`"id":"clean"`, `"detector":"secret_leak","detected":false`, `"cannot_judge":`}},
+		{desc: "fail-on exits 3 when a finding reaches the severity",
+			args: []string{"scan", "--fail-on", "high", "-"}, stdin: secret, wantCode: exitDenied},
+		{desc: "fail-on above every finding's severity exits 0",
+			args: []string{"scan", "--fail-on", "critical", "--detectors", "pii_leak", "-"}, stdin: secret, wantCode: exitOK},
+		{desc: "a record that cannot be read is named, the rest scanned, exit 1",
+			args: []string{"scan", "--jsonl", "-"}, stdin: "{\"id\":\"x\",\"outptu\":1,\"events\":[]}\n" + clean,
+			wantCode: exitError, wantOut: []string{`"id":"clean"`}, wantErr: []string{`-:1: warden trace: json: unknown field "outptu"`}},
+		{desc: "an unknown detector is a usage error naming the known ones",
+			args: []string{"scan", "--detectors", "toxicity", "-"}, stdin: clean, wantCode: exitUsage,
+			wantErr: []string{`unknown detector "toxicity"`, "scope_escalation"}},
+		{desc: "a threshold out of range is a usage error",
+			args: []string{"scan", "--threshold", "injection=2", "-"}, stdin: clean, wantCode: exitUsage,
+			wantErr: []string{"want NAME=VALUE with VALUE in [0, 1]"}},
+		{desc: "a lower threshold makes a weak finding positive",
+			args: []string{"scan", "--jsonl", "--detectors", "pii_leak", "--threshold", "pii_leak=0.3", "-"},
+			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
+			wantOut: []string{`"detected":true`, `"threshold":0.3`}},
+	})
+}
