@@ -28,7 +28,7 @@ func TestScan(t *testing.T) {
 			args: []string{"scan", "--threshold", "injection=2", "-"}, stdin: clean, wantCode: exitUsage,
 			wantErr: []string{"want NAME=VALUE with VALUE in [0, 1]"}},
 		{desc: "a lower threshold makes a weak finding positive",
-			args: []string{"scan", "--jsonl", "--detectors", "pii_leak", "--threshold", "pii_leak=0.3", "-"},
+			args:    []string{"scan", "--jsonl", "--detectors", "pii_leak", "--threshold", "pii_leak=0.3", "-"},
 			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
 			wantOut: []string{`"detected":true`, `"threshold":0.3`}},
 	})
