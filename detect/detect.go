@@ -165,6 +165,8 @@ func New(ctx context.Context, name string) (Detector, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: module does not implement detect.Detector", info.ID)
 	}
+	// Smoke-evaluate once: it compiles the corpora the detector uses now, at load, not on the first trace.
+	d.Detect(&trace.Trace{EventsRecorded: true, Messages: []trace.Message{{Role: "user", Content: "x"}, {Role: "assistant", Content: "x"}}})
 	return d, nil
 }
 
