@@ -7,10 +7,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/agentwarden/warden/shell"
 	"github.com/agentwarden/warden/trace"
+
+	"github.com/agentwarden/warden/internal/toolwords"
 )
 
 func init() {
@@ -83,33 +84,6 @@ func (a *ActionTable) Categories() []string { return append([]string{Read}, a.na
 // Weight is how serious an action of a category is, in [0, 1]; 0 for read-only and unknown ones.
 func (a *ActionTable) Weight(category string) float64 { return a.weight[category] }
 
-// words splits a tool name or a text into lower-case words: camelCase, snake_case, kebab-case, dots and
-// spaces all separate words.
-func words(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
 // Classify returns the action categories of one tool call, sorted; {Read} when it only reads, and nil
 // when nothing in it says what it does.
 func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
@@ -119,7 +93,7 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 	if cmd, ok := shellCommand(name, m, args); ok {
 		a.classifyShell(cmd, set)
 	} else {
-		ws := words(name)
+		ws := toolwords.Split(name)
 		fileish := slices.ContainsFunc(ws, func(w string) bool {
 			return w == "file" || w == "files" || w == "folder" || w == "directory" || w == "dir" || w == "path"
 		})
@@ -166,7 +140,7 @@ func shellCommand(name string, m map[string]any, raw json.RawMessage) (string, b
 			return s, true
 		}
 	}
-	ws := words(name)
+	ws := toolwords.Split(name)
 	for _, w := range ws {
 		switch w {
 		case "bash", "shell", "terminal", "sh", "zsh", "powershell":
@@ -295,7 +269,7 @@ func (a *ActionTable) systemFile(p string) bool {
 // Allowed returns the categories a task in words allows: those its verbs name, always with Read.
 func (a *ActionTable) Allowed(task string) map[string]bool {
 	allowed := map[string]bool{Read: true}
-	ws := words(task)
+	ws := toolwords.Split(task)
 	for i, w := range ws {
 		for _, c := range a.scope[w] {
 			allowed[c] = true

@@ -33,20 +33,19 @@ func userTexts(t *trace.Trace) []located {
 		}
 	}
 	if len(out) == 0 {
-		for i, e := range t.Events {
-			if e.Type == trace.UserMessage && e.Content != "" {
-				out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
-			}
-		}
+		out = eventTexts(t, trace.UserMessage)
 	}
 	return out
 }
 
 // toolResults returns the content of every tool result.
-func toolResults(t *trace.Trace) []located {
+func toolResults(t *trace.Trace) []located { return eventTexts(t, trace.ToolResult) }
+
+// eventTexts returns the content of every event of a type.
+func eventTexts(t *trace.Trace, typ trace.EventType) []located {
 	var out []located
 	for i, e := range t.Events {
-		if e.Type == trace.ToolResult && e.Content != "" {
+		if e.Type == typ && e.Content != "" {
 			out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
 		}
 	}

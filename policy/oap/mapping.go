@@ -3,7 +3,8 @@ package oap
 import (
 	"path"
 	"strings"
-	"unicode"
+
+	"github.com/agentwarden/warden/internal/toolwords"
 )
 
 // Mapping maps tool names to the capability (and policy pack) they need.
@@ -52,32 +53,6 @@ func packOf(capability string) string {
 	return capability + ".v1"
 }
 
-// tokens splits a tool name into lower-case words at . _ - / spaces and camelCase humps.
-func tokens(name string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, r := range rs {
-		switch {
-		case r == '.' || r == '_' || r == '-' || r == '/' || r == ' ' || r == ':':
-			flush()
-		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return out
-}
-
 // compiledMapping is a mapping prepared for lookups.
 type compiledMapping struct {
 	capability string
@@ -93,7 +68,7 @@ func compileMappings(ms []Mapping) []compiledMapping {
 			if strings.ContainsAny(t, "*?[") {
 				cm.patterns = append(cm.patterns, t)
 			} else {
-				cm.phrases = append(cm.phrases, tokens(t))
+				cm.phrases = append(cm.phrases, toolwords.Split(t))
 			}
 		}
 		out = append(out, cm)
@@ -103,7 +78,7 @@ func compileMappings(ms []Mapping) []compiledMapping {
 
 // capabilityOf returns the capability a tool needs, or "" when no mapping matches.
 func capabilityOf(maps []compiledMapping, tool string) string {
-	toks := tokens(tool)
+	toks := toolwords.Split(tool)
 	for _, m := range maps {
 		for _, p := range m.patterns {
 			if ok, _ := path.Match(p, tool); ok {
