@@ -269,6 +269,10 @@ func (p *phrases) find(text string) []hit {
 	for _, f := range firsts {
 		for _, sc := range seconds {
 			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
+				// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
+				if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == sc.end {
+					break
+				}
 				hits = append(hits, hit{group: f.group, start: f.start, end: sc.end})
 				break
 			}

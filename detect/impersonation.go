@@ -74,7 +74,7 @@ func (Impersonation) Detect(t *trace.Trace) Result {
 			name := ""
 			if g.Name == "strong_cue" {
 				name = capitalisedName(a.text[h.end:])
-				if name == "" || m.entity.find(name) != nil {
+				if name == "" || len(m.entity.find(name)) > 0 {
 					continue // nothing specific, or a lexicon name the pairs already counted
 				}
 			} else {

@@ -48,32 +48,27 @@ func (l *Leak) Detect(t *trace.Trace) Result {
 	for _, u := range userTexts(t) {
 		own = append(own, u.text)
 	}
-	places := agentTexts(t)
+	// How much a find says depends on where it is: said to the user, sent out in a call's arguments, or
+	// only pulled into the model's context by a tool result (a leak only if it goes further).
+	type place struct {
+		located
+		factor float64
+	}
+	var places []place
+	for _, a := range agentTexts(t) {
+		places = append(places, place{a, 1})
+	}
 	for i, e := range t.Events {
-		switch e.Type {
-		case trace.ToolCall:
-			if len(e.Arguments) > 0 {
-				places = append(places, located{fmt.Sprintf("events[%d].arguments", i), string(e.Arguments)})
-			}
-		case trace.ToolResult:
-			if e.Content != "" {
-				places = append(places, located{fmt.Sprintf("events[%d].content", i), e.Content})
-			}
+		switch {
+		case e.Type == trace.ToolCall && len(e.Arguments) > 0:
+			places = append(places, place{located{fmt.Sprintf("events[%d].arguments", i), string(e.Arguments)}, 0.9})
+		case e.Type == trace.ToolResult && e.Content != "":
+			places = append(places, place{located{fmt.Sprintf("events[%d].content", i), e.Content}, 0.7})
 		}
 	}
 	var res Result
 	var ws []float64
 	for _, p := range places {
-		factor := 1.0
-		switch {
-		case strings.HasSuffix(p.where, ".arguments"):
-			factor = 0.9
-		case strings.HasPrefix(p.where, "events[") && strings.HasSuffix(p.where, ".content"):
-			// A tool result: the data reached the model, which is a leak only if it goes further.
-			if t.Events[eventIndex(p.where)].Type == trace.ToolResult {
-				factor = 0.7
-			}
-		}
 		for _, m := range redact.Find(p.text) {
 			if redact.Secret(m.Type) != l.secrets {
 				continue
@@ -86,7 +81,7 @@ func (l *Leak) Detect(t *trace.Trace) Result {
 			if !ok {
 				w = 0.9
 			}
-			ws = append(ws, w*factor)
+			ws = append(ws, w*p.factor)
 			res.Evidence = append(res.Evidence, Evidence{Where: p.where, Start: m.Start, End: m.End, Rule: m.Type})
 			if s := leakSeverity(m.Type); s.Rank() > res.Severity.Rank() {
 				res.Severity = s
@@ -109,13 +104,6 @@ func given(own []string, value string) bool {
 		}
 	}
 	return false
-}
-
-// eventIndex reads i from "events[i]…".
-func eventIndex(where string) int {
-	var i int
-	fmt.Sscanf(where, "events[%d]", &i)
-	return i
 }
 
 var _ Detector = (*Leak)(nil)

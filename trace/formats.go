@@ -106,17 +106,16 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 
 // evalRecord is the evaluation record format of shared/eval/README.md.
 type evalRecord struct {
-	ID        string          `json:"id"`
-	Detector  string          `json:"detector"`
-	Input     string          `json:"input"`
-	Output    string          `json:"output"`
-	Events    json.RawMessage `json:"trace_events"`
-	Scope     string          `json:"scope"`
-	System    string          `json:"system"`
-	Label     *bool           `json:"label"`
-	Source    string          `json:"source"`
-	Meta      evalMeta        `json:"meta"`
-	ToolCalls json.RawMessage `json:"tool_calls"`
+	ID       string          `json:"id"`
+	Detector string          `json:"detector"`
+	Input    string          `json:"input"`
+	Output   string          `json:"output"`
+	Events   json.RawMessage `json:"trace_events"`
+	Scope    string          `json:"scope"`
+	System   string          `json:"system"`
+	Label    *bool           `json:"label"`
+	Source   string          `json:"source"`
+	Meta     evalMeta        `json:"meta"`
 }
 
 type evalMeta struct {

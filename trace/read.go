@@ -69,8 +69,12 @@ type Reader struct {
 	line   int
 	record int
 	queue  []*Trace
-	array  bool // dec is inside a top-level array of records
-	mode   int  // 0 undecided, 1 JSONL, 2 document
+	// pending are records of a later array document, read whole; firstArray says the first document is an
+	// array not yet opened; array that dec is inside an array of records.
+	pending    []json.RawMessage
+	firstArray bool
+	array      bool
+	mode       int // 0 undecided, 1 JSONL, 2 document
 }
 
 // NewReader reads traces in format f from r; source names r in errors and in each trace's Source.
@@ -179,6 +183,7 @@ func (r *Reader) decideMode() error {
 			}
 		default:
 			r.mode = 2
+			r.firstArray = b[0] == '['
 		}
 		if r.mode == 2 {
 			r.dec = json.NewDecoder(r.br)
@@ -207,9 +212,41 @@ func (r *Reader) nextLine() ([]byte, int, error) {
 	}
 }
 
-// nextValue returns the next value of a document: each element of a top-level array of records, or the
-// document itself.
+// nextValue returns the next value of a document: the document itself, or each element of an array of
+// records. The first document's array is read an element at a time, so a file that is one long array of
+// records needs no more memory than JSONL; an array of messages is one transcript and is returned whole.
 func (r *Reader) nextValue() ([]byte, error) {
+	if len(r.pending) > 0 {
+		raw := r.pending[0]
+		r.pending = r.pending[1:]
+		return raw, nil
+	}
+	if r.firstArray {
+		r.firstArray = false
+		if _, err := r.dec.Token(); err != nil { // [
+			return nil, fmt.Errorf("%s: %w", r.src, err)
+		}
+		r.array = true
+		if !r.dec.More() {
+			return nil, nil
+		}
+		var first json.RawMessage
+		if err := r.dec.Decode(&first); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.src, err)
+		}
+		if !isMessage(first) {
+			return first, nil
+		}
+		msgs := []json.RawMessage{first}
+		for r.dec.More() {
+			var m json.RawMessage
+			if err := r.dec.Decode(&m); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.src, err)
+			}
+			msgs = append(msgs, m)
+		}
+		return json.Marshal(msgs)
+	}
 	if r.array {
 		if !r.dec.More() {
 			if _, err := r.dec.Token(); err != nil { // ]
@@ -232,33 +269,24 @@ func (r *Reader) nextValue() ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", r.src, err)
 	}
 	if len(raw) > 0 && raw[0] == '[' {
-		// An array of messages is one transcript; an array of anything else holds records.
-		var first []map[string]json.RawMessage
-		if json.Unmarshal(raw, &first) == nil && len(first) > 0 && first[0]["role"] != nil {
-			return raw, nil
-		}
+		// A later document that is an array: already in memory, so its records queue up.
 		var elems []json.RawMessage
 		if err := json.Unmarshal(raw, &elems); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.src, err)
 		}
-		// The array is already in memory; queue its records through the same path.
-		for _, e := range elems {
-			r.record++
-			ts, err := r.convert(e)
-			if err != nil {
-				return nil, &Error{Source: r.src, Record: r.record, Err: err}
-			}
-			for _, t := range ts {
-				t.Source = fmt.Sprintf("%s#%d", r.src, r.record)
-				if t.ID == "" {
-					t.ID = t.Source
-				}
-			}
-			r.queue = append(r.queue, ts...)
+		if len(elems) > 0 && isMessage(elems[0]) {
+			return raw, nil
 		}
+		r.pending = elems
 		return nil, nil
 	}
 	return raw, nil
+}
+
+// isMessage reports whether a JSON value is an object with a "role": a chat message, not a record.
+func isMessage(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m["role"] != nil
 }
 
 // convert turns one record into traces: one for most formats, several for an OTLP export.

@@ -163,6 +163,15 @@ func TestReader(t *testing.T) {
 			output:   []string{"x", "y"},
 		},
 		{
+			desc:     "a bad record in an array is named and the records after it are still read",
+			in:       "[\n{\"id\":\"a\",\"outptu\":\"x\",\"events\":[]},\n{\"id\":\"b\",\"output\":\"y\"}\n]",
+			errs:     []string{`in.jsonl: record 1: warden trace: json: unknown field "outptu"`},
+			recorded: []bool{false},
+			events:   [][]string{nil},
+			input:    []string{""},
+			output:   []string{"y"},
+		},
+		{
 			desc: "a record whose format cannot be told is an error",
 			in:   `{"prompt":"x"}`,
 			errs: []string{"in.jsonl:1: cannot tell the record's format from its keys (use --input-format)"},
