@@ -6,6 +6,7 @@
 package builtin
 
 import (
+	_ "github.com/agentwarden/warden/detect"             // detector.*: the trace safety detectors of warden scan
 	_ "github.com/agentwarden/warden/guardrail/judge"    // judge: input, response, tool_call, tool_result, output
 	_ "github.com/agentwarden/warden/guardrail/recovery" // error_recovery: stream
 	_ "github.com/agentwarden/warden/guardrail/redact"   // redact: stream

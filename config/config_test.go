@@ -110,6 +110,14 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 		{"an unknown audit sink", "version: 1\naudit:\n  sink: kafka\n", `audit.sink: unknown sink "kafka" (want jsonl or none)`},
 		{"a ledger user header that is not a header name", "version: 1\nledger:\n  user_header: 'X-User: me'\n", `test.yaml:2:1: ledger.user_header: "X-User: me" is not an HTTP header name`},
 		{"injecting the end user without a header to read it from", "version: 1\nledger:\n  inject_end_user: true\n", `ledger.inject_end_user: needs user_header`},
+		{"a threshold for a detector that does not exist", "version: 1\ndetectors:\n  thresholds:\n    deceptoin: 0.4\n",
+			`test.yaml:4:5: detectors.thresholds.deceptoin: unknown detector "deceptoin" (known: deception,`},
+		{"a threshold outside [0, 1]", "version: 1\ndetectors:\n  thresholds:\n    deception: 1.5\n",
+			`test.yaml:4:5: detectors.thresholds.deception: threshold 1.5 is outside [0, 1]`},
+		{"a threshold that is not a number", "version: 1\ndetectors:\n  thresholds:\n    deception: high\n",
+			`test.yaml:4:16: detectors.thresholds.deception: cannot unmarshal !!str`},
+		{"an unknown key in the detectors section", "version: 1\ndetectors:\n  threshold: {}\n",
+			`test.yaml:3:3: detectors.threshold: unknown key "threshold" (did you mean "thresholds"?)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

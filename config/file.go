@@ -15,6 +15,17 @@ type File struct {
 	Audit Audit `yaml:"audit"`
 	// Ledger counts provider safety stops per end user and blocks repeat offenders; absent means off.
 	Ledger *Ledger `yaml:"ledger"`
+	// Detectors configures the trace safety detectors that `warden scan` runs; absent means the shipped
+	// settings.
+	Detectors *Detectors `yaml:"detectors"`
+}
+
+// Detectors configures the trace safety detectors.
+type Detectors struct {
+	// Thresholds replaces the shipped threshold of each detector it names, a value in [0, 1]: a finding is
+	// positive when its detector fires with a score at or above its threshold. `warden calibrate` writes this
+	// section.
+	Thresholds map[string]float64 `yaml:"thresholds"`
 }
 
 // Ledger configures the end-user violation ledger.

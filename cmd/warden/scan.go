@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/detect"
 	"github.com/agentwarden/warden/trace"
 	"github.com/spf13/cobra"
@@ -27,6 +29,7 @@ type scanLine struct {
 func newScanCommand(s streams) *cobra.Command {
 	var (
 		format, failOn string
+		configFile     string
 		names          []string
 		thresholds     []string
 		jsonl          bool
@@ -48,8 +51,9 @@ Input formats (--input-format, default auto: decided per record from its keys):
   otel       OTLP JSON exports of OpenTelemetry GenAI spans, grouped into traces by trace id
 A file is read a record at a time, so inputs of any size scan in constant memory. "-" reads stdin.
 
-A finding is positive when its detector fired with a score at or above its threshold (the shipped,
-calibrated defaults unless --threshold sets one). A detector that lacks what it needs (deception without
+A finding is positive when its detector fired with a score at or above its threshold: the shipped,
+calibrated default, unless the --config file's detectors.thresholds (what warden calibrate writes) or a
+--threshold flag sets another; the flag wins. A detector that lacks what it needs (deception without
 recorded events) says it cannot judge. Evidence names places (which message, which bytes, which rule),
 never the flagged text.
 
@@ -76,6 +80,19 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 				}
 			}
 			ths := map[string]float64{}
+			if configFile != "" {
+				data, err := readFile(configFile)
+				if err != nil {
+					return err
+				}
+				p, err := config.Parse(configFile, data)
+				if err != nil {
+					return err
+				}
+				if p.File.Detectors != nil {
+					maps.Copy(ths, p.File.Detectors.Thresholds)
+				}
+			}
 			for _, t := range thresholds {
 				name, v, ok := strings.Cut(t, "=")
 				x, perr := strconv.ParseFloat(v, 64)
@@ -99,7 +116,8 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 	}
 	cmd.Flags().StringVar(&format, "input-format", "auto", "auto, warden, eval, openai, anthropic or otel")
 	cmd.Flags().StringSliceVar(&names, "detectors", nil, "detectors to run, comma-separated (default all)")
-	cmd.Flags().StringArrayVar(&thresholds, "threshold", nil, "NAME=VALUE: a detector's threshold instead of the shipped one (repeatable)")
+	cmd.Flags().StringArrayVar(&thresholds, "threshold", nil, "NAME=VALUE: a detector's threshold instead of the shipped one or the config's (repeatable)")
+	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` whose detectors.thresholds replace the shipped thresholds")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "print one JSON line per trace with every finding")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a positive finding has this severity or worse (low, medium, high, critical)")
 	cmd.Flags().StringVar(&progress, "progress", "auto", "auto (on a terminal), always or never: a progress line on stderr")

@@ -31,5 +31,16 @@ func TestScan(t *testing.T) {
 			args:    []string{"scan", "--jsonl", "--detectors", "pii_leak", "--threshold", "pii_leak=0.3", "-"},
 			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
 			wantOut: []string{`"detected":true`, `"threshold":0.3`}},
+		{desc: "a config's detector thresholds replace the shipped ones",
+			args:    []string{"scan", "--jsonl", "--detectors", "pii_leak", "--config", "testdata/thresholds.yaml", "-"},
+			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
+			wantOut: []string{`"detected":true`, `"threshold":0.3`}},
+		{desc: "a threshold flag wins over the config's",
+			args:    []string{"scan", "--jsonl", "--detectors", "pii_leak", "--config", "testdata/thresholds.yaml", "--threshold", "pii_leak=0.9", "-"},
+			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
+			wantOut: []string{`"detected":false`, `"threshold":0.9`}},
+		{desc: "a config with a bad threshold is an error naming file, line and key",
+			args: []string{"scan", "--config", "testdata/bad.yaml", "-"}, stdin: clean, wantCode: exitError,
+			wantErr: []string{"testdata/bad.yaml:"}},
 	})
 }
