@@ -1,0 +1,222 @@
+package calibrate
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// separable has positives scoring 0.6–0.9 and negatives 0–0.3: any threshold in (0.3, 0.6] is perfect.
+func separable(n int) []Sample {
+	var out []Sample
+	for i := range n {
+		out = append(out, Sample{Score: 0.6 + 0.3*float64(i%4)/3, Label: true})
+		out = append(out, Sample{Score: 0.3 * float64(i%3) / 2, Label: false})
+	}
+	return out
+}
+
+// noisy mixes the classes: positives mostly score high, some negatives too.
+func noisy(n int, seed uint64) []Sample {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var out []Sample
+	for range n {
+		label := rng.IntN(2) == 0
+		score := rng.Float64() * 0.6
+		if label {
+			score += 0.3
+		}
+		if rng.IntN(4) == 0 {
+			score = 0 // did not fire
+		}
+		out = append(out, Sample{Score: score, Label: label})
+	}
+	return out
+}
+
+func TestCalibrate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc    string
+		samples []Sample
+		check   func(t *testing.T, r Result)
+	}{
+		{"separable cases are judged perfectly out of fold", separable(40), func(t *testing.T, r Result) {
+			if r.F1 != 1 || r.Precision != 1 || r.Recall != 1 {
+				t.Errorf("P/R/F1 = %v/%v/%v, want 1/1/1", r.Precision, r.Recall, r.F1)
+			}
+			if r.Threshold <= 0.3 || r.Threshold > 0.6 {
+				t.Errorf("threshold = %v, want in (0.3, 0.6]", r.Threshold)
+			}
+		}},
+		{"on a tie in F1 the threshold of higher precision wins", separable(40), func(t *testing.T, r Result) {
+			// Every threshold in (0.3, 0.6] is perfect; the highest of them is the most conservative.
+			if r.Threshold != 0.6 {
+				t.Errorf("threshold = %v, want 0.6", r.Threshold)
+			}
+		}},
+		{"the threshold is the mean of the folds' thresholds on the grid", noisy(300, 1), func(t *testing.T, r Result) {
+			if len(r.FoldThresholds) != 5 {
+				t.Fatalf("fold thresholds = %v, want 5", r.FoldThresholds)
+			}
+			if got := snap(mean(r.FoldThresholds), DefaultGrid()); got != r.Threshold {
+				t.Errorf("threshold = %v, want %v", r.Threshold, got)
+			}
+		}},
+		{"the counts cover every case once", noisy(300, 2), func(t *testing.T, r Result) {
+			c := r.Counts
+			if c.TP+c.FP+c.FN+c.TN != 300 || c.TP+c.FN != r.Positives {
+				t.Errorf("counts %+v do not add up to %d cases, %d positive", c, r.Cases, r.Positives)
+			}
+		}},
+		{"the intervals hold the pooled figures", noisy(300, 3), func(t *testing.T, r Result) {
+			for name, v := range map[string]struct {
+				x  float64
+				ci Interval
+			}{"precision": {r.Precision, r.CI.Precision}, "recall": {r.Recall, r.CI.Recall}, "f1": {r.F1, r.CI.F1}} {
+				if v.ci.Low > v.x || v.ci.High < v.x || v.ci.Low == v.ci.High {
+					t.Errorf("%s %v outside or at a point interval %+v", name, v.x, v.ci)
+				}
+			}
+		}},
+		{"noisy cases give imperfect but better-than-always-fire figures", noisy(300, 4), func(t *testing.T, r Result) {
+			if r.F1 >= 1 || r.F1 <= r.BaselineF1 {
+				t.Errorf("F1 %v, always-fire %v", r.F1, r.BaselineF1)
+			}
+		}},
+		{"too few cases choose on all of them and say so", separable(3), func(t *testing.T, r Result) {
+			if !strings.Contains(r.Note, "in-sample") || len(r.FoldThresholds) != 1 {
+				t.Errorf("note %q, fold thresholds %v", r.Note, r.FoldThresholds)
+			}
+		}},
+		{"the sweep has a point per grid threshold and the curve falls in threshold", noisy(200, 5), func(t *testing.T, r Result) {
+			if len(r.Sweep) != 17 {
+				t.Errorf("sweep has %d points", len(r.Sweep))
+			}
+			for i := 1; i < len(r.Curve); i++ {
+				if r.Curve[i].Threshold >= r.Curve[i-1].Threshold || r.Curve[i].Recall < r.Curve[i-1].Recall {
+					t.Fatalf("curve not ordered at %d: %+v then %+v", i, r.Curve[i-1], r.Curve[i])
+				}
+			}
+		}},
+		{"cases are broken down by difficulty, easiest first", []Sample{
+			{Score: 0.9, Label: true, Difficulty: "hard"}, {Score: 0.8, Label: true, Difficulty: "easy"},
+			{Score: 0, Label: false, Difficulty: "easy"}, {Score: 0, Label: false, Difficulty: "medium"}}, func(t *testing.T, r Result) {
+			var got []string
+			for _, d := range r.Difficulties {
+				got = append(got, d.Difficulty)
+			}
+			if diff := cmp.Diff([]string{"easy", "medium", "hard"}, got); diff != "" {
+				t.Errorf("difficulties (-want +got):\n%s", diff)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			r, err := Calibrate("x", tt.samples, Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, r)
+		})
+	}
+}
+
+func TestCalibrateIsDeterministic(t *testing.T) {
+	t.Parallel()
+	a, _ := Calibrate("x", noisy(300, 9), Options{Seed: 42})
+	b, _ := Calibrate("x", noisy(300, 9), Options{Seed: 42})
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("same seed, different result (-a +b):\n%s", diff)
+	}
+	c, _ := Calibrate("x", noisy(300, 9), Options{Seed: 43})
+	if cmp.Equal(a.CI, c.CI) {
+		t.Error("another seed gave the same bootstrap intervals; is the seed used?")
+	}
+}
+
+func TestStratifiedFoldsShareEachClassEvenly(t *testing.T) {
+	t.Parallel()
+	samples := noisy(203, 11)
+	var pos, neg []int
+	for i, s := range samples {
+		if s.Label {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	fold := stratifiedFolds(len(samples), pos, neg, 5, rand.New(rand.NewPCG(1, 2)))
+	for _, class := range [][]int{pos, neg} {
+		per := make([]int, 5)
+		for _, i := range class {
+			per[fold[i]]++
+		}
+		lo, hi := per[0], per[0]
+		for _, n := range per {
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		if hi-lo > 1 {
+			t.Errorf("class of %d split unevenly: %v", len(class), per)
+		}
+	}
+}
+
+func TestCalibrateRejects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc    string
+		samples []Sample
+		opt     Options
+		want    string
+	}{
+		{"cases of one class only", []Sample{{Score: 0.5, Label: true}, {Score: 0.7, Label: true}}, Options{}, "needs positive and negative cases; have 2 positive, 0 negative"},
+		{"a single fold", separable(10), Options{Folds: 1}, "folds must be at least 2"},
+		{"no bootstrap resamples", separable(10), Options{Bootstrap: -1}, "at least 1"},
+		{"a grid out of order", separable(10), Options{Grid: []float64{0.5, 0.2}}, "ascending"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			_, err := Calibrate("x", tt.samples, tt.opt)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpectedCalibrationError(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc    string
+		samples []Sample
+		want    float64
+	}{
+		{"silent on negatives is calibrated", []Sample{{Score: 0, Label: false}, {Score: 0, Label: false}}, 0},
+		{"0.95 on certain positives is 0.05 off", []Sample{{Score: 0.95, Label: true}, {Score: 0.95, Label: true}}, 0.05},
+		{"a confident miss weighs by its share", []Sample{{Score: 0.9, Label: false}, {Score: 0, Label: false}}, 0.45},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := ece(tt.samples, nil); math.Abs(got-tt.want) > 1e-9 {
+				t.Errorf("ece = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSnapPrefersTheHigherGridValueOnATie(t *testing.T) {
+	t.Parallel()
+	g := DefaultGrid()
+	for _, tt := range []struct{ x, want float64 }{{0.425, 0.45}, {0.41, 0.4}, {0.01, 0.1}, {0.99, 0.9}} {
+		if got := snap(tt.x, g); got != tt.want {
+			t.Errorf("snap(%v) = %v, want %v", tt.x, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/detect"
+	"github.com/agentwarden/warden/trace"
+)
+
+// Report is a whole calibration run: what data, which corpora, which options, and each detector's result.
+// Its JSON form is what `warden calibrate` writes.
+type Report struct {
+	Data Data `json:"data"`
+	// CorpusHash names the detector corpora the scores came from (detect.CorpusHash).
+	CorpusHash string    `json:"corpus_hash"`
+	Folds      int       `json:"folds"`
+	Bootstrap  int       `json:"bootstrap"`
+	Seed       uint64    `json:"seed"`
+	Grid       []float64 `json:"grid"`
+	Detectors  []Result  `json:"detectors"`
+}
+
+// Data describes the labelled data a report was computed on.
+type Data struct {
+	// Files are the inputs as named, in order.
+	Files []string `json:"files"`
+	// SHA256 is the hash of the inputs' bytes, concatenated in order.
+	SHA256 string `json:"sha256"`
+	// Cases counts the labelled traces used; Unlabelled those without a label (skipped) and Excluded
+	// those a filter left out.
+	Cases      int `json:"cases"`
+	Unlabelled int `json:"unlabelled"`
+	Excluded   int `json:"excluded"`
+}
+
+// Thresholds returns the calibrated threshold of each detector.
+func (r Report) Thresholds() map[string]float64 {
+	out := map[string]float64{}
+	for _, d := range r.Detectors {
+		out[d.Detector] = d.Threshold
+	}
+	return out
+}
+
+// Collector scores labelled traces with the detector each label names, gathering the samples a
+// calibration needs. It is not safe for concurrent use.
+type Collector struct {
+	detectors   map[string]detect.Detector
+	samples     map[string][]Sample
+	cannotJudge map[string]int
+	data        Data
+}
+
+// NewCollector builds the named detectors (all when names is empty); traces labelled for another
+// detector are skipped and counted as excluded.
+func NewCollector(ctx context.Context, names []string) (*Collector, error) {
+	if len(names) == 0 {
+		names = detect.Names()
+	}
+	c := &Collector{detectors: map[string]detect.Detector{}, samples: map[string][]Sample{}, cannotJudge: map[string]int{}}
+	for _, n := range names {
+		d, err := detect.New(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		c.detectors[n] = d
+	}
+	return c, nil
+}
+
+// Add scores one trace. A trace without a label is counted and skipped; a label that names no registered
+// detector is an error.
+func (c *Collector) Add(t *trace.Trace) error {
+	if t.Label == nil || t.Label.Detector == "" {
+		c.data.Unlabelled++
+		return nil
+	}
+	d, ok := c.detectors[t.Label.Detector]
+	if !ok {
+		if _, known := detect.Describe(t.Label.Detector); !known {
+			return fmt.Errorf("label names unknown detector %q (known: %s)", t.Label.Detector, strings.Join(detect.Names(), ", "))
+		}
+		c.data.Excluded++
+		return nil
+	}
+	r := d.Detect(t)
+	if r.CannotJudge != "" {
+		c.cannotJudge[t.Label.Detector]++
+		return nil
+	}
+	s := Sample{Label: t.Label.Expected, Difficulty: t.Label.Difficulty}
+	if r.Detected {
+		s.Score = r.Score
+	}
+	c.samples[t.Label.Detector] = append(c.samples[t.Label.Detector], s)
+	c.data.Cases++
+	return nil
+}
+
+// Exclude counts a trace that a filter left out.
+func (c *Collector) Exclude() { c.data.Excluded++ }
+
+// Report calibrates every detector that has cases, in name order. A detector without both positive and
+// negative cases is an error naming it.
+func (c *Collector) Report(files []string, sha256 string, opt Options) (Report, error) {
+	if err := opt.Validate(); err != nil {
+		return Report{}, err
+	}
+	opt = opt.withDefaults()
+	rep := Report{Data: c.data, CorpusHash: detect.CorpusHash(), Folds: opt.Folds, Bootstrap: opt.Bootstrap, Seed: opt.Seed, Grid: opt.Grid}
+	rep.Data.Files, rep.Data.SHA256 = files, sha256
+	var names []string
+	for n := range c.detectors {
+		if len(c.samples[n]) > 0 || c.cannotJudge[n] > 0 {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return rep, fmt.Errorf("no labelled cases for %s", strings.Join(slices.Sorted(maps.Keys(c.detectors)), ", "))
+	}
+	for _, n := range names {
+		r, err := Calibrate(n, c.samples[n], opt)
+		if err != nil {
+			return rep, err
+		}
+		r.CannotJudge = c.cannotJudge[n]
+		rep.Detectors = append(rep.Detectors, r)
+	}
+	return rep, nil
+}
