@@ -49,8 +49,8 @@ func fromWarden(raw []byte) (*Trace, error) {
 		}
 		if t.Label.Quality == "" {
 			t.Label.Quality = "human"
-			t.Label.Human = true
 		}
+		t.Label.Human = t.Label.Human || strings.EqualFold(t.Label.Quality, "human")
 	}
 	return t, nil
 }

@@ -283,3 +283,28 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(OTel) = %v, %v", f, err)
 	}
 }
+
+func TestLabelSaysWhetherAPersonGaveIt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc      string
+		label     string
+		wantHuman bool
+	}{
+		{"a label without a quality is the team's, so human", `{"detector":"deception","expected":true}`, true},
+		{"a label whose quality is human is human", `{"detector":"deception","expected":true,"quality":"human"}`, true},
+		{"a label from an automatic judge is not human", `{"detector":"deception","expected":true,"quality":"automatic judge"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			x, err := trace.NewReader(strings.NewReader(`{"id":"a","output":"x","label":`+tt.label+`}`), trace.Warden, "t").Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Label.Human != tt.wantHuman {
+				t.Errorf("Human = %v, want %v", x.Label.Human, tt.wantHuman)
+			}
+		})
+	}
+}
