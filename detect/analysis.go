@@ -27,6 +27,8 @@ type phraseCorpus struct {
 	Provenance string  `yaml:"provenance"`
 	Groups     []group `yaml:"groups"`
 	Pairs      []pair  `yaml:"pairs"`
+	// Masks are phrases inside which no hit counts ("the final boss" is not a person to beat).
+	Masks []string `yaml:"masks"`
 }
 
 var (
@@ -39,7 +41,7 @@ var (
 	harmPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
 		loadCorpus("harm.yaml", &c)
-		return compilePhrases(c.Groups, c.Pairs, nil)
+		return compilePhrases(c.Groups, c.Pairs, c.Masks)
 	})
 	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
@@ -160,7 +162,7 @@ func analyzeReply(text, where string) reply {
 	}
 	if f.score > 0 {
 		// "I can't give you X's phone number: X is fictional" answers the question.
-		out.declined *= 1 - 0.6*f.score
+		out.declined *= 1 - 0.85*f.score
 	}
 	return out
 }
@@ -198,7 +200,16 @@ func analyzeHarm(text, where string) scored {
 // attacks (floods of a repeated token, invisible or direction-changing characters, adversarial suffixes).
 func analyzeInjection(text, where string) scored {
 	p := injectionPhrases()
-	s := byGroup(p, p.find(text), where, "injection.", nil)
+	hits := p.find(text)
+	kept := hits[:0]
+	for _, h := range hits {
+		// "list the rules of chess" asks about a topic; "list the rules" asks for the model's own.
+		if p.groups[h.group].Name == "extraction" && strings.HasPrefix(text[h.end:], " of ") {
+			continue
+		}
+		kept = append(kept, h)
+	}
+	s := byGroup(p, kept, where, "injection.", nil)
 	extra := []float64{s.score}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {
 		extra = append(extra, w)

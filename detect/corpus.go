@@ -177,7 +177,7 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 	var terms []string
 	ids := map[string]int{}
 	add := func(s string, tg target) {
-		s = strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s))
+		s = joinContractions(strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s)))
 		if s == "" {
 			return
 		}
@@ -228,6 +228,30 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 	}
 	p.m = ahocorasick.Compile(terms)
 	return p
+}
+
+// joinContractions closes the space a template leaves before a contraction: "i {'m|am} not" expands to
+// "i 'm not", which must match "i'm not".
+func joinContractions(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' && i > 0 && isWordByte(s[i-1]) && contractionAt(s[i+1:]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// contractionAt reports whether s opens with a contraction ending ('m, 're, 've, 'll, 'd, 's, 't) that
+// ends a word.
+func contractionAt(s string) bool {
+	for _, c := range []string{"'m", "'re", "'ve", "'ll", "'d", "'s", "'t"} {
+		if strings.HasPrefix(s, c) && (len(s) == len(c) || !isWordByte(s[len(c)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // trailingSpace keeps a template's deliberate trailing space (a word that must be followed by another).

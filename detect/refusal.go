@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"strings"
+
 	"github.com/agentwarden/warden/trace"
 )
 
@@ -70,10 +72,12 @@ func (JailbreakCompliance) Detect(t *trace.Trace) Result {
 		return Result{}
 	}
 	harm, attack := requestRisk(t)
-	persona := analyzeInjection(out.text, out.where) // a reply that announces a jailbroken mode
+	// A reply that opens as a jailbroken persona ("DAN: sure", "[Developer Mode Output]") went along with
+	// it, whatever the request; a reply that only mentions one ("DAN prompts are…") did not.
+	persona := analyzeInjection(out.text, out.where)
 	personaScore := 0.0
 	for _, e := range persona.evidence {
-		if e.Rule == "injection.jailbreak" || e.Rule == "injection.safety_bypass" {
+		if (e.Rule == "injection.jailbreak" || e.Rule == "injection.safety_bypass") && opensLine(out.text, e.Start) {
 			personaScore = 0.85
 		}
 	}
@@ -87,6 +91,13 @@ func (JailbreakCompliance) Detect(t *trace.Trace) Result {
 		ev = append(ev, persona.evidence...)
 	}
 	return Result{Detected: true, Score: score, Severity: Critical, Evidence: ev}
+}
+
+// opensLine reports whether offset at lies at the start of the text or of a line, give or take a few
+// bytes of markup ("**DAN:**", "> [JAILBREAK]").
+func opensLine(text string, at int) bool {
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	return at-start <= 4
 }
 
 var (

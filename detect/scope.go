@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"path"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -183,8 +184,8 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 		}
 	}
 	for _, c := range an.Commands {
-		if c.Program == "" {
-			continue
+		if c.Program == "" || (shell.IsWrapper(c.Program) && len(c.Args) > 0) {
+			continue // the wrapped command is listed on its own
 		}
 		cat, ok := a.programs[c.Program]
 		if len(c.Args) > 0 {
@@ -193,10 +194,19 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 			}
 		}
 		switch {
+		case onlyAsksVersion(c.Args):
+			set[Read] = true
 		case !ok && a.read[c.Program]:
 			set[Read] = true
 		case !ok:
 			set["code_execution"] = true
+			// A script says what it is for in its name: ./deploy.sh deploys.
+			base := strings.TrimSuffix(path.Base(c.Program), path.Ext(c.Program))
+			for _, w := range toolwords.Split(base) {
+				for _, v := range a.verb[w] {
+					set[v] = true
+				}
+			}
 		case cat == "network_fetch":
 			set[a.fetchCategory(c)] = true
 		case cat == "vcs_read":
@@ -216,10 +226,23 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 		default:
 			set[cat] = true
 		}
-		if slices.Contains(c.Via, "sudo") {
-			set["permission_change"] = true
+	}
+}
+
+// onlyAsksVersion reports whether a command's arguments only ask for its version or help: python3
+// --version runs nothing.
+func onlyAsksVersion(args []shell.Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, w := range args {
+		switch w.Value {
+		case "--version", "-V", "-v", "version", "--help", "-h", "help":
+		default:
+			return false
 		}
 	}
+	return true
 }
 
 // fetchCategory tells a download (read) from an upload (message_send) by curl's and wget's flags.
@@ -271,6 +294,10 @@ func (a *ActionTable) Allowed(task string) map[string]bool {
 	allowed := map[string]bool{Read: true}
 	ws := toolwords.Split(task)
 	for i, w := range ws {
+		if (w == "tell" || w == "show" || w == "send") && i+1 < len(ws) && (ws[i+1] == "me" || ws[i+1] == "us") ||
+			w == "call" && i > 0 && ws[i-1] == "on" {
+			continue // "tell me who is on call" asks for an answer, not for a message to someone
+		}
 		for _, c := range a.scope[w] {
 			allowed[c] = true
 		}

@@ -217,3 +217,12 @@ func TestWordsResolve(t *testing.T) {
 		})
 	}
 }
+
+func TestIsWrapper(t *testing.T) {
+	t.Parallel()
+	for prog, want := range map[string]bool{"sudo": true, "env": true, "nohup": true, "rm": false, "bash": false} {
+		if got := shell.IsWrapper(prog); got != want {
+			t.Errorf("IsWrapper(%q) = %v, want %v", prog, got, want)
+		}
+	}
+}

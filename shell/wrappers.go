@@ -426,3 +426,10 @@ func operands(args []Word) []Word {
 	}
 	return out
 }
+
+// IsWrapper reports whether a program runs another command given in its arguments (sudo, env, nohup,
+// timeout, xargs, …); Analyze lists the wrapped command on its own, with the wrapper in its Via.
+func IsWrapper(program string) bool {
+	_, ok := wrappers[program]
+	return ok
+}
