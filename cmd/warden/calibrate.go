@@ -31,7 +31,7 @@ func newCalibrateCommand(s streams) *cobra.Command {
 		reportDir     string
 	)
 	cmd := &cobra.Command{
-		Use:   "calibrate --golden FILE [flags]",
+		Use:   "calibrate --golden FILE [FILE...] [flags]",
 		Short: "Choose the detectors' thresholds on labelled traces and measure their accuracy",
 		Long: `Calibrate runs each trace detector on the labelled traces of the golden files (each trace's label names
 its detector and whether it should fire) and, per detector:
@@ -61,8 +61,10 @@ Exit codes: 0 done, 1 a record could not be read (each is named on stderr) or a 
 or negative cases, 2 usage.`,
 		Example: `  warden calibrate --golden testdata/golden/*.jsonl --report calibration-report
   warden calibrate --golden eval/dev.jsonl --only human --drop-ambiguous --detectors jailbreak_compliance`,
-		Args: argsUsage(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// Arguments after the flag are more golden files, so that a shell glob (--golden dir/*.jsonl) works.
+			golden = append(golden, args...)
 			if len(golden) == 0 {
 				return usageError{errors.New("--golden: name at least one file of labelled traces")}
 			}
@@ -104,7 +106,7 @@ or negative cases, 2 usage.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringArrayVar(&golden, "golden", nil, "labelled traces (repeatable; \"-\" reads stdin)")
+	cmd.Flags().StringArrayVar(&golden, "golden", nil, "labelled traces (repeatable, and further arguments are more files; \"-\" reads stdin)")
 	cmd.Flags().StringVar(&format, "input-format", "auto", "auto, warden, eval, openai, anthropic or otel")
 	cmd.Flags().StringSliceVar(&names, "detectors", nil, "detectors to calibrate, comma-separated (default every one the data labels)")
 	cmd.Flags().IntVar(&opt.Folds, "folds", 5, "folds of the stratified cross-validation")
