@@ -16,6 +16,7 @@ import (
 	_ "github.com/agentwarden/warden/policy/cel"         // cel: tool_call
 	_ "github.com/agentwarden/warden/policy/commands"    // commands: tool_call
 	_ "github.com/agentwarden/warden/policy/oap"         // oap: tool_call
+	_ "github.com/agentwarden/warden/policy/scope"       // scope: tool_call
 	_ "github.com/agentwarden/warden/policy/webhook"     // http: tool_call
 	_ "github.com/agentwarden/warden/safety"             // safety: response; safety detectors
 )
