@@ -136,9 +136,9 @@ type Point struct {
 
 // Breakdown is how the out-of-fold predictions fared on one difficulty level.
 type Breakdown struct {
-	Difficulty string `json:"difficulty"`
-	Counts     Counts `json:"counts"`
-	Accuracy float64 `json:"accuracy"`
+	Difficulty string  `json:"difficulty"`
+	Counts     Counts  `json:"counts"`
+	Accuracy   float64 `json:"accuracy"`
 }
 
 // Result is one detector's calibration.
@@ -406,7 +406,9 @@ func byDifficulty(samples []Sample, predicted []bool) []Breakdown {
 		c := out[j].Counts
 		out[j].Accuracy = ratio(c.TP+c.TN, c.TP+c.TN+c.FP+c.FN)
 	}
-	slices.SortFunc(out, func(a, b Breakdown) int { return cmp.Compare(difficultyRank(a.Difficulty), difficultyRank(b.Difficulty)) })
+	slices.SortFunc(out, func(a, b Breakdown) int {
+		return cmp.Compare(difficultyRank(a.Difficulty), difficultyRank(b.Difficulty))
+	})
 	return out
 }
 
