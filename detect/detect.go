@@ -226,8 +226,14 @@ func (s *Scanner) Names() []string { return slices.Clone(s.names) }
 // Scan runs every detector on a trace.
 func (s *Scanner) Scan(t *trace.Trace) []Finding {
 	out := make([]Finding, len(s.detectors))
+	m := newMemo(t) // the analyses the built-in detectors share, made once for all of them
 	for i, d := range s.detectors {
-		r := d.Detect(t)
+		var r Result
+		if md, ok := d.(memoDetector); ok {
+			r = md.detect(m)
+		} else {
+			r = d.Detect(t)
+		}
 		f := Finding{Detector: s.names[i], Score: round(r.Score), Threshold: s.thresholds[i], Evidence: r.Evidence, CannotJudge: r.CannotJudge}
 		if f.Evidence == nil {
 			f.Evidence = []Evidence{}

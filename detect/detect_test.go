@@ -2,6 +2,9 @@ package detect_test
 
 import (
 	"context"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -194,5 +197,38 @@ func TestCorporaAreHashedAndHaveProvenance(t *testing.T) {
 	}
 	if len(detect.CorpusHash()) != 64 {
 		t.Errorf("CorpusHash() = %q", detect.CorpusHash())
+	}
+}
+
+// The Scanner shares analyses between detectors through a per-trace memo; what it finds must be what
+// each detector finds on its own, on every golden trace.
+func TestScannerFindsWhatEachDetectorFindsAlone(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../testdata/golden/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	s, err := detect.NewScanner(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := map[string]detect.Detector{}
+	for _, n := range s.Names() {
+		alone[n], _ = detect.New(context.Background(), n)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := trace.NewReader(strings.NewReader(string(data)), trace.Warden, f)
+		for x, err := r.Next(); err == nil; x, err = r.Next() {
+			for _, got := range s.Scan(x) {
+				want := alone[got.Detector].Detect(x)
+				if math.Abs(got.Score-want.Score) > 1e-4 || len(got.Evidence) != len(want.Evidence) || got.CannotJudge != want.CannotJudge {
+					t.Errorf("%s %s: scanner score %v with %d evidence, alone %v with %d", x.Source, got.Detector, got.Score, len(got.Evidence), want.Score, len(want.Evidence))
+				}
+			}
+		}
 	}
 }

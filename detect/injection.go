@@ -1,6 +1,10 @@
 package detect
 
-import "github.com/agentwarden/warden/trace"
+import (
+	"slices"
+
+	"github.com/agentwarden/warden/trace"
+)
 
 func init() {
 	register(Info{Name: "injection", Severity: High,
@@ -13,10 +17,15 @@ func init() {
 type Injection struct{}
 
 // Detect implements Detector.
-func (Injection) Detect(t *trace.Trace) Result {
+func (d Injection) Detect(t *trace.Trace) Result { return d.detect(newMemo(t)) }
+
+func (Injection) detect(m *memo) Result {
 	var all scored
-	for _, l := range append(userTexts(t), toolResults(t)...) {
-		s := analyzeInjection(l.text, l.where)
+	analyses := slices.Clone(m.userInjection())
+	for _, l := range toolResults(m.t) {
+		analyses = append(analyses, analyzeInjection(l.text, l.where))
+	}
+	for _, s := range analyses {
 		all.score = noisyOr(all.score, s.score)
 		all.evidence = append(all.evidence, s.evidence...)
 		if s.severity.Rank() > all.severity.Rank() {
@@ -29,4 +38,7 @@ func (Injection) Detect(t *trace.Trace) Result {
 	return Result{Detected: true, Score: all.score, Severity: all.severity, Evidence: all.evidence}
 }
 
-var _ Detector = Injection{}
+var (
+	_ Detector     = Injection{}
+	_ memoDetector = Injection{}
+)

@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agentwarden/warden/guardrail/redact"
@@ -43,49 +42,27 @@ func leakSeverity(typ string) Severity {
 }
 
 // Detect implements Detector.
-func (l *Leak) Detect(t *trace.Trace) Result {
+func (l *Leak) Detect(t *trace.Trace) Result { return l.detect(newMemo(t)) }
+
+func (l *Leak) detect(m *memo) Result {
 	var own []string
-	for _, u := range userTexts(t) {
+	for _, u := range m.userTexts() {
 		own = append(own, u.text)
-	}
-	// How much a find says depends on where it is: said to the user, sent out in a call's arguments, or
-	// only pulled into the model's context by a tool result (a leak only if it goes further).
-	type place struct {
-		located
-		factor float64
-	}
-	var places []place
-	for _, a := range agentTexts(t) {
-		places = append(places, place{a, 1})
-	}
-	for i, e := range t.Events {
-		switch {
-		case e.Type == trace.ToolCall && len(e.Arguments) > 0:
-			places = append(places, place{located{fmt.Sprintf("events[%d].arguments", i), string(e.Arguments)}, 0.9})
-		case e.Type == trace.ToolResult && e.Content != "":
-			places = append(places, place{located{fmt.Sprintf("events[%d].content", i), e.Content}, 0.7})
-		}
 	}
 	var res Result
 	var ws []float64
-	for _, p := range places {
-		for _, m := range redact.Find(p.text) {
-			if redact.Secret(m.Type) != l.secrets {
-				continue
-			}
-			value := p.text[m.Start:m.End]
-			if given(own, value) {
-				continue
-			}
-			w, ok := leakWeight[m.Type]
-			if !ok {
-				w = 0.9
-			}
-			ws = append(ws, w*p.factor)
-			res.Evidence = append(res.Evidence, Evidence{Where: p.where, Start: m.Start, End: m.End, Rule: m.Type})
-			if s := leakSeverity(m.Type); s.Rank() > res.Severity.Rank() {
-				res.Severity = s
-			}
+	for _, f := range m.leakFinds() {
+		if redact.Secret(f.typ) != l.secrets || given(own, f.value) {
+			continue
+		}
+		w, ok := leakWeight[f.typ]
+		if !ok {
+			w = 0.9
+		}
+		ws = append(ws, w*f.factor)
+		res.Evidence = append(res.Evidence, Evidence{Where: f.where, Start: f.start, End: f.end, Rule: f.typ})
+		if s := leakSeverity(f.typ); s.Rank() > res.Severity.Rank() {
+			res.Severity = s
 		}
 	}
 	if len(ws) == 0 {
@@ -106,4 +83,7 @@ func given(own []string, value string) bool {
 	return false
 }
 
-var _ Detector = (*Leak)(nil)
+var (
+	_ Detector     = (*Leak)(nil)
+	_ memoDetector = (*Leak)(nil)
+)

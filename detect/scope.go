@@ -1,9 +1,9 @@
 package detect
 
 import (
-	"path"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/agentwarden/warden/trace"
@@ -46,7 +47,7 @@ func eventTexts(t *trace.Trace, typ trace.EventType) []located {
 	var out []located
 	for i, e := range t.Events {
 		if e.Type == typ && e.Content != "" {
-			out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
+			out = append(out, located{eventWhere(i, "content"), e.Content})
 		}
 	}
 	return out
@@ -67,7 +68,7 @@ func agentTexts(t *trace.Trace) []located {
 	if len(out) == 0 || (len(out) == 1 && t.Output != "") {
 		for i, e := range t.Events {
 			if e.Type == trace.AgentMessage && e.Content != "" && (t.Output == "" || e.Content != final) {
-				out = append(out, located{fmt.Sprintf("events[%d].content", i), e.Content})
+				out = append(out, located{eventWhere(i, "content"), e.Content})
 			}
 		}
 	}
@@ -86,25 +87,13 @@ func finalOutput(t *trace.Trace) located {
 	}
 	for i := len(t.Events) - 1; i >= 0; i-- {
 		if t.Events[i].Type == trace.AgentMessage && t.Events[i].Content != "" {
-			return located{fmt.Sprintf("events[%d].content", i), t.Events[i].Content}
+			return located{eventWhere(i, "content"), t.Events[i].Content}
 		}
 	}
 	return located{"output", ""}
 }
 
-// requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
-// intent and injection, with their evidence.
-func requestRisk(t *trace.Trace) (harm, attack scored) {
-	for _, u := range userTexts(t) {
-		h := analyzeHarm(u.text, u.where)
-		harm.score = noisyOr(harm.score, h.score)
-		harm.evidence = append(harm.evidence, h.evidence...)
-		a := analyzeInjection(u.text, u.where)
-		attack.score = noisyOr(attack.score, a.score)
-		attack.evidence = append(attack.evidence, a.evidence...)
-		if a.severity.Rank() > attack.severity.Rank() {
-			attack.severity = a.severity
-		}
-	}
-	return harm, attack
+// eventWhere names a field of an event: "events[4].content".
+func eventWhere(i int, field string) string {
+	return "events[" + strconv.Itoa(i) + "]." + field
 }

@@ -40,6 +40,14 @@ func Compile(terms []string) *Matcher {
 		}
 	}
 	m.nclass++ // class 0
+	// A trie has at most one state per term byte, plus the root: size the tables once.
+	states := 1
+	for _, t := range terms {
+		states += len(t)
+	}
+	m.next = make([]int32, 0, states*m.nclass)
+	m.depth = make([]int32, 0, states)
+	m.match = make([]int32, 0, states)
 	// The trie, with -1 for a missing edge.
 	newState := func(d int32) int32 {
 		for range m.nclass {

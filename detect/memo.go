@@ -1,0 +1,121 @@
+package detect
+
+import (
+	"github.com/agentwarden/warden/guardrail/redact"
+	"github.com/agentwarden/warden/trace"
+)
+
+// memo holds the analyses several detectors share for one trace, each computed on first use: the user's
+// texts with their harm and injection analyses, the final reply's refusal analysis, and the personal-data
+// and secret finds. A Scanner makes one per trace, so a text is analysed once however many detectors read
+// it. Detectors must copy, not append to, what a memo returns. A memo is not safe for concurrent use.
+type memo struct {
+	t *trace.Trace
+
+	haveUsers bool
+	users     []located
+	userInj   []scored
+	userHarm  []scored
+
+	haveReply bool
+	final     located
+	reply     reply
+
+	haveLeaks bool
+	leaks     []leakFind
+}
+
+// leakFind is one redaction match in a place of the trace.
+type leakFind struct {
+	where      string
+	start, end int
+	typ        string
+	value      string
+	factor     float64
+}
+
+// memoDetector is a built-in detector that can read a shared memo; Detect(t) is detect(newMemo(t)).
+type memoDetector interface {
+	detect(m *memo) Result
+}
+
+func newMemo(t *trace.Trace) *memo { return &memo{t: t} }
+
+func (m *memo) userTexts() []located {
+	if !m.haveUsers {
+		m.haveUsers = true
+		m.users = userTexts(m.t)
+		m.userInj = make([]scored, len(m.users))
+		m.userHarm = make([]scored, len(m.users))
+		for i, u := range m.users {
+			m.userInj[i] = analyzeInjection(u.text, u.where)
+			m.userHarm[i] = analyzeHarm(u.text, u.where)
+		}
+	}
+	return m.users
+}
+
+// requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
+// intent and injection, with their evidence.
+func (m *memo) requestRisk() (harm, attack scored) {
+	m.userTexts()
+	for i := range m.users {
+		h, a := m.userHarm[i], m.userInj[i]
+		harm.score = noisyOr(harm.score, h.score)
+		harm.evidence = append(harm.evidence, h.evidence...)
+		attack.score = noisyOr(attack.score, a.score)
+		attack.evidence = append(attack.evidence, a.evidence...)
+		if a.severity.Rank() > attack.severity.Rank() {
+			attack.severity = a.severity
+		}
+	}
+	return harm, attack
+}
+
+// userInjection returns the injection analysis of each user text, in userTexts order.
+func (m *memo) userInjection() []scored {
+	m.userTexts()
+	return m.userInj
+}
+
+// finalReply returns the final answer, its place and its refusal analysis.
+func (m *memo) finalReply() (located, reply) {
+	if !m.haveReply {
+		m.haveReply = true
+		m.final = finalOutput(m.t)
+		m.reply = analyzeReply(m.final.text, m.final.where)
+	}
+	return m.final, m.reply
+}
+
+// leakFinds returns every personal-data and secret match in what the agent said, sent or read back,
+// with how much its place weighs: said to the user (1), sent out in a call's arguments (0.9), or only
+// pulled into the context by a tool result (0.7; a leak only if it goes further).
+func (m *memo) leakFinds() []leakFind {
+	if m.haveLeaks {
+		return m.leaks
+	}
+	m.haveLeaks = true
+	type place struct {
+		located
+		factor float64
+	}
+	var places []place
+	for _, a := range agentTexts(m.t) {
+		places = append(places, place{a, 1})
+	}
+	for i, e := range m.t.Events {
+		switch {
+		case e.Type == trace.ToolCall && len(e.Arguments) > 0:
+			places = append(places, place{located{eventWhere(i, "arguments"), string(e.Arguments)}, 0.9})
+		case e.Type == trace.ToolResult && e.Content != "":
+			places = append(places, place{located{eventWhere(i, "content"), e.Content}, 0.7})
+		}
+	}
+	for _, p := range places {
+		for _, f := range redact.Find(p.text) {
+			m.leaks = append(m.leaks, leakFind{where: p.where, start: f.Start, end: f.End, typ: f.Type, value: p.text[f.Start:f.End], factor: p.factor})
+		}
+	}
+	return m.leaks
+}
