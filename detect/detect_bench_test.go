@@ -2,6 +2,10 @@ package detect_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -70,5 +74,58 @@ func BenchmarkDetector(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// traceStream generates n JSONL traces on the fly, so the input itself takes no memory.
+type traceStream struct {
+	n, i int
+	buf  []byte
+}
+
+func (s *traceStream) Read(p []byte) (int, error) {
+	for len(s.buf) == 0 {
+		if s.i == s.n {
+			return 0, io.EOF
+		}
+		s.buf = fmt.Appendf(nil, `{"id":"t%d","messages":[{"role":"user","content":"Fix the failing test number %d in the parser package, please."},{"role":"assistant","content":"I fixed the lexer and ran the tests; all tests pass. Mail ana%d@example.org with questions."}],"events":[{"type":"tool_call","name":"bash","arguments":{"command":"go test ./parser/..."}},{"type":"tool_result","content":"ok parser 0.4s"}]}`+"\n", s.i, s.i, s.i)
+		s.i++
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
+}
+
+// BenchmarkScanStream100k reads and scans 100,000 traces from a stream and reports the peak heap in use,
+// sampled every 10,000 traces: it stays flat, because the reader holds one record at a time.
+func BenchmarkScanStream100k(b *testing.B) {
+	s, err := detect.NewScanner(context.Background(), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var peak uint64
+		r := trace.NewReader(&traceStream{n: 100_000}, trace.Warden, "stream")
+		count := 0
+		for {
+			t, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Scan(t)
+			if count++; count%10_000 == 0 {
+				runtime.GC() // what is live, not what awaits collection
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}
+		if count != 100_000 {
+			b.Fatalf("scanned %d traces", count)
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	}
 }

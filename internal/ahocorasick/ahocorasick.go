@@ -40,36 +40,34 @@ func Compile(terms []string) *Matcher {
 		}
 	}
 	m.nclass++ // class 0
-	// A trie has at most one state per term byte, plus the root: size the tables once.
-	states := 1
-	for _, t := range terms {
-		states += len(t)
-	}
-	m.next = make([]int32, 0, states*m.nclass)
-	m.depth = make([]int32, 0, states)
-	m.match = make([]int32, 0, states)
-	// The trie, with -1 for a missing edge.
-	newState := func(d int32) int32 {
-		for range m.nclass {
-			m.next = append(m.next, -1)
-		}
-		m.depth = append(m.depth, d)
-		m.match = append(m.match, -1)
-		return int32(len(m.depth) - 1)
-	}
-	newState(0)
+	// The trie, built sparse first so that the dense table is allocated once at its exact size: a bound
+	// such as "one state per term byte" overshoots several times over when terms share prefixes.
+	edges := map[uint64]int32{}
+	m.depth = []int32{0}
+	m.match = []int32{-1}
 	for id, t := range terms {
 		s := int32(0)
 		for i := 0; i < len(t); i++ {
-			k := int(s)*m.nclass + int(m.class[t[i]])
-			if m.next[k] < 0 {
-				m.next[k] = newState(m.depth[s] + 1)
+			k := uint64(s)<<8 | uint64(m.class[t[i]])
+			next, ok := edges[k]
+			if !ok {
+				next = int32(len(m.depth))
+				edges[k] = next
+				m.depth = append(m.depth, m.depth[s]+1)
+				m.match = append(m.match, -1)
 			}
-			s = m.next[k]
+			s = next
 		}
 		if len(t) > 0 && m.match[s] < 0 {
 			m.match[s] = int32(id)
 		}
+	}
+	m.next = make([]int32, len(m.depth)*m.nclass)
+	for i := range m.next {
+		m.next[i] = -1
+	}
+	for k, to := range edges {
+		m.next[int(k>>8)*m.nclass+int(k&0xff)] = to
 	}
 	// Breadth-first: failure links turn the trie into a DFA, and a state inherits the match of its failure
 	// state when it has none of its own (a shorter term ending here).
@@ -136,3 +134,4 @@ func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
 		}
 	}
 }
+
