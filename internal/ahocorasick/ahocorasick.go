@@ -134,4 +134,3 @@ func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
 		}
 	}
 }
-
