@@ -190,14 +190,7 @@ func Calibrate(detector string, samples []Sample, opt Options) (Result, error) {
 	}
 	opt = opt.withDefaults()
 	r := Result{Detector: detector, Cases: len(samples)}
-	var pos, neg []int
-	for i, s := range samples {
-		if s.Label {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := splitByLabel(samples)
 	r.Positives, r.Negatives = len(pos), len(neg)
 	if len(pos) == 0 || len(neg) == 0 {
 		return r, fmt.Errorf("%s: calibration needs positive and negative cases; have %d positive, %d negative", detector, len(pos), len(neg))
@@ -240,6 +233,18 @@ func Calibrate(detector string, samples []Sample, opt Options) (Result, error) {
 	r.Curve = curve(samples)
 	r.Difficulties = byDifficulty(samples, predicted)
 	return r, nil
+}
+
+// splitByLabel returns the indexes of the positive and of the negative samples.
+func splitByLabel(samples []Sample) (pos, neg []int) {
+	for i, s := range samples {
+		if s.Label {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	return pos, neg
 }
 
 // nameStream gives each detector its own random stream, so adding a detector changes no other's numbers.

@@ -142,14 +142,7 @@ func TestCalibrateIsDeterministic(t *testing.T) {
 func TestStratifiedFoldsShareEachClassEvenly(t *testing.T) {
 	t.Parallel()
 	samples := noisy(203, 11)
-	var pos, neg []int
-	for i, s := range samples {
-		if s.Label {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := splitByLabel(samples)
 	fold := stratifiedFolds(len(samples), pos, neg, 5, rand.New(rand.NewPCG(1, 2)))
 	for _, class := range [][]int{pos, neg} {
 		per := make([]int, 5)
