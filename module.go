@@ -85,6 +85,26 @@ func Modules() []ModuleInfo {
 	return out
 }
 
+// LookupModule returns the module registered under id.
+func LookupModule(id string) (ModuleInfo, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	info, ok := registry.modules[id]
+	return info, ok
+}
+
+// ModuleNames returns the names of the modules whose IDs start with prefix, the prefix cut off, sorted:
+// ModuleNames("detector.") lists the trace detectors.
+func ModuleNames(prefix string) []string {
+	var names []string
+	for _, m := range Modules() {
+		if n, ok := strings.CutPrefix(m.ID, prefix); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // GuardrailModuleID returns the ID of the guardrail module called name at a stage.
 func GuardrailModuleID(stage Stage, name string) string {
 	return "guardrail." + stage.String() + "." + name
@@ -94,19 +114,10 @@ func GuardrailModuleID(stage Stage, name string) string {
 // that stage, so a typo or a forgotten import is easy to see.
 func LookupGuardrail(stage Stage, name string) (ModuleInfo, error) {
 	id := GuardrailModuleID(stage, name)
-	registry.RLock()
-	info, ok := registry.modules[id]
-	registry.RUnlock()
-	if ok {
+	if info, ok := LookupModule(id); ok {
 		return info, nil
 	}
-	prefix := "guardrail." + stage.String() + "."
-	var names []string
-	for _, m := range Modules() {
-		if n, ok := strings.CutPrefix(m.ID, prefix); ok {
-			names = append(names, n)
-		}
-	}
+	names := ModuleNames("guardrail." + stage.String() + ".")
 	if len(names) == 0 {
 		return ModuleInfo{}, fmt.Errorf("unknown guardrail %q (forgotten import?); no %s guardrails are registered", name, stage)
 	}

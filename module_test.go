@@ -82,3 +82,17 @@ func TestModulesAreSorted(t *testing.T) {
 		}
 	}
 }
+
+func TestModuleLookupByIDAndPrefix(t *testing.T) {
+	registerTestModules()
+	if info, ok := warden.LookupModule("guardrail.input.test_a"); !ok || info.ID != "guardrail.input.test_a" {
+		t.Errorf("LookupModule = %q, %v; want the registered module", info.ID, ok)
+	}
+	if _, ok := warden.LookupModule("guardrail.input.test_missing"); ok {
+		t.Error("LookupModule found a module that was never registered")
+	}
+	got := strings.Join(warden.ModuleNames("guardrail.input.test_"), ",")
+	if got != "a,b" {
+		t.Errorf("ModuleNames = %q, want the names under the prefix, sorted: a,b", got)
+	}
+}

@@ -195,8 +195,8 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 		ths := valueOf(valueOf(root, "detectors"), "thresholds")
 		for _, name := range slices.Sorted(maps.Keys(d.Thresholds)) {
 			line, col := keyPos(ths, name)
-			if !registered("detector." + name) {
-				errs.add(line, col, "detectors.thresholds."+name, "", "unknown detector %q (known: %s)", name, strings.Join(detectorNames(), ", "))
+			if _, ok := warden.LookupModule("detector." + name); !ok {
+				errs.add(line, col, "detectors.thresholds."+name, "", "unknown detector %q (known: %s)", name, strings.Join(warden.ModuleNames("detector."), ", "))
 			} else if v := d.Thresholds[name]; v < 0 || v > 1 || math.IsNaN(v) {
 				errs.add(line, col, "detectors.thresholds."+name, "", "threshold %v is outside [0, 1]", v)
 			}
@@ -451,23 +451,3 @@ var schemaJSON []byte
 
 // Schema returns the JSON Schema of the config file format, as `warden config schema` prints it.
 func Schema() []byte { return bytes.Clone(schemaJSON) }
-
-func registered(id string) bool {
-	for _, m := range warden.Modules() {
-		if m.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// detectorNames lists the registered detectors; config does not import package detect, which registers them.
-func detectorNames() []string {
-	var out []string
-	for _, m := range warden.Modules() {
-		if n, ok := strings.CutPrefix(m.ID, "detector."); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}

@@ -116,15 +116,7 @@ func register(info Info, newDetector func() any) {
 }
 
 // Names lists the registered detectors, sorted.
-func Names() []string {
-	var out []string
-	for _, m := range warden.Modules() {
-		if n, ok := strings.CutPrefix(m.ID, "detector."); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+func Names() []string { return warden.ModuleNames("detector.") }
 
 // Describe returns what is known of a detector: its summary and shipped threshold.
 func Describe(name string) (Info, bool) {
@@ -140,13 +132,7 @@ func Describe(name string) (Info, bool) {
 
 // New builds the detector registered as name: New, then Provision and Validate when it has them.
 func New(ctx context.Context, name string) (Detector, error) {
-	var info warden.ModuleInfo
-	found := false
-	for _, m := range warden.Modules() {
-		if m.ID == "detector."+name {
-			info, found = m, true
-		}
-	}
+	info, found := warden.LookupModule("detector." + name)
 	if !found {
 		return nil, fmt.Errorf("unknown detector %q (forgotten import?); registered: %s", name, strings.Join(Names(), ", "))
 	}

@@ -117,23 +117,10 @@ func (g *Guardrail) indexFields() {
 }
 
 func lookupDetector(name string) (warden.ModuleInfo, bool) {
-	for _, m := range warden.Modules() {
-		if m.ID == DetectorModuleID(name) {
-			return m, true
-		}
-	}
-	return warden.ModuleInfo{}, false
+	return warden.LookupModule(DetectorModuleID(name))
 }
 
-func detectorNames() []string {
-	var out []string
-	for _, m := range warden.Modules() {
-		if n, ok := strings.CutPrefix(m.ID, "safety.detector."); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+func detectorNames() []string { return warden.ModuleNames("safety.detector.") }
 
 // CheckResponse applies the safety-stop handling to one response.
 func (g *Guardrail) CheckResponse(_ context.Context, c warden.ResponseCheck) (warden.Decision, error) {

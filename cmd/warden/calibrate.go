@@ -200,26 +200,22 @@ func printCalibration(out io.Writer, rep calibrate.Report) {
 }
 
 func writeCalibration(s streams, rep calibrate.Report, outDir, reportDir string) error {
-	var files []struct {
+	type output struct {
 		path  string
 		write func(io.Writer) error
 	}
-	add := func(path string, write func(io.Writer) error) {
-		files = append(files, struct {
-			path  string
-			write func(io.Writer) error
-		}{path, write})
-	}
+	var files []output
 	if outDir != "" {
-		add(filepath.Join(outDir, "calibration.json"), func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		})
-		add(filepath.Join(outDir, "thresholds.yaml"), func(w io.Writer) error { return calibrate.WriteThresholds(w, rep) })
+		files = append(files,
+			output{filepath.Join(outDir, "calibration.json"), func(w io.Writer) error {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}},
+			output{filepath.Join(outDir, "thresholds.yaml"), func(w io.Writer) error { return calibrate.WriteThresholds(w, rep) }})
 	}
 	if reportDir != "" {
-		add(filepath.Join(reportDir, "index.html"), func(w io.Writer) error { return calibrate.WriteHTML(w, rep) })
+		files = append(files, output{filepath.Join(reportDir, "index.html"), func(w io.Writer) error { return calibrate.WriteHTML(w, rep) }})
 	}
 	for _, f := range files {
 		var buf bytes.Buffer
