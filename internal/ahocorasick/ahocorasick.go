@@ -7,14 +7,19 @@
 // state depth, which the Go Aho-Corasick modules do not expose (spec/go-ecosystem.md §2.4).
 package ahocorasick
 
+import "slices"
+
 // Matcher is a compiled set of terms.
 type Matcher struct {
 	class  [256]uint8 // byte -> symbol class; 0 is "no term uses this byte"
 	nclass int
-	next   []int32 // state*nclass + class -> state
-	depth  []int32 // how many bytes the state has matched of some term
-	match  []int32 // the term that ends at the state (through its suffixes), or -1
-	terms  []string
+	// delta is the transition table, state*nclass + class -> the target's row offset (target*nclass),
+	// with hasMatch set when a term ends at the target, so that one load per byte both moves and tells
+	// whether to look.
+	delta []uint32
+	depth []int32 // how many bytes the state has matched of some term
+	match []int32 // the term that ends at the state (through its suffixes), or -1
+	terms []string
 }
 
 func fold(c byte) byte {
@@ -62,75 +67,113 @@ func Compile(terms []string) *Matcher {
 			m.match[s] = int32(id)
 		}
 	}
-	m.next = make([]int32, len(m.depth)*m.nclass)
-	for i := range m.next {
-		m.next[i] = -1
+	// States are renumbered breadth-first so that the shallow ones, where a scan spends nearly all its
+	// time, sit together at the front of the table instead of scattered across it by term order.
+	children := make([][]int32, len(m.depth)) // state -> child states, in edge order
+	for k, to := range edges {
+		from := int32(k >> 8)
+		children[from] = append(children[from], to)
+	}
+	order := []int32{0}
+	for i := 0; i < len(order); i++ {
+		kids := children[order[i]]
+		slices.Sort(kids)
+		order = append(order, kids...)
+	}
+	renum := make([]int32, len(order))
+	for i, s := range order {
+		renum[s] = int32(i)
+	}
+	depth, match := make([]int32, len(order)), make([]int32, len(order))
+	for i, s := range order {
+		depth[i], match[i] = m.depth[s], m.match[s]
+	}
+	m.depth, m.match = depth, match
+	if len(m.depth)*m.nclass >= hasMatch {
+		panic("ahocorasick: too many states")
+	}
+	const unset = ^uint32(0)
+	next := make([]uint32, len(m.depth)*m.nclass) // state numbers while building
+	for i := range next {
+		next[i] = unset
 	}
 	for k, to := range edges {
-		m.next[int(k>>8)*m.nclass+int(k&0xff)] = to
+		next[int(renum[int32(k>>8)])*m.nclass+int(k&0xff)] = uint32(renum[to])
 	}
 	// Breadth-first: failure links turn the trie into a DFA, and a state inherits the match of its failure
-	// state when it has none of its own (a shorter term ending here).
-	fail := make([]int32, len(m.depth))
-	queue := []int32{}
+	// state when it has none of its own (a shorter term ending here). In breadth-first numbering the queue
+	// is just the states in order.
+	fail := make([]uint32, len(m.depth))
 	for c := range m.nclass {
-		if t := m.next[c]; t > 0 {
-			fail[t] = 0
-			queue = append(queue, t)
-		} else {
-			m.next[c] = 0
+		if next[c] == unset {
+			next[c] = 0
 		}
 	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
+	for s := 1; s < len(m.depth); s++ {
 		if m.match[s] < 0 {
 			m.match[s] = m.match[fail[s]]
 		}
 		for c := range m.nclass {
-			k := int(s)*m.nclass + c
-			if t := m.next[k]; t >= 0 {
-				fail[t] = m.next[int(fail[s])*m.nclass+c]
-				queue = append(queue, t)
+			k := s*m.nclass + c
+			if t := next[k]; t != unset {
+				fail[t] = next[int(fail[s])*m.nclass+c]
 			} else {
-				m.next[k] = m.next[int(fail[s])*m.nclass+c]
+				next[k] = next[int(fail[s])*m.nclass+c]
 			}
 		}
 	}
+	for i, t := range next {
+		next[i] = t * uint32(m.nclass)
+		if m.match[t] >= 0 {
+			next[i] |= hasMatch
+		}
+	}
+	m.delta = next
 	return m
 }
 
+const hasMatch = 1 << 31
+
 // Find returns the first term occurrence to end in text: the term's index and where it starts and ends.
 func (m *Matcher) Find(text string) (id, start, end int, ok bool) {
-	s := int32(0)
-	for i := 0; i < len(text); i++ {
-		s = m.next[int(s)*m.nclass+int(m.class[text[i]])]
-		if t := m.match[s]; t >= 0 {
-			return int(t), i + 1 - len(m.terms[t]), i + 1, true
-		}
-	}
-	return 0, 0, 0, false
+	found := false
+	m.scan(text, func(t int32, i int) bool {
+		id, start, end, found = int(t), i+1-len(m.terms[t]), i+1, true
+		return false
+	})
+	return id, start, end, found
 }
 
 // Pending returns the length of the longest end of text that is the start of some term: the bytes a
 // later text may still complete into a match.
 func (m *Matcher) Pending(text string) int {
-	s := int32(0)
-	for i := 0; i < len(text); i++ {
-		s = m.next[int(s)*m.nclass+int(m.class[text[i]])]
-	}
-	return int(m.depth[s])
+	s := m.scan(text, nil)
+	return int(m.depth[s/uint32(m.nclass)])
 }
 
 // FindAll calls fn for each position at which a term ends in text, with that term (the longest one a state
 // matches itself, else the longest shorter term ending there) and where it starts and ends. A shorter term
 // ending where a longer one ends is not reported separately.
 func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
-	s := int32(0)
+	m.scan(text, func(t int32, i int) bool {
+		fn(int(t), i+1-len(m.terms[t]), i+1)
+		return true
+	})
+}
+
+// scan runs the automaton over text, calling found (when not nil) with the term that ends at each byte
+// where one does, until it returns false; it returns the row offset of the state it ends in.
+func (m *Matcher) scan(text string, found func(term int32, i int) bool) uint32 {
+	delta, class, n := m.delta, &m.class, uint32(m.nclass)
+	s := uint32(0)
 	for i := 0; i < len(text); i++ {
-		s = m.next[int(s)*m.nclass+int(m.class[text[i]])]
-		if t := m.match[s]; t >= 0 {
-			fn(int(t), i+1-len(m.terms[t]), i+1)
+		s = delta[s+uint32(class[text[i]])]
+		if s&hasMatch != 0 {
+			s &^= hasMatch
+			if found != nil && !found(m.match[s/n], i) {
+				return s
+			}
 		}
 	}
+	return s
 }
