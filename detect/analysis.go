@@ -283,15 +283,30 @@ func tokenFlood(text string) (start, end int, ok bool) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// asciiSpace is the white space strings.Fields splits on, in ASCII (\t \n \v \f \r and space).
+func asciiSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
 // invisibleChar returns the offset of the first zero-width or bidirectional control character, or -1.
 func invisibleChar(text string) int {
-	for i, r := range text {
-		switch {
-		case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0xFEFF && i > 0:
-			return i
+	// Every such character is encoded with lead byte 0xE2 (U+2000–U+2FFF) or 0xEF (U+FEFF), which never
+	// occur inside another character's encoding: a byte search finds the candidates.
+	first := -1
+	for _, lead := range [...]byte{0xE2, 0xEF} {
+		for i := 0; i < len(text); {
+			j := strings.IndexByte(text[i:], lead)
+			if j < 0 || first >= 0 && i+j >= first {
+				break
+			}
+			i += j
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if r >= 0x200B && r <= 0x200F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0xFEFF && i > 0 {
+				first = i
+				break
+			}
+			i += size
 		}
 	}
-	return -1
+	return first
 }
 
 // adversarialSuffix finds the nonsense suffixes that optimisation attacks append to a request: many
@@ -301,15 +316,18 @@ func adversarialSuffix(text string) (int, bool) {
 	if len(tail) > 300 {
 		tail = tail[len(tail)-300:]
 	}
-	fields := strings.Fields(tail)
-	if len(fields) < 6 {
-		return 0, false
-	}
-	odd := 0
-	for _, f := range fields {
+	fields, odd := 0, 0
+	for i := 0; i < len(tail); {
+		for i < len(tail) && asciiSpace(tail[i]) {
+			i++
+		}
+		if i == len(tail) {
+			break
+		}
+		fields++
 		letters, punct := 0, 0
-		for i := 0; i < len(f); i++ {
-			c := f[i]
+		for ; i < len(tail) && !asciiSpace(tail[i]); i++ {
+			c := tail[i]
 			switch {
 			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 				letters++
@@ -321,7 +339,10 @@ func adversarialSuffix(text string) (int, bool) {
 			odd++
 		}
 	}
-	if odd >= 5 && odd*4 >= len(fields) {
+	if fields < 6 {
+		return 0, false
+	}
+	if odd >= 5 && odd*4 >= fields {
 		return len(text) - len(tail), true
 	}
 	return 0, false
