@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/agentwarden/warden/internal/ahocorasick"
 )
 
 // A detector finds one type of secret or personal data. Every match lies within a run of the detector's
@@ -18,6 +20,8 @@ type detector struct {
 	// holds a digit, or an '@' when at is set.
 	anchors []string
 	at      bool
+	// bit is the detector's place in a textTriggers' anchored set.
+	bit uint32
 	// maxLen bounds how far back a trailing run is held (default 1024): a match longer than that, inside a
 	// run longer than that, may be released in part. Only blocks that are long by nature set it.
 	maxLen int
@@ -77,6 +81,40 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid},
 	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10,
 		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}`)},
+}
+
+// anchorMatcher finds every detector's anchors in one pass (ASCII case-insensitively; anchorOwners and an
+// exact comparison then say whose anchor it was), instead of one substring search per anchor.
+var anchorTerms, anchorOwners, anchorMatcher = func() ([]string, []uint32, *ahocorasick.Matcher) {
+	var terms []string
+	var owners []uint32
+	for i, d := range detectors {
+		d.bit = 1 << i
+		for _, a := range d.anchors {
+			terms = append(terms, a)
+			owners = append(owners, d.bit)
+		}
+	}
+	return terms, owners, ahocorasick.Compile(terms)
+}()
+
+// textTriggers is what the detectors' cheap applicability tests need, found once per text for all of them.
+type textTriggers struct {
+	digits   []int  // where each run of digits starts
+	at       bool   // the text holds an '@'
+	anchored uint32 // the bits of the detectors one of whose anchors the text holds
+}
+
+func triggersOf(text string) textTriggers {
+	t := textTriggers{digits: digitRuns(text), at: strings.IndexByte(text, '@') >= 0}
+	anchorMatcher.FindAll(text, func(_, _, end int) {
+		for i, a := range anchorTerms {
+			if strings.HasSuffix(text[:end], a) {
+				t.anchored |= anchorOwners[i]
+			}
+		}
+	})
+	return t
 }
 
 // luhnValid is the card-number checksum.
@@ -148,15 +186,14 @@ func Secret(typ string) bool {
 // replace: a match inside a larger one (a number inside a card, a key inside a private key block) is
 // reported once, as the larger thing. It is the trace detectors' view of the same patterns (package detect).
 func Find(text string) []Match {
-	digits := digitRuns(text)
-	at := strings.IndexByte(text, '@') >= 0
+	trig := triggersOf(text)
 	var out []Match
 	for _, d := range detectors {
-		if !d.mayMatch(text, len(digits) > 0, at) {
+		if !d.mayMatch(trig) {
 			continue
 		}
 	spans:
-		for _, sp := range d.find(text, len(text), digits) {
+		for _, sp := range d.find(text, len(text), trig.digits) {
 			for _, m := range out {
 				if sp[0] < m.End && m.Start < sp[1] {
 					continue spans

@@ -126,18 +126,17 @@ func (r *Redact) Holdback(pending string) int {
 // settled; with final, everything is.
 func (r *Redact) pass(text string, final bool) (out string, found []string, hold int) {
 	tail := 0 // unsettled bytes at the end; replacements before them do not move them
-	digits := digitRuns(text)
-	at := strings.IndexByte(text, '@') >= 0
+	trig := triggersOf(text)
 	for i, d := range r.active {
 		settled := len(text)
 		if !final {
 			settled = d.settled(text)
 			tail = max(tail, len(text)-settled)
 		}
-		if !d.mayMatch(text, len(digits) > 0, at) {
+		if !d.mayMatch(trig) {
 			continue
 		}
-		spans := d.find(text, settled, digits)
+		spans := d.find(text, settled, trig.digits)
 		if len(spans) == 0 {
 			continue
 		}
@@ -179,19 +178,14 @@ func digitRuns(text string) []int {
 }
 
 // mayMatch is a cheap test that text can hold a match of d at all.
-func (d *detector) mayMatch(text string, digit, at bool) bool {
-	if d.anchors != nil {
-		for _, a := range d.anchors {
-			if strings.Contains(text, a) {
-				return true
-			}
-		}
-		return false
+func (d *detector) mayMatch(t textTriggers) bool {
+	switch {
+	case d.anchors != nil:
+		return t.anchored&d.bit != 0
+	case d.at:
+		return t.at
 	}
-	if d.at {
-		return at
-	}
-	return digit
+	return len(t.digits) > 0
 }
 
 // cut moves a release boundary back until it splits no run of any type's class: a run cut in two would
