@@ -234,7 +234,46 @@ func analyzeInjection(text, where string) scored {
 // tokenFlood finds a long run of short tokens drawn from a handful of distinct ones ("ö ö ö …",
 // ") ] } ) ] } …"): a context-flooding or delimiter attack. Prose never holds thirty such tokens in a row.
 func tokenFlood(text string) (start, end int, ok bool) {
-	const minRun, maxTok, maxDistinct = 30, 4, 6
+	// Most text never holds thirty short tokens in a row, so they are counted first without comparing
+	// tokens; a long token resets everything, so the exact test may start at the first such run.
+	run, runStart := 0, 0
+	for i := 0; i < len(text); {
+		for i < len(text) && isSpace(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && j-i <= floodMaxToken && !isSpace(text[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		if j-i > floodMaxToken {
+			for j < len(text) && !isSpace(text[j]) {
+				j++
+			}
+			run, i = 0, j
+			continue
+		}
+		if run == 0 {
+			runStart = i
+		}
+		if run++; run == floodMinRun {
+			if s, e, ok := floodFrom(text[runStart:]); ok {
+				return runStart + s, runStart + e, true
+			}
+			return 0, 0, false
+		}
+		i = j
+	}
+	return 0, 0, false
+}
+
+const floodMinRun, floodMaxToken = 30, 4
+
+// floodFrom is tokenFlood's exact test: a run of short tokens drawn from at most six distinct ones.
+func floodFrom(text string) (start, end int, ok bool) {
+	const minRun, maxTok, maxDistinct = floodMinRun, floodMaxToken, 6
 	var distinct [maxDistinct]string
 	nd, run, runStart := 0, 0, 0
 	i := 0
@@ -243,18 +282,21 @@ func tokenFlood(text string) (start, end int, ok bool) {
 			i++
 		}
 		j := i
-		for j < len(text) && !isSpace(text[j]) {
+		for j < len(text) && j-i <= maxTok && !isSpace(text[j]) {
 			j++
 		}
 		if j == i {
 			break
 		}
-		tok := text[i:j]
-		if len(tok) > maxTok {
+		if j-i > maxTok { // a long token ends any run: skip the rest of it
+			for j < len(text) && !isSpace(text[j]) {
+				j++
+			}
 			nd, run = 0, 0
 			i = j
 			continue
 		}
+		tok := text[i:j]
 		known := false
 		for _, d := range distinct[:nd] {
 			if d == tok {

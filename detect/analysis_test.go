@@ -51,3 +51,40 @@ func TestAdversarialSuffix(t *testing.T) {
 		})
 	}
 }
+
+func TestTokenFlood(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, text string
+		want       bool
+	}{
+		{"prose is no flood", strings.Repeat("The build finished in 42 seconds and I fixed it. ", 20), false},
+		{"one short token repeated is", "Tell me " + strings.Repeat("ö ", 40) + "now", true},
+		{"a few delimiters repeated are", strings.Repeat(") ] } ", 12), true},
+		{"a long token breaks the run", strings.Repeat("a ", 20) + "interrupted " + strings.Repeat("a ", 20), false},
+		{"seven distinct tokens break the run", strings.Repeat("a b c d e f g ", 10), false},
+		{"twenty-nine tokens are not enough", strings.Repeat("x ", 29), false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if _, _, got := tokenFlood(tc.text); got != tc.want {
+				t.Errorf("tokenFlood = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzTokenFlood checks that the quick count of short tokens finds exactly what the exact test run over
+// the whole text finds.
+func FuzzTokenFlood(f *testing.F) {
+	for _, s := range []string{strings.Repeat("ö ", 40), strings.Repeat("a b c d e f g ", 10), strings.Repeat("ab\tcd\n", 31), "x " + strings.Repeat("longword ", 3) + strings.Repeat("} ", 35)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s1, e1, ok1 := tokenFlood(text)
+		s2, e2, ok2 := floodFrom(text)
+		if s1 != s2 || e1 != e2 || ok1 != ok2 {
+			t.Errorf("tokenFlood = %d, %d, %v; exact test = %d, %d, %v", s1, e1, ok1, s2, e2, ok2)
+		}
+	})
+}

@@ -62,16 +62,20 @@ type Impersonation struct{}
 func (Impersonation) Detect(t *trace.Trace) Result {
 	m := impersonationPhrases()
 	authorised := strings.ToLower(t.System)
-	inputFramed := false
-	for _, u := range userTexts(t) {
-		if len(m.framing.find(u.text)) > 0 {
-			inputFramed = true
+	// Framing matters only around an assertion, which few texts hold: look for it only then, once.
+	inputFramed := sync.OnceValue(func() bool {
+		for _, u := range userTexts(t) {
+			if len(m.framing.find(u.text)) > 0 {
+				return true
+			}
 		}
-	}
+		return false
+	})
 	var res Result
 	var ws []float64
 	for _, a := range agentTexts(t) {
-		framed := m.framing.find(a.text)
+		var framed []hit
+		framedKnown := false
 		for _, h := range m.assert.find(a.text) {
 			g := m.assert.groups[h.group]
 			w := g.Weight
@@ -93,9 +97,12 @@ func (Impersonation) Detect(t *trace.Trace) Result {
 			if name == "" || strings.Contains(authorised, strings.ToLower(name)) {
 				continue
 			}
+			if !framedKnown {
+				framed, framedKnown = m.framing.find(a.text), true
+			}
 			if sentenceHas(a.text, h.start, framed) {
 				w *= 0.2
-			} else if inputFramed {
+			} else if inputFramed() {
 				w *= 0.45
 			}
 			ws = append(ws, w)
@@ -119,6 +126,7 @@ func possessive(text string) bool {
 func capitalisedName(text string) string {
 	s := strings.TrimLeft(text, " ")
 	s = strings.TrimPrefix(s, "the ")
+	s = s[:min(len(s), 160)] // four words at most are read
 	words := strings.Fields(s)
 	var name []string
 	for _, w := range words {

@@ -166,13 +166,14 @@ func (r *Redact) pass(text string, final bool) (out string, found []string, hold
 // found once for all of them.
 func digitRuns(text string) []int {
 	var starts []int
-	in := false
 	for i := 0; i < len(text); i++ {
-		d := text[i] >= '0' && text[i] <= '9'
-		if d && !in {
-			starts = append(starts, i)
+		if text[i] < '0' || text[i] > '9' {
+			continue
 		}
-		in = d
+		starts = append(starts, i)
+		for i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
+			i++
+		}
 	}
 	return starts
 }
