@@ -280,9 +280,6 @@ func partialSuffix(s string, anchors []string) int {
 func (d *detector) find(text string, limit int, digits []int) [][2]int {
 	var spans [][2]int
 	for _, c := range d.candidates(text, limit, digits) {
-		if !d.enough(text[c[0]:c[1]]) {
-			continue
-		}
 		for _, m := range d.re.FindAllStringIndex(text[c[0]:c[1]], -1) {
 			s, e := c[0]+m[0], c[0]+m[1]
 			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) {
@@ -323,8 +320,8 @@ func (d *detector) enough(run string) bool {
 	return false
 }
 
-// candidates returns the class runs worth a regex: those holding an anchor or a trigger byte, starting
-// before limit. A private key block is searched from each opening marker.
+// candidates returns the class runs worth a regex: those holding an anchor or a trigger byte, long enough and
+// with digits enough for a match, starting before limit. A private key block is searched from each opening marker.
 func (d *detector) candidates(text string, limit int, digits []int) [][2]int {
 	var out [][2]int
 	if d.class == nil {
@@ -349,7 +346,7 @@ func (d *detector) candidates(text string, limit int, digits []int) [][2]int {
 		return s, e
 	}
 	add := func(s, e int) {
-		if len(out) > 0 && out[len(out)-1][0] == s {
+		if len(out) > 0 && out[len(out)-1][0] == s || !d.enough(text[s:e]) {
 			return
 		}
 		out = append(out, [2]int{s, e})
