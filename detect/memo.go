@@ -41,26 +41,45 @@ type memoDetector interface {
 
 func newMemo(t *trace.Trace) *memo { return &memo{t: t} }
 
+// userTexts returns the user's texts; their analyses are made only when a detector asks for them.
 func (m *memo) userTexts() []located {
 	if !m.haveUsers {
 		m.haveUsers = true
 		m.users = userTexts(m.t)
-		m.userInj = make([]scored, len(m.users))
-		m.userHarm = make([]scored, len(m.users))
-		for i, u := range m.users {
+	}
+	return m.users
+}
+
+// userInjection returns the injection analysis of each user text, in userTexts order.
+func (m *memo) userInjection() []scored {
+	if m.userInj == nil {
+		users := m.userTexts()
+		m.userInj = make([]scored, len(users))
+		for i, u := range users {
 			m.userInj[i] = analyzeInjection(u.text, u.where)
+		}
+	}
+	return m.userInj
+}
+
+// userHarmfulness returns the harm analysis of each user text, in userTexts order.
+func (m *memo) userHarmfulness() []scored {
+	if m.userHarm == nil {
+		users := m.userTexts()
+		m.userHarm = make([]scored, len(users))
+		for i, u := range users {
 			m.userHarm[i] = analyzeHarm(u.text, u.where)
 		}
 	}
-	return m.users
+	return m.userHarm
 }
 
 // requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
 // intent and injection, with their evidence.
 func (m *memo) requestRisk() (harm, attack scored) {
-	m.userTexts()
-	for i := range m.users {
-		h, a := m.userHarm[i], m.userInj[i]
+	harms, attacks := m.userHarmfulness(), m.userInjection()
+	for i := range harms {
+		h, a := harms[i], attacks[i]
 		harm.score = noisyOr(harm.score, h.score)
 		harm.evidence = append(harm.evidence, h.evidence...)
 		attack.score = noisyOr(attack.score, a.score)
@@ -70,12 +89,6 @@ func (m *memo) requestRisk() (harm, attack scored) {
 		}
 	}
 	return harm, attack
-}
-
-// userInjection returns the injection analysis of each user text, in userTexts order.
-func (m *memo) userInjection() []scored {
-	m.userTexts()
-	return m.userInj
 }
 
 // finalReply returns the final answer, its place and its refusal analysis.

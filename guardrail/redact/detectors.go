@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/agentwarden/warden/internal/ahocorasick"
 )
 
 // A detector finds one type of secret or personal data. Every match lies within a run of the detector's
@@ -83,19 +81,26 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}`)},
 }
 
-// anchorMatcher finds every detector's anchors in one pass (ASCII case-insensitively; anchorOwners and an
-// exact comparison then say whose anchor it was), instead of one substring search per anchor.
-var anchorTerms, anchorOwners, anchorMatcher = func() ([]string, []uint32, *ahocorasick.Matcher) {
+// anchorTerms and anchorOwners list every detector's anchors with the detector's bit; anchorPairs has a
+// bit for each pair of bytes that opens one. A scan for anchors tests each byte pair against the set (no
+// load depends on the last, unlike an automaton's) and compares the anchors only where a pair is in it.
+var anchorTerms, anchorOwners, anchorPairs = func() ([]string, []uint32, *[1 << 16 / 64]uint64) {
 	var terms []string
 	var owners []uint32
+	var pairs [1 << 16 / 64]uint64
 	for i, d := range detectors {
 		d.bit = 1 << i
 		for _, a := range d.anchors {
+			if len(a) < 2 {
+				panic("redact: an anchor is shorter than two bytes: " + a)
+			}
 			terms = append(terms, a)
 			owners = append(owners, d.bit)
+			p := uint16(a[0])<<8 | uint16(a[1])
+			pairs[p>>6] |= 1 << (p & 63)
 		}
 	}
-	return terms, owners, ahocorasick.Compile(terms)
+	return terms, owners, &pairs
 }()
 
 // textTriggers is what the detectors' cheap applicability tests need, found once per text for all of them.
@@ -107,13 +112,17 @@ type textTriggers struct {
 
 func triggersOf(text string) textTriggers {
 	t := textTriggers{digits: digitRuns(text), at: strings.IndexByte(text, '@') >= 0}
-	anchorMatcher.FindAll(text, func(_, _, end int) {
-		for i, a := range anchorTerms {
-			if strings.HasSuffix(text[:end], a) {
-				t.anchored |= anchorOwners[i]
+	for i := 0; i+1 < len(text); i++ {
+		p := uint16(text[i])<<8 | uint16(text[i+1])
+		if anchorPairs[p>>6]&(1<<(p&63)) == 0 {
+			continue
+		}
+		for k, a := range anchorTerms {
+			if strings.HasPrefix(text[i:], a) {
+				t.anchored |= anchorOwners[k]
 			}
 		}
-	})
+	}
 	return t
 }
 
