@@ -18,6 +18,39 @@ type File struct {
 	// Detectors configures the trace safety detectors that `warden scan` runs; absent means the shipped
 	// settings.
 	Detectors *Detectors `yaml:"detectors"`
+	// Gateway configures `warden serve`; absent means the defaults and the providers' public endpoints.
+	Gateway *Gateway `yaml:"gateway"`
+}
+
+// Gateway configures the gateway that `warden serve` runs.
+type Gateway struct {
+	// Listen is the address to listen on. Default 127.0.0.1:8787; --listen wins.
+	Listen string `yaml:"listen"`
+	// MaxBodyBytes bounds a request body; larger ones get 413 in the provider's shape. Default 32 MiB.
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	// MaxResponseBytes bounds a whole (non-streamed) upstream response. Default 64 MiB.
+	MaxResponseBytes int64 `yaml:"max_response_bytes"`
+	// Upstreams overrides the built-in openai, anthropic and gemini upstreams (by name, without prefix) and
+	// adds others under their own path prefix. --upstream NAME=URL wins over url.
+	Upstreams []Upstream `yaml:"upstreams"`
+}
+
+// Upstream is one provider endpoint of the gateway.
+type Upstream struct {
+	// Name identifies it; openai, anthropic and gemini are the built-in ones, chosen by path.
+	Name string `yaml:"name"`
+	// URL is the base the request path is appended to, e.g. https://api.deepseek.com.
+	URL string `yaml:"url"`
+	// Prefix selects this upstream by path (/deepseek); default "/" + name. Not for the built-in names.
+	Prefix string `yaml:"prefix"`
+	// Provider is how it authenticates: openai (default: Authorization: Bearer), anthropic (x-api-key) or
+	// gemini (x-goog-api-key).
+	Provider string `yaml:"provider"`
+	// APIKeyEnv names an environment variable holding the key Warden sends in place of the client's; empty
+	// passes the client's key through.
+	APIKeyEnv string `yaml:"api_key_env"`
+	// Timeout bounds a whole exchange, a stream included. Default 10m.
+	Timeout warden.Duration `yaml:"timeout"`
 }
 
 // Detectors configures the trace safety detectors.

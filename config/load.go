@@ -50,6 +50,9 @@ type entryPos struct {
 type Options struct {
 	// Recorder replaces the recorder the audit section configures, when set.
 	Recorder warden.Recorder
+	// WrapRecorder, when set, wraps the recorder (configured or given): the gateway counts each exchange's
+	// evaluations this way and still writes every record to the audit sink.
+	WrapRecorder func(warden.Recorder) warden.Recorder
 	// Stdout and Stderr are where an audit path of "stdout" or "stderr" writes; os.Stdout and os.Stderr when nil.
 	Stdout, Stderr io.Writer
 }
@@ -202,6 +205,9 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 			}
 		}
 	}
+	if gw := f.Gateway; gw != nil {
+		checkGateway(gw, valueOf(root, "gateway"), errs)
+	}
 	switch f.Audit.Sink {
 	case "", "jsonl", "none":
 	default:
@@ -244,6 +250,9 @@ func (p *Parsed) Build(ctx context.Context, opts Options) (*Loaded, error) {
 		if closer != nil {
 			l.closers = append(l.closers, closer)
 		}
+	}
+	if opts.WrapRecorder != nil {
+		spec.Recorder = opts.WrapRecorder(spec.Recorder)
 	}
 	engine, err := warden.NewEngine(spec)
 	if err != nil {

@@ -54,6 +54,9 @@ type Format struct {
 	// ErrorBody is an error Warden answers itself (HTTP 403), in the provider's shape; code is Warden's
 	// reason code.
 	ErrorBody func(message, code string) []byte
+	// StatusError is an error Warden answers itself with another HTTP status (a body too large, an upstream
+	// that failed), in the provider's shape for that status; code is Warden's reason code.
+	StatusError func(status int, message, code string) []byte
 	// StreamError ends a stream with an error event clients of the format read.
 	StreamError func(message, code string) []byte
 	// MessageBody is a whole response carrying text Warden wrote (an API-layer safety error as a message).
@@ -77,7 +80,7 @@ func Register(f *Format) {
 	switch {
 	case f == nil || f.Name == "":
 		panic("pipeline: Register of a nil or unnamed format")
-	case f.DecodeRequest == nil || f.DecodeResponse == nil || f.GuardStream == nil || f.ErrorBody == nil || f.StreamError == nil || f.MessageBody == nil:
+	case f.DecodeRequest == nil || f.DecodeResponse == nil || f.GuardStream == nil || f.ErrorBody == nil || f.StatusError == nil || f.StreamError == nil || f.MessageBody == nil:
 		panic("pipeline: format " + f.Name + " lacks a codec")
 	case formats[f.Name] != nil:
 		panic("pipeline: Register called twice for format " + f.Name)
@@ -142,7 +145,8 @@ func init() {
 		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
 			return openai.GuardChatStream(in, out, flush, d, gate)
 		},
-		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		ErrorBody:   func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		StatusError: openaiStatusError,
 		StreamError: func(msg, code string) []byte {
 			return sse.Data(string(openai.ErrorBody(msg, errorType, code))).Encode()
 		},
@@ -160,7 +164,8 @@ func init() {
 		GuardStream: func(in io.Reader, out io.Writer, flush func(), d Decide, gate warden.TextGate) error {
 			return openai.GuardResponsesStream(in, out, flush, d, gate)
 		},
-		ErrorBody: func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		ErrorBody:   func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
+		StatusError: openaiStatusError,
 		// A Responses stream reports errors as an error event.
 		StreamError: func(msg, code string) []byte {
 			b, _ := json.Marshal(map[string]any{"type": "error", "code": code, "message": msg, "param": nil})
@@ -185,6 +190,14 @@ func init() {
 			return anthropic.GuardStream(in, out, flush, d, gate)
 		},
 		ErrorBody: func(msg, _ string) []byte { return anthropic.ErrorBody(msg, "permission_error") },
+		StatusError: func(status int, msg, _ string) []byte {
+			typ := map[int]string{400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+				404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error", 504: "timeout_error"}[status]
+			if typ == "" {
+				typ = "api_error"
+			}
+			return anthropic.ErrorBody(msg, typ)
+		},
 		StreamError: func(msg, _ string) []byte {
 			return sse.Named("error", string(anthropic.ErrorBody(msg, "permission_error"))).Encode()
 		},
@@ -201,6 +214,7 @@ func init() {
 			return gemini.GuardStream(in, out, flush, d, gate)
 		},
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
+		StatusError: func(status int, msg, _ string) []byte { return gemini.StatusErrorBody(status, msg) },
 		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).Encode() },
 		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 	})
@@ -214,9 +228,22 @@ func init() {
 		},
 		// Bedrock names the error in the x-amzn-ErrorType header (bedrock.ErrorType); the body holds the message.
 		ErrorBody:   func(msg, _ string) []byte { return bedrock.ErrorBody(msg) },
+		StatusError: func(_ int, msg, _ string) []byte { return bedrock.ErrorBody(msg) },
 		StreamError: func(msg, _ string) []byte { return bedrock.StreamException(msg) },
 		MessageBody: func(text string) []byte { return bedrock.MessageBody(text, "content_filtered") },
 	})
+}
+
+// openaiStatusError is OpenAI's error shape with the type OpenAI uses for the status class.
+func openaiStatusError(status int, msg, code string) []byte {
+	typ := "invalid_request_error"
+	switch {
+	case status == 403:
+		typ = errorType
+	case status >= 500:
+		typ = "server_error"
+	}
+	return openai.ErrorBody(msg, typ, code)
 }
 
 // anthropicResponse adapts an Anthropic message, which is one response, to Response.

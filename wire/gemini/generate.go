@@ -331,8 +331,18 @@ func (r *Response) Encode() ([]byte, error) {
 }
 
 // ErrorBody returns an error body in Google's API error shape, for errors Warden answers itself.
-func ErrorBody(message string) []byte {
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 403, "message": message, "status": "PERMISSION_DENIED"}})
+func ErrorBody(message string) []byte { return StatusErrorBody(403, message) }
+
+// StatusErrorBody returns an error body in Google's API error shape for an HTTP status, with the
+// canonical status name Google pairs with it.
+func StatusErrorBody(status int, message string) []byte {
+	name := map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+		409: "ABORTED", 413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 499: "CANCELLED", 500: "INTERNAL",
+		501: "UNIMPLEMENTED", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}[status]
+	if name == "" {
+		name = "UNKNOWN"
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": message, "status": name}})
 	return b
 }
 

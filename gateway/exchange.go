@@ -1,0 +1,341 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/pipeline"
+	"github.com/agentwarden/warden/stream"
+)
+
+// Reason codes of the gateway's own errors, beside the pipeline's.
+const (
+	CodeNotFound      = "warden.not_found"
+	CodeTooLarge      = "warden.request_too_large"
+	CodeUpstream      = "warden.upstream_error"
+	CodeTimeout       = "warden.upstream_timeout"
+	CodeBadUpstream   = "warden.bad_upstream"
+	CodeStreamBroken  = "warden.upstream_stream_broken"
+	CodeNeedsSSE      = "warden.needs_sse"
+	CodeUnguardedWire = "warden.unsupported_stream"
+)
+
+// exchange is one guarded request and its answer.
+type exchange struct {
+	g     *Gateway
+	w     http.ResponseWriter
+	r     *http.Request
+	rt    route
+	f     *pipeline.Format
+	t     *tally
+	start time.Time
+	// status and code are what the client got, for the log line.
+	status int
+	code   string
+}
+
+func (g *Gateway) serveProvider(w http.ResponseWriter, r *http.Request) {
+	rt, ok := g.route(r)
+	if !ok {
+		g.notFound(w, r)
+		return
+	}
+	if rt.format == nil {
+		g.passthrough(w, r, rt)
+		return
+	}
+	x := &exchange{g: g, w: w, r: r, rt: rt, f: rt.format, t: &tally{}, start: time.Now()}
+	x.serve()
+	x.logLine()
+}
+
+// notFound answers a path no upstream serves, in OpenAI's error shape (the commonest client), naming the
+// paths that are served.
+func (g *Gateway) notFound(w http.ResponseWriter, r *http.Request) {
+	msg := fmt.Sprintf("Warden serves no %s %s. Guarded: POST /v1/chat/completions, /v1/responses, /v1/messages, /v1beta/models/{model}:generateContent and :streamGenerateContent; other /v1/ and /v1beta/ paths pass to the provider", r.Method, r.URL.Path)
+	if len(g.prefixed) > 0 {
+		var ps []string
+		for _, up := range g.prefixed {
+			ps = append(ps, up.Prefix+"/")
+		}
+		msg += "; prefixed upstreams: " + strings.Join(ps, ", ")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(jsonError(msg, CodeNotFound))
+	g.log.Info("no route", "method", r.Method, "path", r.URL.Path, "status", http.StatusNotFound)
+}
+
+func (x *exchange) serve() {
+	ctx, cancel := context.WithTimeout(withTally(x.r.Context(), x.t), x.rt.up.Timeout)
+	defer cancel()
+	if x.rt.streamPath && x.r.URL.Query().Get("alt") != "sse" {
+		x.fail(http.StatusBadRequest, CodeNeedsSSE, "Warden guards Gemini streams as server-sent events: call :streamGenerateContent with ?alt=sse (the Google SDKs do)")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, x.g.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			x.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is larger than the %d bytes Warden accepts (gateway max_body_bytes)", tooLarge.Limit))
+			return
+		}
+		x.fail(http.StatusBadRequest, pipeline.CodeBadRequest, "Warden could not read the request body")
+		return
+	}
+	run := warden.RunInfo{}
+	if h := x.g.cfg.UserHeader; h != "" {
+		run.UserID = x.r.Header.Get(h)
+	}
+	prep, err := x.g.cfg.Pipeline.Request(ctx, x.f, body, run)
+	if err != nil {
+		x.refused(err)
+		return
+	}
+	run.UserID = prep.UserID
+	resp, err := x.forward(ctx, prep.Body)
+	if err != nil {
+		x.upstreamFailed(ctx, err)
+		return
+	}
+	defer resp.Body.Close()
+	if isEventStream(resp.Header) {
+		x.relayStream(ctx, resp, stream.Info{Run: run, Tools: prep.Tools})
+		return
+	}
+	x.relayWhole(ctx, resp, run)
+}
+
+// forward sends the (possibly rewritten) body upstream with the client's headers, less hop-by-hop ones
+// and with the credential injected when the upstream holds one.
+func (x *exchange) forward(ctx context.Context, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, x.rt.upstreamURL(x.r.URL), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	copyRequestHeaders(req.Header, x.r.Header)
+	injectKey(req.Header, x.rt.up)
+	return x.g.client.Do(req)
+}
+
+// relayWhole reads a whole upstream body, runs the response side on it and writes the result.
+func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run warden.RunInfo) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, x.g.cfg.MaxResponseBytes+1))
+	switch {
+	case err != nil:
+		x.upstreamFailed(ctx, err)
+		return
+	case int64(len(body)) > x.g.cfg.MaxResponseBytes:
+		x.fail(http.StatusBadGateway, CodeBadUpstream, fmt.Sprintf("the provider's response is larger than the %d bytes Warden reads (gateway max_response_bytes)", x.g.cfg.MaxResponseBytes))
+		return
+	}
+	out, err := x.g.cfg.Pipeline.Response(ctx, x.f, resp.StatusCode, body, run)
+	if err != nil {
+		x.refused(err)
+		return
+	}
+	h := x.w.Header()
+	copyResponseHeaders(h, resp.Header)
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	x.setTally(h)
+	x.status = resp.StatusCode
+	x.w.WriteHeader(resp.StatusCode)
+	x.w.Write(out)
+}
+
+// relayStream copies an upstream event stream through the pipeline's stream guard. The tally so far (the
+// request side) goes in the headers, the final one in trailers. A stream that breaks off or cannot be read
+// ends with the format's error event; what was held is never released.
+func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info stream.Info) {
+	h := x.w.Header()
+	copyResponseHeaders(h, resp.Header)
+	h.Del("Content-Length")
+	x.setTally(h)
+	h.Set("Trailer", HeaderEvaluated+", "+HeaderDecision)
+	x.status = resp.StatusCode
+	x.w.WriteHeader(resp.StatusCode)
+	rc := http.NewResponseController(x.w)
+	flush := func() { _ = rc.Flush() }
+	flush()
+	err := x.g.cfg.Pipeline.Stream(ctx, x.f, resp.Body, x.w, flush, info)
+	var refusal *pipeline.Refusal
+	switch {
+	case err == nil:
+	case errors.As(err, &refusal):
+		x.code = refusal.Code // the pipeline wrote the error event
+	case x.r.Context().Err() != nil:
+		x.code = "client_gone"
+	default:
+		x.code = CodeStreamBroken
+		msg := "Warden ended this stream: the provider's stream broke off or could not be read; nothing it held back was released"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			x.code, msg = CodeTimeout, fmt.Sprintf("Warden ended this stream: the provider did not finish within the upstream timeout (%s)", x.rt.up.Timeout)
+		}
+		x.w.Write(x.f.StreamError(msg, x.code))
+		flush()
+		x.g.log.Warn("stream ended with an error", "upstream", x.rt.up.Name, "format", x.f.Name, "err", err)
+	}
+	evaluated, decision := x.t.values()
+	h.Set(HeaderEvaluated, evaluated)
+	h.Set(HeaderDecision, decision)
+}
+
+// refused answers a pipeline refusal (or any pipeline error) in the format's shape.
+func (x *exchange) refused(err error) {
+	var r *pipeline.Refusal
+	if !errors.As(err, &r) {
+		x.fail(http.StatusInternalServerError, "warden.error", "Warden could not check this exchange, so it was stopped")
+		x.g.log.Error("pipeline error", "format", x.f.Name, "err", err)
+		return
+	}
+	h := x.w.Header()
+	h.Set("Content-Type", "application/json")
+	if r.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(int((r.RetryAfter+time.Second-1)/time.Second)))
+	}
+	if r.Status == http.StatusForbidden {
+		h.Set("x-amzn-ErrorType", "AccessDeniedException") // Bedrock clients read the type from here
+	}
+	x.setTally(h)
+	if _, d := x.t.values(); d == warden.ActionAllow.String() {
+		h.Set(HeaderDecision, warden.ActionReject.String()) // Warden itself refused (a blocked user, a bad body)
+	}
+	x.status, x.code = r.Status, r.Code
+	x.w.WriteHeader(r.Status)
+	x.w.Write(r.Body)
+}
+
+// upstreamFailed answers an upstream that could not be reached or read.
+func (x *exchange) upstreamFailed(ctx context.Context, err error) {
+	switch {
+	case x.r.Context().Err() != nil:
+		x.status, x.code = 499, "client_gone" // nobody to answer
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		x.fail(http.StatusGatewayTimeout, CodeTimeout, fmt.Sprintf("the provider (%s) did not answer within the upstream timeout (%s)", x.rt.up.Name, x.rt.up.Timeout))
+	default:
+		x.fail(http.StatusBadGateway, CodeUpstream, fmt.Sprintf("Warden could not reach the provider (%s): %s", x.rt.up.Name, redactURLError(err)))
+	}
+}
+
+// fail answers an error of Warden's own in the format's shape.
+func (x *exchange) fail(status int, code, msg string) {
+	h := x.w.Header()
+	h.Set("Content-Type", "application/json")
+	x.setTally(h)
+	x.status, x.code = status, code
+	x.w.WriteHeader(status)
+	x.w.Write(x.f.StatusError(status, msg, code))
+}
+
+func (x *exchange) setTally(h http.Header) {
+	evaluated, decision := x.t.values()
+	h.Set(HeaderEvaluated, evaluated)
+	h.Set(HeaderDecision, decision)
+}
+
+// logLine logs the exchange without content: route, status, reason code, tally and duration.
+func (x *exchange) logLine() {
+	evaluated, decision := x.t.values()
+	level := slog.LevelInfo
+	if x.status >= 500 {
+		level = slog.LevelWarn
+	}
+	x.g.log.Log(x.r.Context(), level, "exchange", "upstream", x.rt.up.Name, "format", x.f.Name, "path", x.r.URL.Path,
+		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "duration", time.Since(x.start))
+}
+
+// upstreamURL is the upstream's base URL joined with the route's path and the client's query; a key in
+// the query (Gemini's ?key=) is dropped when the upstream injects its own.
+func (rt route) upstreamURL(client *url.URL) string {
+	u := *rt.up.URL
+	u.Path = strings.TrimSuffix(u.Path, "/") + rt.path
+	u.RawPath = ""
+	u.RawQuery = client.RawQuery
+	if rt.up.APIKey != "" && u.RawQuery != "" {
+		q := client.Query()
+		if q.Has("key") {
+			q.Del("key")
+			u.RawQuery = q.Encode()
+		}
+	}
+	return u.String()
+}
+
+func isEventStream(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mt == "text/event-stream"
+}
+
+// hopHeaders are the hop-by-hop headers a proxy must not forward (RFC 9110 §7.6.1), plus what the
+// transport sets itself.
+var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
+	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding"}
+
+func copyRequestHeaders(dst, src http.Header) {
+	for k, vs := range src {
+		dst[k] = append([]string(nil), vs...)
+	}
+	for _, k := range hopHeaders {
+		dst.Del(k)
+	}
+}
+
+func copyResponseHeaders(dst, src http.Header) {
+	for k, vs := range src {
+		dst[k] = append([]string(nil), vs...)
+	}
+	for _, k := range hopHeaders {
+		dst.Del(k)
+	}
+	dst.Del("Content-Encoding") // the transport decompressed the body
+}
+
+// credentialHeaders are where the providers read a key; an injected key replaces all of them.
+var credentialHeaders = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key"}
+
+// injectKey puts the upstream's own key where its provider reads it, in place of the client's.
+func injectKey(h http.Header, up *Upstream) {
+	if up.APIKey == "" {
+		return
+	}
+	for _, k := range credentialHeaders {
+		h.Del(k)
+	}
+	switch up.Provider {
+	case ProviderAnthropic:
+		h.Set("X-Api-Key", up.APIKey)
+	case ProviderGemini:
+		h.Set("X-Goog-Api-Key", up.APIKey)
+	default:
+		h.Set("Authorization", "Bearer "+up.APIKey)
+	}
+}
+
+// redactURLError keeps an upstream error's reason without the URL, whose query may carry a key.
+func redactURLError(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			return inner.Error()
+		}
+	}
+	return err.Error()
+}
+
+// jsonError is an error body in OpenAI's shape for answers that belong to no format.
+func jsonError(msg, code string) []byte {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": code}})
+	return b
+}

@@ -1,0 +1,185 @@
+package gateway_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden"
+	_ "github.com/agentwarden/warden/builtin"
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/gateway"
+	"github.com/agentwarden/warden/pipeline"
+)
+
+// reply is what the fake upstream answers next: a recorded provider body or stream.
+type reply struct {
+	status      int
+	contentType string
+	body        []byte
+	// cutAfter, when positive, ends the connection after that many bytes of body: a reset mid-stream.
+	cutAfter int
+	// delay holds the answer back (an upstream that does not answer in time).
+	delay time.Duration
+}
+
+// upstream is a fake provider on loopback that replays recorded answers and remembers what it was sent.
+type upstream struct {
+	mu      sync.Mutex
+	next    reply
+	path    string
+	query   string
+	header  http.Header
+	body    []byte
+	calls   int
+	srv     *httptest.Server
+	baseURL *url.URL
+}
+
+func newUpstream(t *testing.T) *upstream {
+	u := &upstream{}
+	u.srv = httptest.NewServer(u)
+	t.Cleanup(u.srv.Close)
+	u.baseURL, _ = url.Parse(u.srv.URL)
+	return u
+}
+
+func (u *upstream) answer(r reply) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.contentType == "" {
+		r.contentType = "application/json"
+	}
+	u.next = r
+}
+
+func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	u.mu.Lock()
+	u.path, u.query, u.header, u.body = r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body
+	u.calls++
+	next := u.next
+	u.mu.Unlock()
+	if next.delay > 0 {
+		select {
+		case <-time.After(next.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	w.Header().Set("Content-Type", next.contentType)
+	w.Header().Set("X-Request-Id", "req-upstream")
+	w.WriteHeader(next.status)
+	if next.cutAfter > 0 {
+		w.Write(next.body[:next.cutAfter])
+		http.NewResponseController(w).Flush()
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	w.Write(next.body)
+}
+
+// sent returns what the upstream last received.
+func (u *upstream) sent() (path, query string, header http.Header, body []byte, calls int) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.path, u.query, u.header, u.body, u.calls
+}
+
+// fixture reads a recorded provider answer from a wire codec's testdata.
+func fixture(t testing.TB, provider, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "wire", provider, "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// harness is Warden's gateway on loopback in front of a fake upstream for every built-in provider.
+type harness struct {
+	up   *upstream
+	url  string // Warden's base URL
+	recs *records
+}
+
+// records keeps the engine's evaluation records, to check what ran.
+type records struct {
+	mu   sync.Mutex
+	list []warden.Record
+}
+
+func (r *records) Record(_ context.Context, rec *warden.Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.list = append(r.list, *rec)
+}
+
+type harnessOption func(*gateway.Config)
+
+// newHarness starts the gateway on configYAML (the embedded default when empty).
+func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness {
+	t.Helper()
+	h := &harness{up: newUpstream(t), recs: &records{}}
+	file := ""
+	if configYAML != "" {
+		file = filepath.Join(t.TempDir(), "warden.yaml")
+		if err := os.WriteFile(file, []byte(configYAML), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := config.Load(context.Background(), file, config.Options{Recorder: h.recs, WrapRecorder: gateway.Tally})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	cfg := gateway.Config{Pipeline: pipeline.New(l, nil)}
+	for _, name := range []string{"openai", "anthropic", "gemini"} {
+		cfg.Upstreams = append(cfg.Upstreams, gateway.Upstream{Name: name, URL: h.up.baseURL})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	g, err := gateway.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	return h
+}
+
+// post sends a raw request to Warden, for what no SDK sends.
+func (h *harness) post(t *testing.T, path, contentType, body string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, h.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
