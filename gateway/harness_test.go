@@ -113,6 +113,7 @@ func fixture(t testing.TB, provider, name string) []byte {
 // harness is Warden's gateway on loopback in front of a fake upstream for every built-in provider.
 type harness struct {
 	up   *upstream
+	g    *gateway.Gateway
 	url  string // Warden's base URL
 	recs *records
 }
@@ -158,6 +159,7 @@ func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.g = g
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
 	h.url = srv.URL

@@ -215,7 +215,8 @@ func init() {
 		},
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		StatusError: func(status int, msg, _ string) []byte { return gemini.StatusErrorBody(status, msg) },
-		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).Encode() },
+		// \r\n as Gemini writes: a client that splits on either blank line reads it apart from the events before.
+		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
 		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 	})
 	Register(&Format{

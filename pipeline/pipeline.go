@@ -79,9 +79,13 @@ func (p *Pipeline) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// refuse answers in f's error shape.
+// refuse answers in f's error shape for status.
 func refuse(f *Format, status int, code, msg string, cause error) *Refusal {
-	return &Refusal{Status: status, Body: f.ErrorBody(msg, code), Code: code, Cause: cause}
+	body := f.ErrorBody(msg, code)
+	if status != http.StatusForbidden {
+		body = f.StatusError(status, msg, code)
+	}
+	return &Refusal{Status: status, Body: body, Code: code, Cause: cause}
 }
 
 // halted turns a tripwire into a refusal naming the guardrail and its reason, never the content.

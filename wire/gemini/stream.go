@@ -67,6 +67,17 @@ type streamGuard struct {
 	chunks  [][]byte             // the held parts as chunks of their own, sent as they are if all are kept
 	content []warden.ContentPart // text and thought of the chunks already sent
 	decided bool
+	// eol ends the lines of the events Warden writes: the stream's own ending, so that a client never sees
+	// two kinds mixed. Gemini ends its lines with \r\n.
+	eol string
+}
+
+// eolOr is the stream's line ending, or Gemini's own before any line has ended.
+func (g *streamGuard) eolOr() string {
+	if g.eol == "" {
+		return "\r\n"
+	}
+	return g.eol
 }
 
 func (g *streamGuard) write(b []byte) error {
@@ -101,6 +112,9 @@ type streamPart struct {
 func (p streamPart) isCall() bool { return len(p.FunctionCall) > 0 && string(p.FunctionCall) != "null" }
 
 func (g *streamGuard) event(ev sse.Event) error {
+	if g.eol == "" {
+		g.eol = sse.LineEnding(ev.Raw)
+	}
 	data := strings.TrimSpace(ev.Data)
 	if !ev.HasData || !strings.HasPrefix(data, "{") || g.decided {
 		return g.write(ev.Raw)
@@ -183,8 +197,8 @@ func (g *streamGuard) holdCalls(raw, data []byte) error {
 		g.chunks = append(g.chunks, raw)
 		return nil
 	}
-	g.chunks = append(g.chunks, sse.Data(string(c.with(g.held[len(g.held)-(len(c.parts)-len(rest)):]))).Encode())
-	return g.write(sse.Data(string(c.with(rest))).Encode())
+	g.chunks = append(g.chunks, sse.Data(string(c.with(g.held[len(g.held)-(len(c.parts)-len(rest)):]))).EncodeLines(g.eolOr()))
+	return g.write(sse.Data(string(c.with(rest))).EncodeLines(g.eolOr()))
 }
 
 // candidateParts is a chunk opened at its first candidate's content parts, to be written back with others.
@@ -281,7 +295,7 @@ func (g *streamGuard) finish(raw, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return g.write(sse.Data(string(b)).Encode())
+	return g.write(sse.Data(string(b)).EncodeLines(g.eolOr()))
 }
 
 // withHeldCalls returns the chunk with the held functionCall parts put before its own parts.
@@ -332,7 +346,7 @@ func (g *streamGuard) gateChunk(data string, raw []byte) (string, []byte, error)
 		// string takes its place, and every other byte stays (an emptied part is as Gemini ends a stream).
 		at := len(textHead)
 		nd := data[:at] + string(reqtext.Quote(out)) + data[at+len(text)+2:]
-		return nd, sse.Data(nd).Encode(), nil
+		return nd, sse.Data(nd).EncodeLines(g.eolOr()), nil
 	}
 	var c streamChunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
@@ -382,7 +396,7 @@ func (g *streamGuard) gateChunk(data string, raw []byte) (string, []byte, error)
 	if same && rest == "" {
 		return data, raw, nil
 	}
-	return rewriteText(data, outs, rest, finished)
+	return rewriteText(data, outs, rest, finished, g.eolOr())
 }
 
 // answerText reports whether a part is text of the answer (not a thought, not a call).
@@ -391,7 +405,7 @@ func answerText(p streamPart) bool { return p.Text != nil && !p.Thought && !p.is
 // rewriteText returns the chunk with the released texts in place of the first candidate's answer text parts,
 // in order (a part whose text is all held is left out), and rest, when set, as one more text part. A chunk
 // that then carries no part and does not finish is not sent (nil raw).
-func rewriteText(data string, outs []string, rest string, finished bool) (string, []byte, error) {
+func rewriteText(data string, outs []string, rest string, finished bool, eol string) (string, []byte, error) {
 	c, err := openParts([]byte(data))
 	if err != nil {
 		return "", nil, err
@@ -425,5 +439,5 @@ func rewriteText(data string, outs []string, rest string, finished bool) (string
 		return "", nil, nil
 	}
 	b := c.with(kept)
-	return string(b), sse.Data(string(b)).Encode(), nil
+	return string(b), sse.Data(string(b)).EncodeLines(eol), nil
 }

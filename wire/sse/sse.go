@@ -197,29 +197,46 @@ func (r *Reader) readLine(raw *[]byte) (line []byte, ended bool, err error) {
 // Encode returns an event's bytes in canonical form: comments, event, id, retry, then one data line per line
 // of Data, each line ended by \n, and a blank line. Use it for events Warden writes or changes; pass Raw on
 // for the others.
-func (ev Event) Encode() []byte {
+func (ev Event) Encode() []byte { return ev.EncodeLines("\n") }
+
+// EncodeLines is Encode with every line ended by eol: what a stream whose lines end in \r\n needs, since
+// some clients (the Gemini SDK among them) split events on the first blank line of either kind and run two
+// events together when the endings are mixed.
+func (ev Event) EncodeLines(eol string) []byte {
 	var b bytes.Buffer
 	for _, c := range ev.Comments {
-		b.WriteByte(':')
-		b.WriteString(c)
-		b.WriteByte('\n')
+		b.WriteString(":" + c + eol)
 	}
 	if ev.Type != "" {
-		b.WriteString("event: " + ev.Type + "\n")
+		b.WriteString("event: " + ev.Type + eol)
 	}
 	if ev.HasID {
-		b.WriteString("id: " + ev.ID + "\n")
+		b.WriteString("id: " + ev.ID + eol)
 	}
 	if ev.Retry >= 0 {
-		b.WriteString("retry: " + strconv.FormatInt(ev.Retry, 10) + "\n")
+		b.WriteString("retry: " + strconv.FormatInt(ev.Retry, 10) + eol)
 	}
 	if ev.HasData {
 		for _, l := range strings.Split(ev.Data, "\n") {
-			b.WriteString("data: " + l + "\n")
+			b.WriteString("data: " + l + eol)
 		}
 	}
-	b.WriteByte('\n')
+	b.WriteString(eol)
 	return b.Bytes()
+}
+
+// LineEnding returns how the first line of raw ends: "\r\n", "\r" or "\n"; "" when no line ends in it.
+func LineEnding(raw []byte) string {
+	i := bytes.IndexAny(raw, "\r\n")
+	switch {
+	case i < 0:
+		return ""
+	case raw[i] == '\n':
+		return "\n"
+	case i+1 < len(raw) && raw[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
 }
 
 // Data returns a data-only event: the form OpenAI-style streams use ("data: {...}" and "data: [DONE]").

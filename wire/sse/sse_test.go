@@ -238,3 +238,28 @@ func dataOf(evs []sse.Event) []string {
 	}
 	return out
 }
+
+func TestLineEnding(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ desc, raw, want string }{
+		{"a line feed", "data: x\n\n", "\n"},
+		{"a carriage return and line feed", "data: x\r\n\r\n", "\r\n"},
+		{"a lone carriage return", "data: x\r\r", "\r"},
+		{"no line end yet", "data: x", ""},
+	} {
+		if got := sse.LineEnding([]byte(tc.raw)); got != tc.want {
+			t.Errorf("%s: LineEnding(%q) = %q, want %q", tc.desc, tc.raw, got, tc.want)
+		}
+	}
+}
+
+func TestEncodeLinesEndsEveryLineAlike(t *testing.T) {
+	t.Parallel()
+	ev := sse.Event{Type: "t", Data: "a\nb", HasData: true, Retry: -1, Comments: []string{" hi"}}
+	if got, want := string(ev.EncodeLines("\r\n")), ": hi\r\nevent: t\r\ndata: a\r\ndata: b\r\n\r\n"; got != want {
+		t.Errorf("EncodeLines = %q, want %q", got, want)
+	}
+	if got, want := string(ev.Encode()), ": hi\nevent: t\ndata: a\ndata: b\n\n"; got != want {
+		t.Errorf("Encode = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,221 @@
+package gateway_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/gateway"
+)
+
+const chatBody = `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+
+func TestRouting(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "")
+	h2 := newHarness(t, "", func(c *gateway.Config) {
+		c.Upstreams = append(c.Upstreams, gateway.Upstream{Name: "deepseek", URL: c.Upstreams[0].URL, Prefix: "/deepseek"})
+	})
+	healthy := fixture(t, "openai", "healthy_tool_calls.json")
+	tests := []struct {
+		desc       string
+		h          *harness
+		method     string
+		path       string
+		header     map[string]string
+		wantStatus int
+		wantPath   string // what the upstream saw; "" when nothing should reach it
+		guarded    bool
+	}{
+		{desc: "chat completions are guarded and keep their path", h: h, method: "POST", path: "/v1/chat/completions", wantStatus: 200, wantPath: "/v1/chat/completions", guarded: true},
+		{desc: "a prefixed upstream gets the path without its prefix", h: h2, method: "POST", path: "/deepseek/chat/completions", wantStatus: 200, wantPath: "/chat/completions", guarded: true},
+		{desc: "other provider paths pass through unguarded", h: h, method: "GET", path: "/v1/models", wantStatus: 200, wantPath: "/v1/models"},
+		{desc: "an anthropic-flagged path goes to anthropic unguarded", h: h, method: "POST", path: "/v1/messages/count_tokens", header: map[string]string{"anthropic-version": "2023-06-01"}, wantStatus: 200, wantPath: "/v1/messages/count_tokens"},
+		{desc: "an unknown path is a 404 naming the served routes", h: h, method: "POST", path: "/chat/completions", wantStatus: 404},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			tc.h.up.answer(reply{body: healthy})
+			_, _, _, _, before := tc.h.up.sent()
+			req, _ := http.NewRequest(tc.method, tc.h.url+tc.path, strings.NewReader(chatBody))
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.wantStatus {
+				t.Fatalf("status = %d, want %d (%s)", resp.StatusCode, tc.wantStatus, body)
+			}
+			path, _, _, _, calls := tc.h.up.sent()
+			if tc.wantPath == "" {
+				if calls != before {
+					t.Errorf("the upstream was called")
+				}
+				if !strings.Contains(string(body), "/v1/chat/completions") {
+					t.Errorf("404 body %s does not name the served routes", body)
+				}
+				return
+			}
+			if path != tc.wantPath {
+				t.Errorf("upstream path = %q, want %q", path, tc.wantPath)
+			}
+			if got := resp.Header.Get(gateway.HeaderEvaluated) != ""; got != tc.guarded {
+				t.Errorf("guarded = %v, want %v", got, tc.guarded)
+			}
+		})
+	}
+}
+
+func TestCredentials(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc    string
+		inject  string
+		path    string
+		header  map[string]string
+		query   string
+		wantHdr map[string]string
+	}{
+		{desc: "the client's OpenAI key passes through", path: "/v1/chat/completions",
+			header: map[string]string{"Authorization": "Bearer sk-client"}, wantHdr: map[string]string{"Authorization": "Bearer sk-client"}},
+		{desc: "an injected key replaces the client's", inject: "sk-warden", path: "/v1/chat/completions",
+			header: map[string]string{"Authorization": "Bearer sk-client"}, wantHdr: map[string]string{"Authorization": "Bearer sk-warden"}},
+		{desc: "an injected Gemini key goes in x-goog-api-key and the query key is dropped", inject: "g-warden",
+			path: "/v1beta/models/gemini-2.5-flash:generateContent", query: "key=g-client",
+			wantHdr: map[string]string{"X-Goog-Api-Key": "g-warden"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, "", func(c *gateway.Config) {
+				for i := range c.Upstreams {
+					c.Upstreams[i].APIKey = tc.inject
+				}
+			})
+			h.up.answer(reply{body: fixture(t, "openai", "healthy_tool_calls.json")})
+			if strings.Contains(tc.path, "gemini") {
+				h.up.answer(reply{body: fixture(t, "gemini", "healthy_function_call.json")})
+			}
+			path := tc.path
+			if tc.query != "" {
+				path += "?" + tc.query
+			}
+			body := chatBody
+			if strings.Contains(tc.path, "gemini") {
+				body = `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`
+			}
+			resp, out := h.post(t, path, "application/json", body, tc.header)
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d: %s", resp.StatusCode, out)
+			}
+			_, query, header, _, _ := h.up.sent()
+			for k, v := range tc.wantHdr {
+				if got := header.Get(k); got != v {
+					t.Errorf("upstream %s = %q, want %q", k, got, v)
+				}
+			}
+			if tc.inject != "" && strings.Contains(query, "key=") {
+				t.Errorf("upstream query %q still carries the client's key", query)
+			}
+		})
+	}
+}
+
+func TestUpstreamFailures(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "", func(c *gateway.Config) {
+		c.MaxBodyBytes = 1024
+		for i := range c.Upstreams {
+			c.Upstreams[i].Timeout = 300 * time.Millisecond
+		}
+	})
+	down := newHarness(t, "", func(c *gateway.Config) {
+		u, _ := url.Parse("http://127.0.0.1:1") // nothing listens on port 1
+		for i := range c.Upstreams {
+			c.Upstreams[i].URL = u
+		}
+	})
+	tests := []struct {
+		desc       string
+		h          *harness
+		reply      reply
+		path, body string
+		wantStatus int
+		wantBody   string
+	}{
+		{desc: "an upstream that is down is a 502 in the provider's shape", h: down, path: "/v1/chat/completions", body: chatBody,
+			wantStatus: 502, wantBody: `"code":"warden.upstream_error"`},
+		{desc: "an upstream that does not answer in time is a 504", h: h, reply: reply{delay: 2 * time.Second, body: []byte(`{}`)},
+			path: "/v1/chat/completions", body: chatBody, wantStatus: 504, wantBody: `"code":"warden.upstream_timeout"`},
+		{desc: "a body over the limit is a 413 and never goes upstream", h: h, path: "/v1/messages",
+			body:       `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"` + strings.Repeat("a", 2000) + `"}]}`,
+			wantStatus: 413, wantBody: `"type":"request_too_large"`},
+		{desc: "a request Warden cannot read is a 400 in the provider's shape", h: h, path: "/v1beta/models/g:generateContent", body: `{"contents":`,
+			wantStatus: 400, wantBody: `"status":"INVALID_ARGUMENT"`},
+		{desc: "a Gemini stream without alt=sse is refused with how to ask", h: h, path: "/v1beta/models/g:streamGenerateContent", body: `{}`,
+			wantStatus: 400, wantBody: "alt=sse"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			tc.h.up.answer(tc.reply)
+			_, _, _, _, before := tc.h.up.sent()
+			resp, body := tc.h.post(t, tc.path, "application/json", tc.body, nil)
+			if resp.StatusCode != tc.wantStatus || !strings.Contains(body, tc.wantBody) {
+				t.Errorf("got %d %s, want %d with %s", resp.StatusCode, body, tc.wantStatus, tc.wantBody)
+			}
+			if _, _, _, _, after := tc.h.up.sent(); tc.wantStatus < 500 && after != before {
+				t.Errorf("the upstream was called for a request Warden refused")
+			}
+		})
+	}
+}
+
+// A stream that breaks off after a tool call's delta ends with the provider's error event, and the held
+// call never reaches the client.
+func TestStreamCutMidwayReleasesNothingHeld(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "")
+	body := fixture(t, "openai", "stream_denied_call.sse")
+	cut := strings.Index(string(body), `"finish_reason":"tool_calls"`) - 100
+	h.up.answer(reply{contentType: "text/event-stream", body: body, cutAfter: cut})
+	resp, out := h.post(t, "/v1/chat/completions", "application/json", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`, nil)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if strings.Contains(out, "tool_calls") {
+		t.Errorf("a held tool call was released: %s", out)
+	}
+	if !strings.Contains(out, gateway.CodeStreamBroken) {
+		t.Errorf("the stream does not end with Warden's error event: %s", out)
+	}
+	if got := resp.Trailer.Get(gateway.HeaderDecision); got == "" {
+		t.Errorf("no %s trailer", gateway.HeaderDecision)
+	}
+}
+
+func TestReadyzTurnsUnavailableWhenDraining(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "")
+	for _, tc := range []struct {
+		desc  string
+		drain bool
+		want  int
+	}{{"ready before draining", false, 200}, {"unavailable while draining", true, 503}} {
+		if tc.drain {
+			h.g.Drain()
+		}
+		rec := httptest.NewRecorder()
+		h.g.ServeHTTP(rec, httptest.NewRequest("GET", "/readyz", nil))
+		if rec.Code != tc.want {
+			t.Errorf("%s: /readyz = %d, want %d", tc.desc, rec.Code, tc.want)
+		}
+	}
+}
