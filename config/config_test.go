@@ -118,6 +118,22 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 			`test.yaml:4:16: detectors.thresholds.deception: cannot unmarshal !!str`},
 		{"an unknown key in the detectors section", "version: 1\ndetectors:\n  threshold: {}\n",
 			`test.yaml:3:3: detectors.threshold: unknown key "threshold" (did you mean "thresholds"?)`},
+		{"an unknown key in a gateway upstream", "version: 1\ngateway:\n  upstreams:\n    - name: openai\n      api_key: sk-1\n",
+			`test.yaml:5:7: gateway.upstreams[0].api_key: unknown key "api_key"`},
+		{"an upstream without a URL", "version: 1\ngateway:\n  upstreams:\n    - name: deepseek\n",
+			`test.yaml:4:7: gateway.upstreams[0].url: missing: the upstream's base URL`},
+		{"an upstream URL that is not http", "version: 1\ngateway:\n  upstreams:\n    - name: deepseek\n      url: ftp://x\n",
+			`test.yaml:4:7: gateway.upstreams[0].url: "ftp://x" is not an http:// or https:// URL with a host`},
+		{"a built-in upstream with a prefix", "version: 1\ngateway:\n  upstreams:\n    - name: openai\n      prefix: /oa\n",
+			`test.yaml:4:7: gateway.upstreams[0].prefix: the built-in upstream "openai" is chosen by path`},
+		{"two upstreams with one name", "version: 1\ngateway:\n  upstreams:\n    - {name: k, url: 'http://a'}\n    - {name: k, url: 'http://b'}\n",
+			`test.yaml:5:7: gateway.upstreams[1].name: "k" is already the name of gateway.upstreams[0]`},
+		{"an upstream prefix that takes a built-in path", "version: 1\ngateway:\n  upstreams:\n    - {name: v, url: 'http://a', prefix: /v1}\n",
+			`test.yaml:4:7: gateway.upstreams[0].prefix: "/v1" is taken by the built-in routes`},
+		{"an unknown upstream provider", "version: 1\ngateway:\n  upstreams:\n    - {name: v, url: 'http://a', provider: cohere}\n",
+			`test.yaml:4:7: gateway.upstreams[0].provider: unknown provider "cohere"`},
+		{"a listen address without a port", "version: 1\ngateway:\n  listen: localhost\n",
+			`test.yaml:3:3: gateway.listen: "localhost" is not host:port`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
