@@ -61,15 +61,7 @@ func TestAnthropicMessages(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, calls := anthropicSummary(m)
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("tool uses = %q, want %q", calls, tc.wantCalls)
-			}
-			if m.StopReason != tc.wantStop {
-				t.Errorf("stop_reason = %q, want %q", m.StopReason, tc.wantStop)
-			}
+			checkAnswer(t, answer{text, calls, string(m.StopReason)}, tc.wantText, tc.wantCalls, string(tc.wantStop))
 			checkTally(t, resp.Header, tc.wantTallyD)
 			if _, _, hdr, _, _ := h.up.sent(); hdr.Get("X-Api-Key") != "sk-ant-client" {
 				t.Errorf("the client's key did not reach the upstream")
@@ -109,15 +101,7 @@ func TestAnthropicMessagesStream(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, calls := anthropicSummary(&m)
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("tool uses = %q, want %q", calls, tc.wantCalls)
-			}
-			if m.StopReason != tc.wantStop {
-				t.Errorf("stop_reason = %q, want %q", m.StopReason, tc.wantStop)
-			}
+			checkAnswer(t, answer{text, calls, string(m.StopReason)}, tc.wantText, tc.wantCalls, string(tc.wantStop))
 		})
 	}
 }

@@ -69,15 +69,7 @@ func TestGemini(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, calls, finish := geminiSummary([]*genai.GenerateContentResponse{r})
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("function calls = %q, want %q", calls, tc.wantCalls)
-			}
-			if finish != tc.wantFinish {
-				t.Errorf("finishReason = %q, want %q", finish, tc.wantFinish)
-			}
+			checkAnswer(t, answer{text, calls, string(finish)}, tc.wantText, tc.wantCalls, string(tc.wantFinish))
 			if r.SDKHTTPResponse == nil {
 				t.Fatal("the SDK kept no HTTP response")
 			}
@@ -115,15 +107,7 @@ func TestGeminiStream(t *testing.T) {
 				rs = append(rs, r)
 			}
 			text, calls, finish := geminiSummary(rs)
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("function calls = %q, want %q", calls, tc.wantCalls)
-			}
-			if finish != tc.wantFinish {
-				t.Errorf("finishReason = %q, want %q", finish, tc.wantFinish)
-			}
+			checkAnswer(t, answer{text, calls, string(finish)}, tc.wantText, tc.wantCalls, string(tc.wantFinish))
 			if path, query, _, _, _ := h.up.sent(); !strings.HasSuffix(path, ":streamGenerateContent") || !strings.Contains(query, "alt=sse") {
 				t.Errorf("upstream got %s?%s", path, query)
 			}

@@ -185,3 +185,26 @@ func (h *harness) post(t *testing.T, path, contentType, body string, header map[
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
+
+// answer is what a client acts on, in any format: the text, the tool calls ("name arguments") and how the
+// turn finished (finish reason, stop reason or status).
+type answer struct {
+	text   string
+	calls  []string
+	finish string
+}
+
+// checkAnswer asserts that the text contains wantText, the tool calls are exactly wantCalls and the turn
+// finished as wantFinish.
+func checkAnswer(t *testing.T, got answer, wantText string, wantCalls []string, wantFinish string) {
+	t.Helper()
+	if !strings.Contains(got.text, wantText) {
+		t.Errorf("text = %q, want it to contain %q", got.text, wantText)
+	}
+	if strings.Join(got.calls, "|") != strings.Join(wantCalls, "|") {
+		t.Errorf("tool calls = %q, want %q", got.calls, wantCalls)
+	}
+	if got.finish != wantFinish {
+		t.Errorf("finished as %q, want %q", got.finish, wantFinish)
+	}
+}

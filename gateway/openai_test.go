@@ -76,15 +76,7 @@ func TestOpenAIChat(t *testing.T) {
 				t.Fatal(err)
 			}
 			msg := c.Choices[0].Message
-			if got := toolCallNames(msg.ToolCalls); strings.Join(got, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("tool calls = %q, want %q", got, tc.wantCalls)
-			}
-			if c.Choices[0].FinishReason != tc.wantFinish {
-				t.Errorf("finish_reason = %q, want %q", c.Choices[0].FinishReason, tc.wantFinish)
-			}
-			if !strings.Contains(msg.Content, tc.wantText) {
-				t.Errorf("content = %q, want it to contain %q", msg.Content, tc.wantText)
-			}
+			checkAnswer(t, answer{msg.Content, toolCallNames(msg.ToolCalls), c.Choices[0].FinishReason}, tc.wantText, tc.wantCalls, tc.wantFinish)
 			checkTally(t, resp.Header, tc.wantDecision)
 			if got := resp.Header.Get("X-Request-Id"); got != "req-upstream" {
 				t.Errorf("the upstream's X-Request-Id = %q, want it passed on", got)
@@ -123,15 +115,7 @@ func TestOpenAIChatStream(t *testing.T) {
 				t.Fatal(err)
 			}
 			msg := acc.Choices[0].Message
-			if !strings.Contains(msg.Content, tc.wantText) {
-				t.Errorf("content = %q, want it to contain %q", msg.Content, tc.wantText)
-			}
-			if got := toolCallNames(msg.ToolCalls); strings.Join(got, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("tool calls = %q, want %q", got, tc.wantCalls)
-			}
-			if acc.Choices[0].FinishReason != tc.wantFinish {
-				t.Errorf("finish_reason = %q, want %q", acc.Choices[0].FinishReason, tc.wantFinish)
-			}
+			checkAnswer(t, answer{msg.Content, toolCallNames(msg.ToolCalls), acc.Choices[0].FinishReason}, tc.wantText, tc.wantCalls, tc.wantFinish)
 			if resp.Header.Get("Content-Type") != "text/event-stream" {
 				t.Errorf("Content-Type = %q", resp.Header.Get("Content-Type"))
 			}

@@ -3,7 +3,6 @@ package gateway_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -56,15 +55,7 @@ func TestOpenAIResponses(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, calls, status := responsesSummary(r)
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("function calls = %q, want %q", calls, tc.wantCalls)
-			}
-			if status != tc.wantStatus {
-				t.Errorf("status = %q, want %q", status, tc.wantStatus)
-			}
+			checkAnswer(t, answer{text, calls, status}, tc.wantText, tc.wantCalls, tc.wantStatus)
 			checkTally(t, resp.Header, tc.wantTallyD)
 		})
 	}
@@ -83,7 +74,7 @@ func TestOpenAIResponsesStream(t *testing.T) {
 		{desc: "a streamed function call reaches the client", body: fixture(t, "openai", "responses_stream_function_call.sse"),
 			wantCalls: []string{`bash {"command":"go test ./..."}`}, wantStatus: "completed"},
 		{desc: "a denied streamed call is held back and the model told why", body: fixture(t, "openai", "responses_stream_denied_first_call.sse"),
-			wantText: "warden.destructive_delete", wantStatus: "completed"},
+			wantText: "warden.destructive_delete", wantCalls: []string{`bash {"command":"ls"}`}, wantStatus: "completed"},
 		{desc: "a content-filtered stream releases no function call", body: fixture(t, "openai", "responses_stream_content_filter.sse"),
 			wantText: "were suppressed", wantStatus: "incomplete"},
 	}
@@ -107,20 +98,7 @@ func TestOpenAIResponsesStream(t *testing.T) {
 				t.Fatal("the stream has no final response event")
 			}
 			text, calls, status := responsesSummary(final)
-			if !strings.Contains(text, tc.wantText) {
-				t.Errorf("text = %q, want it to contain %q", text, tc.wantText)
-			}
-			if len(tc.wantCalls) > 0 && strings.Join(calls, "|") != strings.Join(tc.wantCalls, "|") {
-				t.Errorf("function calls = %q, want %q", calls, tc.wantCalls)
-			}
-			for _, c := range calls {
-				if strings.Contains(c, "rm -rf") {
-					t.Errorf("a denied call was released: %s", c)
-				}
-			}
-			if status != tc.wantStatus {
-				t.Errorf("status = %q, want %q", status, tc.wantStatus)
-			}
+			checkAnswer(t, answer{text, calls, status}, tc.wantText, tc.wantCalls, tc.wantStatus)
 		})
 	}
 }
