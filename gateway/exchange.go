@@ -22,14 +22,13 @@ import (
 
 // Reason codes of the gateway's own errors, beside the pipeline's.
 const (
-	CodeNotFound      = "warden.not_found"
-	CodeTooLarge      = "warden.request_too_large"
-	CodeUpstream      = "warden.upstream_error"
-	CodeTimeout       = "warden.upstream_timeout"
-	CodeBadUpstream   = "warden.bad_upstream"
-	CodeStreamBroken  = "warden.upstream_stream_broken"
-	CodeNeedsSSE      = "warden.needs_sse"
-	CodeUnguardedWire = "warden.unsupported_stream"
+	CodeNotFound     = "warden.not_found"
+	CodeTooLarge     = "warden.request_too_large"
+	CodeUpstream     = "warden.upstream_error"
+	CodeTimeout      = "warden.upstream_timeout"
+	CodeBadUpstream  = "warden.bad_upstream"
+	CodeStreamBroken = "warden.upstream_stream_broken"
+	CodeNeedsSSE     = "warden.needs_sse"
 )
 
 // exchange is one guarded request and its answer.
@@ -225,7 +224,7 @@ func (x *exchange) upstreamFailed(ctx context.Context, err error) {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		x.fail(http.StatusGatewayTimeout, CodeTimeout, fmt.Sprintf("the provider (%s) did not answer within the upstream timeout (%s)", x.rt.up.Name, x.rt.up.Timeout))
 	default:
-		x.fail(http.StatusBadGateway, CodeUpstream, fmt.Sprintf("Warden could not reach the provider (%s): %s", x.rt.up.Name, redactURLError(err)))
+		x.fail(http.StatusBadGateway, CodeUpstream, fmt.Sprintf("Warden could not reach or read the provider (%s): %s", x.rt.up.Name, redactURLError(err)))
 	}
 }
 
