@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/stream"
+	"github.com/agentwarden/warden/wire/openai"
 )
 
 // Reason codes of the gateway's own errors, beside the pipeline's.
@@ -73,7 +73,7 @@ func (g *Gateway) notFound(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
-	w.Write(jsonError(msg, CodeNotFound))
+	w.Write(openai.ErrorBody(msg, "invalid_request_error", CodeNotFound))
 	g.log.Info("no route", "method", r.Method, "path", r.URL.Path, "status", http.StatusNotFound)
 }
 
@@ -204,9 +204,6 @@ func (x *exchange) refused(err error) {
 	if r.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(int((r.RetryAfter+time.Second-1)/time.Second)))
 	}
-	if r.Status == http.StatusForbidden {
-		h.Set("x-amzn-ErrorType", "AccessDeniedException") // Bedrock clients read the type from here
-	}
 	x.setTally(h)
 	if _, d := x.t.values(); d == warden.ActionAllow.String() {
 		h.Set(HeaderDecision, warden.ActionReject.String()) // Warden itself refused (a blocked user, a bad body)
@@ -331,10 +328,4 @@ func redactURLError(err error) string {
 		}
 	}
 	return err.Error()
-}
-
-// jsonError is an error body in OpenAI's shape for answers that belong to no format.
-func jsonError(msg, code string) []byte {
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": code}})
-	return b
 }

@@ -52,7 +52,9 @@ func BenchmarkExchange(b *testing.B) {
 		file := ""
 		if configYAML != "" {
 			file = filepath.Join(b.TempDir(), "w.yaml")
-			os.WriteFile(file, []byte(configYAML), 0o600)
+			if err := os.WriteFile(file, []byte(configYAML), 0o600); err != nil {
+				b.Fatal(err)
+			}
 		}
 		l, err := config.Load(context.Background(), file, config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
 		if err != nil {

@@ -3,6 +3,8 @@ package gateway
 import (
 	"net/http"
 	"net/http/httputil"
+
+	"github.com/agentwarden/warden/wire/openai"
 )
 
 // passthroughProxy forwards the paths Warden does not guard (model lists, files, batches, token counts)
@@ -29,7 +31,8 @@ func (g *Gateway) passthroughProxy(up *Upstream) *httputil.ReverseProxy {
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadGateway)
-			w.Write(jsonError("Warden could not reach the provider ("+up.Name+"): "+redactURLError(err), CodeUpstream))
+			// The path belongs to no guarded format: OpenAI's error shape, the commonest client's.
+			w.Write(openai.ErrorBody("Warden could not reach the provider ("+up.Name+"): "+redactURLError(err), "server_error", CodeUpstream))
 		},
 	}
 }
