@@ -154,7 +154,7 @@ func decodePart(raw json.RawMessage, cand, index int) (part, error) {
 		out.hasID = id != ""
 		if id == "" {
 			// Gemini may send calls without ids; a stable one lets the turn model tell them apart.
-			id = "gemini-call-" + strconv.Itoa(cand) + "-" + strconv.Itoa(index)
+			id = syntheticID + strconv.Itoa(cand) + "-" + strconv.Itoa(index)
 		}
 		out.kind, out.call = "call", warden.NewToolCall(id, p.FunctionCall.Name, p.FunctionCall.Args)
 	case p.Text != nil && p.Thought:

@@ -308,3 +308,40 @@ func (a *Array) ElementSetter(i int, member string, j int, edit func(elem json.R
 		return EditElement(m, member, j, func(e json.RawMessage) (json.RawMessage, error) { return edit(e, text) })
 	})
 }
+
+// Append returns the request body with elems added at the end of its array member (created when absent),
+// every other byte kept: how a follow-up request carries a tool round the client never saw.
+func Append(body []byte, member string, elems ...json.RawMessage) ([]byte, error) {
+	o, err := jsonobj.Parse(body)
+	if err != nil {
+		return nil, err
+	}
+	var have []json.RawMessage
+	if raw, ok := o.Get(member); ok {
+		if have, err = jsonobj.SplitArray(raw); err != nil {
+			return nil, fmt.Errorf("%s: %v", member, err)
+		}
+	}
+	o.Set(member, jsonobj.JoinArray(append(have, elems...)))
+	return o.MarshalJSON()
+}
+
+// CallArguments is a call's arguments as a follow-up request must carry them: the model's JSON, or an
+// empty object when they were cut off or are not JSON, which no provider accepts back.
+func CallArguments(c warden.ToolCall) json.RawMessage {
+	if !c.Complete || len(bytes.TrimSpace(c.Arguments)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return c.Arguments
+}
+
+// CheckResults fails when a follow-up is asked for with a result count other than the message's calls.
+func CheckResults(msg warden.Message, results []string) error {
+	if len(results) != len(msg.ToolCalls) {
+		return fmt.Errorf("follow-up: %d results for %d tool calls", len(results), len(msg.ToolCalls))
+	}
+	if len(results) == 0 {
+		return errors.New("follow-up: the message has no tool calls to answer")
+	}
+	return nil
+}
