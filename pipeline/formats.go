@@ -65,6 +65,14 @@ type Format struct {
 	EndUser func(body []byte) (string, error)
 	// WithEndUser fills that field when the body names no end user; nil when the format has no such field.
 	WithEndUser func(body []byte, id string) ([]byte, error)
+	// FollowUp continues request req by a tool round: the model's message (from the whole response body
+	// resp, or msg for a stream, when resp is nil) and a result for each of its calls. Nil when the format
+	// has none; on_deny retry then explains.
+	FollowUp func(req, resp []byte, msg warden.Message, results []string) ([]byte, error)
+	// StreamFollowUp is true when a follow-up's stream can go on in the client's stream after the first
+	// stream's unwritten end, with no event rewritten (each event stands alone, as in Chat Completions and
+	// Gemini). Where it is false, on_deny retry explains in streams.
+	StreamFollowUp bool
 }
 
 var (
@@ -153,8 +161,10 @@ func init() {
 		MessageBody: func(text string) []byte {
 			return openai.MessageBody("warden-safety", "warden", text, "content_filter")
 		},
-		EndUser:     openaiEndUser,
-		WithEndUser: openai.WithEndUser,
+		EndUser:        openaiEndUser,
+		WithEndUser:    openai.WithEndUser,
+		FollowUp:       openai.ChatFollowUp,
+		StreamFollowUp: true,
 	})
 	Register(&Format{
 		Name:           "openai-responses",
@@ -174,6 +184,7 @@ func init() {
 		MessageBody: func(text string) []byte { return openai.ResponseMessageBody("warden-safety", "warden", text) },
 		EndUser:     openaiEndUser,
 		WithEndUser: openai.WithEndUser,
+		FollowUp:    openai.ResponsesFollowUp,
 	})
 	Register(&Format{
 		Name:          "anthropic",
@@ -204,6 +215,7 @@ func init() {
 		MessageBody: func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
 		EndUser:     anthropic.EndUser,
 		WithEndUser: anthropic.WithEndUser,
+		FollowUp:    anthropic.FollowUp,
 	})
 	Register(&Format{
 		Name:           "gemini",
@@ -216,8 +228,10 @@ func init() {
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		StatusError: func(status int, msg, _ string) []byte { return gemini.StatusErrorBody(status, msg) },
 		// \r\n as Gemini writes: a client that splits on either blank line reads it apart from the events before.
-		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
-		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		StreamError:    func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
+		MessageBody:    func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		FollowUp:       gemini.FollowUp,
+		StreamFollowUp: true,
 	})
 	Register(&Format{
 		Name:           "bedrock",

@@ -38,7 +38,54 @@ type Pipeline struct {
 	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// OnDeny says what becomes of a response with a denied tool call; explain when empty.
+	OnDeny OnDeny
 }
+
+// OnDeny says what the pipeline does with a response in which tool-call authorization denied a call.
+type OnDeny string
+
+const (
+	// DenyExplain removes the denied call and adds its deny message to the response's text, so the
+	// client's agent reads why; the calls allowed beside it go through.
+	DenyExplain OnDeny = "explain"
+	// DenyRetry writes nothing and returns a *DeniedError, from which the caller (the gateway) builds a
+	// follow-up request that gives the model its own call and the deny message as the call's result, and
+	// answers with the model's next response. Where that cannot be (a body with several choices), explain.
+	DenyRetry OnDeny = "retry"
+	// DenyError answers with the format's error shape (HTTP 403; in a stream, its error event) naming the
+	// denying guardrail and reason, and releases none of the response's calls.
+	DenyError OnDeny = "error"
+)
+
+// OnDenyNames are the accepted values, in the order the docs give them.
+var OnDenyNames = []string{string(DenyRetry), string(DenyExplain), string(DenyError)}
+
+// WithOnDeny returns a copy of the pipeline that treats denied calls as d.
+func (p *Pipeline) WithOnDeny(d OnDeny) *Pipeline {
+	q := *p
+	q.OnDeny = d
+	return &q
+}
+
+// DeniedError is a response with a denied tool call under DenyRetry: nothing of it was written.
+type DeniedError struct {
+	// Response is the model's response after the response stage, with every call it made.
+	Response warden.Response
+	// Results holds, for each call of Response, what a follow-up tells the model: the deny message of a
+	// denied call, NotRunResult for a call allowed beside it (which the client never received).
+	Results []string
+	// Decision is the first denial's.
+	Decision warden.Decision
+}
+
+func (e *DeniedError) Error() string {
+	return fmt.Sprintf("tool call denied by %q (%s)", e.Decision.Guardrail, e.Decision.FirstReason().Code)
+}
+
+// NotRunResult answers, in a follow-up, a call that was allowed but not run because another call of the
+// same response was denied.
+const NotRunResult = "Warden did not run this call: another call in the same response was denied. Call it again if it is still needed."
 
 // Refusal is an answer Warden gives in place of the provider's: a halt, a blocked end user, a request it
 // cannot read. Body is in the format's own error shape.
@@ -261,11 +308,16 @@ func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run
 	return changed, nil
 }
 
-// stageError turns an engine error into a refusal: a halt names its guardrail; anything else fails closed.
+// stageError turns an engine error into a refusal: a halt names its guardrail, a denial under DenyError
+// its guardrail and reason; anything else fails closed.
 func (p *Pipeline) stageError(f *Format, err error) error {
 	var tw *warden.TripwireError
 	if errors.As(err, &tw) {
 		return halted(f, tw)
+	}
+	var denied *DeniedError
+	if errors.As(err, &denied) {
+		return refuse(f, http.StatusForbidden, denied.Decision.FirstReason().Code, deniedMessage(denied), err)
 	}
 	return refuse(f, http.StatusInternalServerError, "warden.error", "Warden could not check this exchange, so it was stopped", err)
 }
@@ -298,8 +350,16 @@ func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []b
 	if err != nil {
 		return nil, refuse(f, http.StatusBadGateway, "warden.bad_upstream", "Warden could not read the provider's response: "+err.Error(), err)
 	}
+	q := p
+	if p.OnDeny == DenyRetry && (r.Len() != 1 || f.FollowUp == nil) {
+		q = p.WithOnDeny(DenyExplain) // a follow-up answers one response, in a format that has one
+	}
 	for i := range r.Len() {
-		resp, err := p.Decide(ctx, run, r.Response(i))
+		resp, err := q.Decide(ctx, run, r.Response(i))
+		var denied *DeniedError
+		if errors.As(err, &denied) && q.OnDeny == DenyRetry {
+			return nil, denied
+		}
 		if err != nil {
 			return nil, p.stageError(f, err)
 		}
@@ -330,9 +390,14 @@ func (p *Pipeline) upstreamError(ctx context.Context, f *Format, status int, bod
 // Stream copies a response stream through the format's stream guard: text passes through the stream
 // guardrails (at once when there are none), tool calls are held until the whole response has been through
 // the response stage and tool-call authorization. A halt ends the stream with the format's error event and
-// comes back as a *Refusal whose body was written; so does a stream guardrail's request for a correction,
-// which a replayed stream cannot honour (the gateway re-issues the request instead).
+// comes back as a *Refusal whose body was written; so does a denied call under DenyError, and a stream
+// guardrail's request for a correction, which a replayed stream cannot honour. A denied call under
+// DenyRetry comes back as a *DeniedError with the stream's end unwritten, in a format whose streams can be
+// followed up (Format.StreamFollowUp); in others it is explained.
 func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
+	if p.OnDeny == DenyRetry && (f.FollowUp == nil || !f.StreamFollowUp) {
+		p = p.WithOnDeny(DenyExplain)
+	}
 	var gate warden.TextGate
 	if len(p.Engine.Guardrails(warden.StageStream)) > 0 {
 		gate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, "")
@@ -341,10 +406,16 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 	var r *Refusal
 	var tw *warden.TripwireError
 	var retry *stream.RetryError
+	var denied *DeniedError
 	switch {
 	case errors.As(err, &tw):
 		r = halted(f, tw)
 		r.Body = f.StreamError(haltMessage(tw), r.Code)
+	case errors.As(err, &denied) && p.OnDeny == DenyRetry:
+		return denied // nothing of the response's end was written; the caller follows up
+	case errors.As(err, &denied):
+		r = &Refusal{Status: http.StatusForbidden, Code: denied.Decision.FirstReason().Code, Cause: err}
+		r.Body = f.StreamError(deniedMessage(denied), r.Code)
 	case errors.As(err, &retry):
 		msg := fmt.Sprintf("Warden stopped this response: stream guardrail %q asked the model to correct itself (%s), and this stream cannot be re-issued", retry.Guardrail, retry.Code)
 		r = &Refusal{Status: http.StatusForbidden, Code: retry.Code, Cause: err, Body: f.StreamError(msg, retry.Code)}
@@ -360,13 +431,23 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 	return r
 }
 
+func deniedMessage(d *DeniedError) string {
+	for i, res := range d.Results {
+		if res != NotRunResult {
+			return fmt.Sprintf("Warden stopped this response: tool call %q was denied: %s", d.Response.Message.ToolCalls[i].Name, res)
+		}
+	}
+	return "Warden stopped this response: a tool call was denied"
+}
+
 func haltMessage(tw *warden.TripwireError) string {
 	reason := tw.Decision.FirstReason()
 	return fmt.Sprintf("Warden stopped this %s: %s guardrail %q (%s): %s", subject(tw.Stage), tw.Stage, tw.Guardrail, reason.Code, reason.Message)
 }
 
 // Decide is the pipeline on one response: the response stage (counting a safety stop against the end user),
-// then every tool call left; a denied call is removed and its deny message added to the text.
+// then every tool call left. Under DenyExplain a denied call is removed and its deny message added to the
+// text; under DenyRetry and DenyError a denial returns a *DeniedError with the response as it came.
 func (p *Pipeline) Decide(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
 	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: resp})
 	if err != nil {
@@ -376,16 +457,29 @@ func (p *Pipeline) Decide(ctx context.Context, run warden.RunInfo, resp warden.R
 	resp = out.Value
 	var kept []warden.ToolCall
 	var denied []string
-	for _, call := range resp.Message.ToolCalls {
+	var deny *DeniedError
+	for i, call := range resp.Message.ToolCalls {
 		tc, err := p.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: run, Call: call})
 		if err != nil {
 			return resp, err
 		}
 		if tc.Allowed() {
 			kept = append(kept, tc.Value)
-		} else {
-			denied = append(denied, tc.Message)
+			continue
 		}
+		denied = append(denied, tc.Message)
+		if p.OnDeny == DenyRetry || p.OnDeny == DenyError {
+			if deny == nil {
+				deny = &DeniedError{Response: resp, Decision: tc.Decision, Results: make([]string, len(resp.Message.ToolCalls))}
+				for j := range deny.Results {
+					deny.Results[j] = NotRunResult
+				}
+			}
+			deny.Results[i] = tc.Message
+		}
+	}
+	if deny != nil {
+		return resp, deny
 	}
 	if len(denied) == 0 && len(kept) == len(resp.Message.ToolCalls) {
 		return resp, nil

@@ -352,3 +352,139 @@ func TestStreamGuardrailsEndAStreamTheyStop(t *testing.T) {
 		})
 	}
 }
+
+func TestOnDeny(t *testing.T) {
+	t.Parallel()
+	chat := func(choices ...string) string {
+		return `{"id":"c1","object":"chat.completion","model":"m","choices":[` + strings.Join(choices, ",") + `]}`
+	}
+	choice := func(i int, calls ...string) string {
+		return `{"index":` + string(rune('0'+i)) + `,"message":{"role":"assistant","content":"Cleaning up.","tool_calls":[` + strings.Join(calls, ",") + `]},"finish_reason":"tool_calls"}`
+	}
+	call := func(id, cmd string) string {
+		return `{"id":"` + id + `","type":"function","function":{"name":"bash","arguments":"{\"command\":\"` + cmd + `\"}"}}`
+	}
+	denied := chat(choice(0, call("call_d", "rm -rf ~/")))
+	mixed := chat(choice(0, call("call_d", "rm -rf ~/"), call("call_ok", "ls")))
+	twoChoices := chat(choice(0, call("call_d", "rm -rf ~/")), choice(1, call("call_e", "ls")))
+	bedrockDenied := `{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"bash","input":{"command":"rm -rf ~/"}}}]}},"stopReason":"tool_use"}`
+	tests := []struct {
+		desc        string
+		format      string
+		onDeny      pipeline.OnDeny
+		body        string
+		wantResults []string // a *DeniedError's, "deny" for a deny message
+		wantStatus  int      // a *Refusal's
+		wantIn      []string // in the answer (or the refusal's body)
+		wantOut     []string // not in it
+	}{
+		{desc: "explain removes the denied call and says why", format: "openai-chat", onDeny: pipeline.DenyExplain, body: denied,
+			wantIn: []string{"Cleaning up.", "Guardrail denied"}, wantOut: []string{"call_d"}},
+		{desc: "an empty on_deny explains", format: "openai-chat", body: denied, wantOut: []string{"call_d"}},
+		{desc: "retry returns the denial with the deny message as the call's result", format: "openai-chat", onDeny: pipeline.DenyRetry, body: denied,
+			wantResults: []string{"deny"}},
+		{desc: "retry answers a call allowed beside a denied one as not run", format: "openai-chat", onDeny: pipeline.DenyRetry, body: mixed,
+			wantResults: []string{"deny", pipeline.NotRunResult}},
+		{desc: "retry explains a body with several choices, which one follow-up cannot answer", format: "openai-chat", onDeny: pipeline.DenyRetry, body: twoChoices,
+			wantIn: []string{"call_e"}, wantOut: []string{"call_d"}},
+		{desc: "retry explains in a format without follow-ups", format: "bedrock", onDeny: pipeline.DenyRetry, body: bedrockDenied,
+			wantOut: []string{"toolUse"}},
+		{desc: "error answers 403 in the format's shape naming the guardrail", format: "anthropic", onDeny: pipeline.DenyError,
+			body:       `{"id":"m1","type":"message","role":"assistant","model":"c","content":[{"type":"tool_use","id":"t1","name":"bash","input":{"command":"rm -rf ~/"}}],"stop_reason":"tool_use"}`,
+			wantStatus: http.StatusForbidden, wantIn: []string{`"type":"permission_error"`, `tool call \"bash\" was denied`}, wantOut: []string{"rm -rf"}},
+		{desc: "error releases no call of a mixed response", format: "openai-chat", onDeny: pipeline.DenyError, body: mixed,
+			wantStatus: http.StatusForbidden, wantIn: []string{"warden.destructive_delete"}, wantOut: []string{"call_ok"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			p := newPipeline(t, nil, nil).WithOnDeny(tt.onDeny)
+			out, err := p.Response(context.Background(), format(t, tt.format), http.StatusOK, []byte(tt.body), warden.RunInfo{})
+			var d *pipeline.DeniedError
+			var r *pipeline.Refusal
+			switch {
+			case tt.wantResults != nil:
+				if !errors.As(err, &d) {
+					t.Fatalf("err = %v, want a denial", err)
+				}
+				if len(d.Results) != len(tt.wantResults) || len(d.Response.Message.ToolCalls) != len(tt.wantResults) {
+					t.Fatalf("results %q for calls %v, want %d", d.Results, d.Response.Message.ToolCalls, len(tt.wantResults))
+				}
+				for i, want := range tt.wantResults {
+					if got := d.Results[i]; (want == "deny" && (got == pipeline.NotRunResult || !strings.Contains(got, "Guardrail denied"))) || (want != "deny" && got != want) {
+						t.Errorf("result %d = %q, want %s", i, got, want)
+					}
+				}
+				return
+			case tt.wantStatus != 0:
+				if !errors.As(err, &r) || r.Status != tt.wantStatus {
+					t.Fatalf("err = %v, want a %d refusal", err, tt.wantStatus)
+				}
+				out = r.Body
+			case err != nil:
+				t.Fatal(err)
+			}
+			for _, s := range tt.wantIn {
+				if !bytes.Contains(out, []byte(s)) {
+					t.Errorf("answer lacks %s: %s", s, out)
+				}
+			}
+			for _, s := range tt.wantOut {
+				if bytes.Contains(out, []byte(s)) {
+					t.Errorf("answer has %s: %s", s, out)
+				}
+			}
+		})
+	}
+}
+
+func TestOnDenyInStreams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc       string
+		format     string
+		fixture    string
+		onDeny     pipeline.OnDeny
+		wantDenial bool
+		wantIn     []string
+		wantOut    []string
+	}{
+		{desc: "retry leaves a chat stream's end unwritten and returns the denial", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse",
+			onDeny: pipeline.DenyRetry, wantDenial: true, wantIn: []string{"Cleaning up."}, wantOut: []string{"call_d", "call_ok", "finish_reason\":\"tool_calls", "[DONE]"}},
+		{desc: "retry leaves a Gemini stream's end unwritten", format: "gemini", fixture: "../wire/gemini/testdata/stream_denied_first_call.sse",
+			onDeny: pipeline.DenyRetry, wantDenial: true, wantOut: []string{"functionCall", "finishReason"}},
+		{desc: "retry explains in an Anthropic stream, which a follow-up cannot go on in", format: "anthropic", fixture: "../wire/anthropic/testdata/stream_denied_first_call.sse",
+			onDeny: pipeline.DenyRetry, wantIn: []string{"message_stop", "Guardrail denied"}},
+		{desc: "error ends the stream with the format's error event and no call", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse",
+			onDeny: pipeline.DenyError, wantIn: []string{`"type":"warden_guardrail"`, "was denied"}, wantOut: []string{"call_d", "call_ok", "[DONE]"}},
+		{desc: "explain removes the denied call and releases the allowed one", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse",
+			onDeny: pipeline.DenyExplain, wantIn: []string{"call_ok", "[DONE]"}, wantOut: []string{"call_d"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile(tt.fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newPipeline(t, nil, nil).WithOnDeny(tt.onDeny)
+			var out bytes.Buffer
+			err = p.Stream(context.Background(), format(t, tt.format), bytes.NewReader(in), &out, nil, stream.Info{})
+			var d *pipeline.DeniedError
+			var r *pipeline.Refusal
+			if got := errors.As(err, &d) && !errors.As(err, &r); got != tt.wantDenial {
+				t.Fatalf("err = %v, want a denial: %v", err, tt.wantDenial)
+			}
+			for _, s := range tt.wantIn {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stream lacks %s:\n%s", s, out.String())
+				}
+			}
+			for _, s := range tt.wantOut {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("stream has %s:\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
