@@ -40,6 +40,10 @@ type exchange struct {
 	f     *pipeline.Format
 	t     *tally
 	start time.Time
+	// body is the request last sent upstream: the client's (as the pipeline let it through), or a follow-up.
+	body []byte
+	// retries counts follow-ups sent after denied tool calls.
+	retries int
 	// status and code are what the client got, for the log line.
 	status int
 	code   string
@@ -104,17 +108,63 @@ func (x *exchange) serve() {
 		return
 	}
 	run.UserID = prep.UserID
-	resp, err := x.forward(ctx, prep.Body)
+	x.body = prep.Body
+	resp, err := x.forward(ctx, x.body)
 	if err != nil {
 		x.upstreamFailed(ctx, err)
 		return
 	}
-	defer resp.Body.Close()
 	if isEventStream(resp.Header) {
 		x.relayStream(ctx, resp, stream.Info{Run: run, Tools: prep.Tools})
 		return
 	}
+	defer resp.Body.Close()
 	x.relayWhole(ctx, resp, run)
+}
+
+// deciding is the pipeline for the next response: under the configured on_deny while retries are left,
+// explaining once they are spent.
+func (x *exchange) deciding() *pipeline.Pipeline {
+	if x.retries >= x.g.cfg.DenyRetries {
+		return x.g.explaining
+	}
+	return x.g.deciding
+}
+
+// followable returns the denial a follow-up can answer: one the pipeline returned under retry, not a
+// refusal it wrote.
+func followable(err error) *pipeline.DeniedError {
+	var r *pipeline.Refusal
+	var d *pipeline.DeniedError
+	if errors.As(err, &r) || !errors.As(err, &d) {
+		return nil
+	}
+	return d
+}
+
+// followUp sends the follow-up that answers a denial: the last request plus the model's message (from
+// the whole response body resp, or d's for a stream) and a result for each of its calls. It returns the
+// upstream's answer when it is a success of the kind asked for (a stream or not); otherwise nil, and the
+// caller answers the denial without it. The reason is logged, never the content.
+func (x *exchange) followUp(ctx context.Context, resp []byte, d *pipeline.DeniedError, wantStream bool) *http.Response {
+	next, err := x.f.FollowUp(x.body, resp, d.Response.Message, d.Results)
+	if err != nil {
+		x.g.log.Warn("could not build the follow-up to a denied tool call", "format", x.f.Name, "err", err)
+		return nil
+	}
+	up, err := x.forward(ctx, next)
+	if err != nil {
+		x.g.log.Warn("the follow-up to a denied tool call failed", "upstream", x.rt.up.Name, "err", redactURLError(err))
+		return nil
+	}
+	if up.StatusCode/100 != 2 || isEventStream(up.Header) != wantStream {
+		up.Body.Close()
+		x.g.log.Warn("the provider did not accept the follow-up to a denied tool call", "upstream", x.rt.up.Name, "status", up.StatusCode)
+		return nil
+	}
+	x.body = next
+	x.retries++
+	return up
 }
 
 // forward sends the (possibly rewritten) body upstream with the client's headers, less hop-by-hop ones
@@ -129,21 +179,38 @@ func (x *exchange) forward(ctx context.Context, body []byte) (*http.Response, er
 	return x.g.client.Do(req)
 }
 
-// relayWhole reads a whole upstream body, runs the response side on it and writes the result.
+// relayWhole reads a whole upstream body, runs the response side on it and writes the result. A denied
+// tool call under retry sends a follow-up and answers with its response instead, round after round until
+// one passes or the retries are spent; a follow-up the provider does not take leaves the last response
+// explained.
 func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run warden.RunInfo) {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, x.g.cfg.MaxResponseBytes+1))
-	switch {
-	case err != nil:
-		x.upstreamFailed(ctx, err)
-		return
-	case int64(len(body)) > x.g.cfg.MaxResponseBytes:
-		x.fail(http.StatusBadGateway, CodeBadUpstream, fmt.Sprintf("the provider's response is larger than the %d bytes Warden reads (gateway max_response_bytes)", x.g.cfg.MaxResponseBytes))
+	body, ok := x.readWhole(ctx, resp)
+	if !ok {
 		return
 	}
-	out, err := x.g.cfg.Pipeline.Response(ctx, x.f, resp.StatusCode, body, run)
-	if err != nil {
-		x.refused(err)
-		return
+	var out []byte
+	for {
+		var err error
+		out, err = x.deciding().Response(ctx, x.f, resp.StatusCode, body, run)
+		if d := followable(err); d != nil {
+			next := x.followUp(ctx, body, d, false)
+			if next == nil {
+				out, err = x.g.explaining.Response(ctx, x.f, resp.StatusCode, body, run)
+			} else {
+				resp = next
+				body, ok = x.readWhole(ctx, next)
+				next.Body.Close()
+				if !ok {
+					return
+				}
+				continue
+			}
+		}
+		if err != nil {
+			x.refused(err)
+			return
+		}
+		break
 	}
 	h := x.w.Header()
 	copyResponseHeaders(h, resp.Header)
@@ -152,6 +219,20 @@ func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run ward
 	x.status = resp.StatusCode
 	x.w.WriteHeader(resp.StatusCode)
 	x.w.Write(out)
+}
+
+// readWhole reads a whole upstream body within the configured limit; on failure it has answered the client.
+func (x *exchange) readWhole(ctx context.Context, resp *http.Response) ([]byte, bool) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, x.g.cfg.MaxResponseBytes+1))
+	switch {
+	case err != nil:
+		x.upstreamFailed(ctx, err)
+		return nil, false
+	case int64(len(body)) > x.g.cfg.MaxResponseBytes:
+		x.fail(http.StatusBadGateway, CodeBadUpstream, fmt.Sprintf("the provider's response is larger than the %d bytes Warden reads (gateway max_response_bytes)", x.g.cfg.MaxResponseBytes))
+		return nil, false
+	}
+	return body, true
 }
 
 // relayStream copies an upstream event stream through the pipeline's stream guard. The tally so far (the
@@ -168,10 +249,15 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	rc := http.NewResponseController(x.w)
 	flush := func() { _ = rc.Flush() }
 	flush()
-	err := x.g.cfg.Pipeline.Stream(ctx, x.f, resp.Body, x.w, flush, info)
+	err := x.streamRounds(ctx, resp, flush, info)
 	var refusal *pipeline.Refusal
 	switch {
 	case err == nil:
+	case followable(err) != nil:
+		// The follow-up failed: the stream ends without the denied call or anything held beside it.
+		x.code = followable(err).Decision.FirstReason().Code
+		x.w.Write(x.f.StreamError("Warden stopped this response: a tool call was denied and the provider did not answer Warden's follow-up", x.code))
+		flush()
 	case errors.As(err, &refusal):
 		x.code = refusal.Code // the pipeline wrote the error event
 	case x.r.Context().Err() != nil:
@@ -189,6 +275,26 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	evaluated, decision := x.t.values()
 	h.Set(HeaderEvaluated, evaluated)
 	h.Set(HeaderDecision, decision)
+}
+
+// streamRounds guards the stream resp carries and, under retry, each follow-up's stream after a denied
+// call, into the client's one stream: the first stream's end (its finish, the held calls) is never written,
+// and the follow-up's events go on after its text. It returns the last round's error; a *DeniedError whose
+// follow-up the provider did not take, unwritten.
+func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, flush func(), info stream.Info) error {
+	for {
+		err := x.deciding().Stream(ctx, x.f, resp.Body, x.w, flush, info)
+		resp.Body.Close()
+		d := followable(err)
+		if d == nil {
+			return err
+		}
+		next := x.followUp(ctx, nil, d, true)
+		if next == nil {
+			return err
+		}
+		resp = next
+	}
 }
 
 // refused answers a pipeline refusal (or any pipeline error) in the format's shape.
@@ -249,7 +355,7 @@ func (x *exchange) logLine() {
 		level = slog.LevelWarn
 	}
 	x.g.log.Log(x.r.Context(), level, "exchange", "upstream", x.rt.up.Name, "format", x.f.Name, "path", x.r.URL.Path,
-		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "duration", time.Since(x.start))
+		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "deny_retries", x.retries, "duration", time.Since(x.start))
 }
 
 // upstreamURL is the upstream's base URL joined with the route's path and the client's query; a key in

@@ -61,6 +61,8 @@ const (
 	DefaultMaxBodyBytes     = 32 << 20
 	DefaultMaxResponseBytes = 64 << 20
 	DefaultTimeout          = 10 * time.Minute
+	DefaultOnDeny           = pipeline.DenyRetry
+	DefaultDenyRetries      = 2
 )
 
 // Config is what a Gateway is built from.
@@ -78,6 +80,12 @@ type Config struct {
 	Transport http.RoundTripper
 	// Logger receives one line per exchange, without content; nil discards.
 	Logger *slog.Logger
+	// OnDeny says what a response with a denied tool call becomes: retry (the default), explain or error;
+	// see pipeline.OnDeny.
+	OnDeny pipeline.OnDeny
+	// DenyRetries bounds the follow-up requests one exchange makes under retry; DefaultDenyRetries when 0.
+	// When they are spent, the last response is explained.
+	DenyRetries int
 }
 
 // Gateway is the HTTP handler. It is safe for concurrent use.
@@ -91,6 +99,8 @@ type Gateway struct {
 	draining  atomic.Bool
 	mux       *http.ServeMux
 	transport http.RoundTripper
+	// deciding answers responses under cfg.OnDeny; explaining under explain, once retries are spent.
+	deciding, explaining *pipeline.Pipeline
 }
 
 // New checks cfg and builds a Gateway.
@@ -104,7 +114,21 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
-	g := &Gateway{cfg: cfg, builtin: map[string]*Upstream{}, proxies: map[*Upstream]*httputil.ReverseProxy{}, log: cfg.Logger}
+	switch cfg.OnDeny {
+	case "":
+		cfg.OnDeny = DefaultOnDeny
+	case pipeline.DenyRetry, pipeline.DenyExplain, pipeline.DenyError:
+	default:
+		return nil, fmt.Errorf("gateway: on_deny %q is not one of %s", cfg.OnDeny, strings.Join(pipeline.OnDenyNames, ", "))
+	}
+	if cfg.DenyRetries < 0 {
+		return nil, fmt.Errorf("gateway: deny_retries %d is negative", cfg.DenyRetries)
+	}
+	if cfg.DenyRetries == 0 {
+		cfg.DenyRetries = DefaultDenyRetries
+	}
+	g := &Gateway{cfg: cfg, builtin: map[string]*Upstream{}, proxies: map[*Upstream]*httputil.ReverseProxy{}, log: cfg.Logger,
+		deciding: cfg.Pipeline.WithOnDeny(cfg.OnDeny), explaining: cfg.Pipeline.WithOnDeny(pipeline.DenyExplain)}
 	if g.log == nil {
 		g.log = slog.New(slog.DiscardHandler)
 	}

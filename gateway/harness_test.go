@@ -34,11 +34,12 @@ type reply struct {
 // upstream is a fake provider on loopback that replays recorded answers and remembers what it was sent.
 type upstream struct {
 	mu      sync.Mutex
-	next    reply
+	next    []reply // answered in turn; the last one again and again
 	path    string
 	query   string
 	header  http.Header
 	body    []byte
+	bodies  [][]byte // every request body, in order
 	calls   int
 	srv     *httptest.Server
 	baseURL *url.URL
@@ -52,24 +53,31 @@ func newUpstream(t *testing.T) *upstream {
 	return u
 }
 
-func (u *upstream) answer(r reply) {
+// answer sets the replies to the next requests, in order; the last one answers every request after.
+func (u *upstream) answer(rs ...reply) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if r.status == 0 {
-		r.status = http.StatusOK
+	for i := range rs {
+		if rs[i].status == 0 {
+			rs[i].status = http.StatusOK
+		}
+		if rs[i].contentType == "" {
+			rs[i].contentType = "application/json"
+		}
 	}
-	if r.contentType == "" {
-		r.contentType = "application/json"
-	}
-	u.next = r
+	u.next = rs
 }
 
 func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	u.mu.Lock()
 	u.path, u.query, u.header, u.body = r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body
+	u.bodies = append(u.bodies, body)
 	u.calls++
-	next := u.next
+	next := u.next[0]
+	if len(u.next) > 1 {
+		u.next = u.next[1:]
+	}
 	u.mu.Unlock()
 	if next.delay > 0 {
 		select {
@@ -98,6 +106,13 @@ func (u *upstream) sent() (path, query string, header http.Header, body []byte, 
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.path, u.query, u.header, u.body, u.calls
+}
+
+// received returns every request body the upstream was sent, in order.
+func (u *upstream) received() [][]byte {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([][]byte(nil), u.bodies...)
 }
 
 // fixture reads a recorded provider answer from a wire codec's testdata.

@@ -1,0 +1,233 @@
+package gateway_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/gateway"
+	"github.com/agentwarden/warden/pipeline"
+	anthropic "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"google.golang.org/genai"
+)
+
+// asker puts the same question to Warden through one format's official SDK, whole or streamed, and returns
+// what the client acts on, or the error the SDK gave.
+type asker func(t *testing.T, h *harness) (answer, error)
+
+var askers = map[string]asker{
+	"openai-chat": func(_ *testing.T, h *harness) (answer, error) {
+		c, err := openaiClient(h).Chat.Completions.New(context.Background(), chatParams)
+		if err != nil {
+			return answer{}, err
+		}
+		m := c.Choices[0].Message
+		return answer{m.Content, toolCallNames(m.ToolCalls), c.Choices[0].FinishReason}, nil
+	},
+	"openai-chat stream": func(_ *testing.T, h *harness) (answer, error) {
+		s := openaiClient(h).Chat.Completions.NewStreaming(context.Background(), chatParams)
+		var acc sdk.ChatCompletionAccumulator
+		for s.Next() {
+			acc.AddChunk(s.Current())
+		}
+		if err := s.Err(); err != nil {
+			return answer{}, err
+		}
+		m := acc.Choices[0].Message
+		return answer{m.Content, toolCallNames(m.ToolCalls), acc.Choices[0].FinishReason}, nil
+	},
+	"openai-responses": func(_ *testing.T, h *harness) (answer, error) {
+		r, err := openaiClient(h).Responses.New(context.Background(), responsesParams)
+		if err != nil {
+			return answer{}, err
+		}
+		text, calls, status := responsesSummary(r)
+		return answer{text, calls, status}, nil
+	},
+	"openai-responses stream": func(_ *testing.T, h *harness) (answer, error) {
+		s := openaiClient(h).Responses.NewStreaming(context.Background(), responsesParams)
+		var final *responses.Response
+		for s.Next() {
+			if ev := s.Current(); ev.Type == "response.completed" || ev.Type == "response.incomplete" {
+				r := ev.Response
+				final = &r
+			}
+		}
+		if err := s.Err(); err != nil {
+			return answer{}, err
+		}
+		if final == nil {
+			return answer{}, errors.New("the stream has no final response event")
+		}
+		text, calls, status := responsesSummary(final)
+		return answer{text, calls, status}, nil
+	},
+	"anthropic": func(_ *testing.T, h *harness) (answer, error) {
+		m, err := anthropicClient(h).Messages.New(context.Background(), messageParams)
+		if err != nil {
+			return answer{}, err
+		}
+		text, calls := anthropicSummary(m)
+		return answer{text, calls, string(m.StopReason)}, nil
+	},
+	"anthropic stream": func(_ *testing.T, h *harness) (answer, error) {
+		s := anthropicClient(h).Messages.NewStreaming(context.Background(), messageParams)
+		var m anthropic.Message
+		for s.Next() {
+			if err := m.Accumulate(s.Current()); err != nil {
+				return answer{}, err
+			}
+		}
+		if err := s.Err(); err != nil {
+			return answer{}, err
+		}
+		text, calls := anthropicSummary(&m)
+		return answer{text, calls, string(m.StopReason)}, nil
+	},
+	"gemini": func(t *testing.T, h *harness) (answer, error) {
+		r, err := geminiClient(t, h).Models.GenerateContent(context.Background(), "gemini-2.5-flash", geminiInput, nil)
+		if err != nil {
+			return answer{}, err
+		}
+		text, calls, finish := geminiSummary([]*genai.GenerateContentResponse{r})
+		return answer{text, calls, string(finish)}, nil
+	},
+	"gemini stream": func(t *testing.T, h *harness) (answer, error) {
+		var rs []*genai.GenerateContentResponse
+		for r, err := range geminiClient(t, h).Models.GenerateContentStream(context.Background(), "gemini-2.5-flash", geminiInput, nil) {
+			if err != nil {
+				return answer{}, err
+			}
+			rs = append(rs, r)
+		}
+		text, calls, finish := geminiSummary(rs)
+		return answer{text, calls, string(finish)}, nil
+	},
+}
+
+// sdkStatus is the HTTP status of an SDK's API error, 0 when err is not one.
+func sdkStatus(err error) int {
+	var oe *sdk.Error
+	var ae *anthropic.Error
+	var ge genai.APIError
+	switch {
+	case errors.As(err, &oe):
+		return oe.StatusCode
+	case errors.As(err, &ae):
+		return ae.StatusCode
+	case errors.As(err, &ge):
+		return ge.Code
+	}
+	return 0
+}
+
+func withOnDeny(d pipeline.OnDeny) harnessOption {
+	return func(c *gateway.Config) { c.OnDeny = d }
+}
+
+func TestOnDeny(t *testing.T) {
+	t.Parallel()
+	destroy := func(b []byte) []byte { return bytes.Replace(b, []byte(`go test ./...`), []byte(`rm -rf ~/`), 1) }
+	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
+	type replies struct{ denied, allowed reply }
+	byFormat := map[string]replies{
+		"openai-chat":             {reply{body: destroy(fixture(t, "openai", "healthy_tool_calls.json"))}, reply{body: fixture(t, "openai", "healthy_tool_calls.json")}},
+		"openai-responses":        {reply{body: destroy(fixture(t, "openai", "responses_healthy_function_call.json"))}, reply{body: fixture(t, "openai", "responses_healthy_function_call.json")}},
+		"anthropic":               {reply{body: destroy(fixture(t, "anthropic", "healthy_tool_use.json"))}, reply{body: fixture(t, "anthropic", "healthy_tool_use.json")}},
+		"gemini":                  {reply{body: destroy(fixture(t, "gemini", "healthy_function_call.json"))}, reply{body: fixture(t, "gemini", "healthy_function_call.json")}},
+		"openai-chat stream":      {sse(fixture(t, "openai", "stream_denied_call.sse")), sse(fixture(t, "openai", "stream_tool_call.sse"))},
+		"openai-responses stream": {sse(fixture(t, "openai", "responses_stream_denied_first_call.sse")), sse(fixture(t, "openai", "responses_stream_function_call.sse"))},
+		"anthropic stream":        {sse(fixture(t, "anthropic", "stream_denied_first_call.sse")), sse(fixture(t, "anthropic", "stream_tool_use.sse"))},
+		"gemini stream":           {sse(fixture(t, "gemini", "stream_denied_first_call.sse")), sse(fixture(t, "gemini", "stream_function_call.sse"))},
+	}
+	goTest := []string{`bash {"command":"go test ./..."}`}
+	ls := []string{`bash {"command":"ls"}`}
+	type row struct {
+		desc       string
+		ask        string
+		onDeny     pipeline.OnDeny
+		replies    func(r replies) []reply
+		wantCalls  []string // the client's tool calls, compared without spaces (Anthropic's summary drops them)
+		wantText   string
+		wantStatus int // an SDK error's status
+		wantSent   int // requests upstream
+		wantRetry  bool
+	}
+	var tests []row
+	for _, f := range []string{"openai-chat", "openai-responses", "anthropic", "gemini"} {
+		tests = append(tests,
+			row{desc: "retry gives the model its denied call and returns its next answer", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: goTest, wantSent: 2, wantRetry: true},
+			row{desc: "retry explains the last answer once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply { return []reply{r.denied} }, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
+			row{desc: "retry explains when the provider refuses the follow-up", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply {
+					return []reply{r.denied, {status: 400, body: []byte(`{"error":{"message":"bad"}}`)}}
+				}, wantText: "warden.destructive_delete", wantSent: 2, wantRetry: true},
+			row{desc: "explain removes the denied call and says why", ask: f, onDeny: pipeline.DenyExplain,
+				replies: func(r replies) []reply { return []reply{r.denied} }, wantText: "warden.destructive_delete", wantSent: 1},
+			row{desc: "error answers 403 in the provider's shape", ask: f, onDeny: pipeline.DenyError,
+				replies: func(r replies) []reply { return []reply{r.denied} }, wantStatus: http.StatusForbidden, wantSent: 1},
+		)
+	}
+	for _, f := range []string{"openai-chat stream", "gemini stream"} {
+		tests = append(tests,
+			row{desc: "retry goes on in the client's stream with the model's next answer", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: goTest, wantText: "Cleaning up.", wantSent: 2, wantRetry: true},
+			row{desc: "retry explains the last stream once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply { return []reply{r.denied} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
+		)
+	}
+	for _, f := range []string{"openai-responses stream", "anthropic stream"} {
+		tests = append(tests, row{desc: "retry explains in a stream a follow-up cannot go on in", ask: f, onDeny: pipeline.DenyRetry,
+			replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1})
+	}
+	for _, f := range []string{"openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {
+		tests = append(tests, row{desc: "error ends the stream with the provider's error event", ask: f, onDeny: pipeline.DenyError,
+			replies: func(r replies) []reply { return []reply{r.denied} }, wantStatus: -1, wantSent: 1})
+	}
+	for _, tc := range tests {
+		t.Run(tc.ask+"/"+tc.desc, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, "", withOnDeny(tc.onDeny))
+			h.up.answer(tc.replies(byFormat[tc.ask])...)
+			got, err := askers[tc.ask](t, h)
+			sent := h.up.received()
+			if len(sent) != tc.wantSent {
+				t.Errorf("%d requests upstream, want %d", len(sent), tc.wantSent)
+			}
+			switch {
+			case tc.wantStatus == -1: // an error event in a stream
+				if err == nil {
+					t.Fatalf("the stream ended cleanly (%+v), want the error event", got)
+				}
+				return
+			case tc.wantStatus != 0:
+				if s := sdkStatus(err); s != tc.wantStatus {
+					t.Fatalf("err = %v (status %d), want status %d", err, s, tc.wantStatus)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if noSpace(got.calls) != noSpace(tc.wantCalls) {
+				t.Errorf("tool calls = %q, want %q", got.calls, tc.wantCalls)
+			}
+			if !strings.Contains(got.text, tc.wantText) {
+				t.Errorf("text = %q, want it to contain %q", got.text, tc.wantText)
+			}
+			if tc.wantRetry {
+				if len(sent) < 2 || !bytes.Contains(sent[1], []byte("Guardrail denied")) || !bytes.Contains(sent[1], []byte(`rm -rf ~/`)) {
+					t.Errorf("the follow-up does not carry the model's call and its deny message: %s", sent[min(1, len(sent)-1)])
+				}
+			}
+		})
+	}
+}
+
+func noSpace(calls []string) string { return strings.ReplaceAll(strings.Join(calls, "|"), " ", "") }
