@@ -30,6 +30,12 @@ type Gateway struct {
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// MaxResponseBytes bounds a whole (non-streamed) upstream response. Default 64 MiB.
 	MaxResponseBytes int64 `yaml:"max_response_bytes"`
+	// OnDeny says what a response with a denied tool call becomes: retry (default) gives the model its own
+	// call with the deny message as the result and answers with its next response; explain removes the call
+	// and adds the deny message to the text; error answers 403 in the provider's error shape.
+	OnDeny string `yaml:"on_deny"`
+	// DenyRetries bounds the follow-ups of one exchange under retry; then the answer is explained. Default 2.
+	DenyRetries int `yaml:"deny_retries"`
 	// Upstreams overrides the built-in openai, anthropic and gemini upstreams (by name, without prefix) and
 	// adds others under their own path prefix. --upstream NAME=URL wins over url.
 	Upstreams []Upstream `yaml:"upstreams"`

@@ -27,6 +27,16 @@ func checkGateway(gw *Gateway, node *yaml.Node, errs *errorList) {
 			errs.add(line, col, "gateway."+k.key, "", "must be positive")
 		}
 	}
+	switch gw.OnDeny {
+	case "", "retry", "explain", "error":
+	default:
+		line, col := keyPos(node, "on_deny")
+		errs.add(line, col, "gateway.on_deny", "", "unknown value %q (want retry, explain or error)", gw.OnDeny)
+	}
+	if gw.DenyRetries < 0 {
+		line, col := keyPos(node, "deny_retries")
+		errs.add(line, col, "gateway.deny_retries", "", "must be positive")
+	}
 	items := valueOf(node, "upstreams")
 	names := map[string]int{}
 	prefixes := map[string]int{}

@@ -82,7 +82,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 				return err
 			}
 			cfg := gateway.Config{Pipeline: pipeline.New(l, logger), Upstreams: ups, MaxBodyBytes: gc.MaxBodyBytes,
-				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger}
+				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries}
 			if lg := l.Parsed.File.Ledger; lg != nil {
 				cfg.UserHeader = lg.UserHeader
 			}
