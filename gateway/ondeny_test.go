@@ -2,129 +2,13 @@ package gateway_test
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/gateway"
 	"github.com/agentwarden/warden/pipeline"
-	anthropic "github.com/anthropics/anthropic-sdk-go"
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
-	"google.golang.org/genai"
 )
-
-// asker puts the same question to Warden through one format's official SDK, whole or streamed, and returns
-// what the client acts on, or the error the SDK gave.
-type asker func(t *testing.T, h *harness) (answer, error)
-
-var askers = map[string]asker{
-	"openai-chat": func(_ *testing.T, h *harness) (answer, error) {
-		c, err := openaiClient(h).Chat.Completions.New(context.Background(), chatParams)
-		if err != nil {
-			return answer{}, err
-		}
-		m := c.Choices[0].Message
-		return answer{m.Content, toolCallNames(m.ToolCalls), c.Choices[0].FinishReason}, nil
-	},
-	"openai-chat stream": func(_ *testing.T, h *harness) (answer, error) {
-		s := openaiClient(h).Chat.Completions.NewStreaming(context.Background(), chatParams)
-		var acc sdk.ChatCompletionAccumulator
-		for s.Next() {
-			acc.AddChunk(s.Current())
-		}
-		if err := s.Err(); err != nil {
-			return answer{}, err
-		}
-		m := acc.Choices[0].Message
-		return answer{m.Content, toolCallNames(m.ToolCalls), acc.Choices[0].FinishReason}, nil
-	},
-	"openai-responses": func(_ *testing.T, h *harness) (answer, error) {
-		r, err := openaiClient(h).Responses.New(context.Background(), responsesParams)
-		if err != nil {
-			return answer{}, err
-		}
-		text, calls, status := responsesSummary(r)
-		return answer{text, calls, status}, nil
-	},
-	"openai-responses stream": func(_ *testing.T, h *harness) (answer, error) {
-		s := openaiClient(h).Responses.NewStreaming(context.Background(), responsesParams)
-		var final *responses.Response
-		for s.Next() {
-			if ev := s.Current(); ev.Type == "response.completed" || ev.Type == "response.incomplete" {
-				r := ev.Response
-				final = &r
-			}
-		}
-		if err := s.Err(); err != nil {
-			return answer{}, err
-		}
-		if final == nil {
-			return answer{}, errors.New("the stream has no final response event")
-		}
-		text, calls, status := responsesSummary(final)
-		return answer{text, calls, status}, nil
-	},
-	"anthropic": func(_ *testing.T, h *harness) (answer, error) {
-		m, err := anthropicClient(h).Messages.New(context.Background(), messageParams)
-		if err != nil {
-			return answer{}, err
-		}
-		text, calls := anthropicSummary(m)
-		return answer{text, calls, string(m.StopReason)}, nil
-	},
-	"anthropic stream": func(_ *testing.T, h *harness) (answer, error) {
-		s := anthropicClient(h).Messages.NewStreaming(context.Background(), messageParams)
-		var m anthropic.Message
-		for s.Next() {
-			if err := m.Accumulate(s.Current()); err != nil {
-				return answer{}, err
-			}
-		}
-		if err := s.Err(); err != nil {
-			return answer{}, err
-		}
-		text, calls := anthropicSummary(&m)
-		return answer{text, calls, string(m.StopReason)}, nil
-	},
-	"gemini": func(t *testing.T, h *harness) (answer, error) {
-		r, err := geminiClient(t, h).Models.GenerateContent(context.Background(), "gemini-2.5-flash", geminiInput, nil)
-		if err != nil {
-			return answer{}, err
-		}
-		text, calls, finish := geminiSummary([]*genai.GenerateContentResponse{r})
-		return answer{text, calls, string(finish)}, nil
-	},
-	"gemini stream": func(t *testing.T, h *harness) (answer, error) {
-		var rs []*genai.GenerateContentResponse
-		for r, err := range geminiClient(t, h).Models.GenerateContentStream(context.Background(), "gemini-2.5-flash", geminiInput, nil) {
-			if err != nil {
-				return answer{}, err
-			}
-			rs = append(rs, r)
-		}
-		text, calls, finish := geminiSummary(rs)
-		return answer{text, calls, string(finish)}, nil
-	},
-}
-
-// sdkStatus is the HTTP status of an SDK's API error, 0 when err is not one.
-func sdkStatus(err error) int {
-	var oe *sdk.Error
-	var ae *anthropic.Error
-	var ge genai.APIError
-	switch {
-	case errors.As(err, &oe):
-		return oe.StatusCode
-	case errors.As(err, &ae):
-		return ae.StatusCode
-	case errors.As(err, &ge):
-		return ge.Code
-	}
-	return 0
-}
 
 func withOnDeny(d pipeline.OnDeny) harnessOption {
 	return func(c *gateway.Config) { c.OnDeny = d }
@@ -196,7 +80,7 @@ func TestOnDeny(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, "", withOnDeny(tc.onDeny))
 			h.up.answer(tc.replies(byFormat[tc.ask])...)
-			got, err := askers[tc.ask](t, h)
+			got, err := askers[tc.ask](t, h, false)
 			sent := h.up.received()
 			if len(sent) != tc.wantSent {
 				t.Errorf("%d requests upstream, want %d", len(sent), tc.wantSent)

@@ -402,7 +402,18 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 	if len(p.Engine.Guardrails(warden.StageStream)) > 0 {
 		gate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, "")
 	}
-	err := f.GuardStream(in, out, flush, func(r warden.Response) (warden.Response, error) { return p.Decide(ctx, info.Run, r) }, gate)
+	var held *holdGate
+	if len(p.Engine.Guardrails(warden.StageOutput)) > 0 {
+		held = &holdGate{inner: gate}
+		gate = held
+	}
+	decide := func(r warden.Response) (warden.Response, error) {
+		if held != nil {
+			return p.decideHeld(ctx, info.Run, r, held.take())
+		}
+		return p.Decide(ctx, info.Run, r)
+	}
+	err := f.GuardStream(in, out, flush, decide, gate)
 	var r *Refusal
 	var tw *warden.TripwireError
 	var retry *stream.RetryError
@@ -445,10 +456,59 @@ func haltMessage(tw *warden.TripwireError) string {
 	return fmt.Sprintf("Warden stopped this %s: %s guardrail %q (%s): %s", subject(tw.Stage), tw.Stage, tw.Guardrail, reason.Code, reason.Message)
 }
 
-// Decide is the pipeline on one response: the response stage (counting a safety stop against the end user),
-// then every tool call left. Under DenyExplain a denied call is removed and its deny message added to the
-// text; under DenyRetry and DenyError a denial returns a *DeniedError with the response as it came.
+// Decide is the pipeline on one whole response: the response stage (counting a safety stop against the end
+// user), then every tool call left, then, on a final answer (no call left), the output stage. Under
+// DenyExplain a denied call is removed and its deny message added to the text; under DenyRetry and
+// DenyError a denial returns a *DeniedError with the response as it came. An output guardrail's change
+// replaces the message's text; its halt is a *warden.TripwireError.
 func (p *Pipeline) Decide(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	resp, err := p.authorize(ctx, run, resp)
+	if err != nil || len(resp.Message.ToolCalls) > 0 {
+		return resp, err
+	}
+	return p.checkOutput(ctx, run, resp)
+}
+
+// decideHeld is Decide on a streamed response whose text a holdGate kept back: the stages see the response
+// with the held text added, and an output guardrail's change can only be to that text, which the wire guard
+// then writes as text decide added. A change to text already released fails closed.
+func (p *Pipeline) decideHeld(ctx context.Context, run warden.RunInfo, r warden.Response, text string) (warden.Response, error) {
+	at := len(r.Message.Content)
+	released := r.Message.Text()
+	r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
+	resp, err := p.authorize(ctx, run, r)
+	if err != nil || len(resp.Message.ToolCalls) > 0 {
+		return resp, err
+	}
+	checked, err := p.checkOutput(ctx, run, resp)
+	if err != nil || checked.Message.Text() == resp.Message.Text() {
+		return resp, err
+	}
+	after := checked.Message.Text()
+	if !strings.HasPrefix(after, released) {
+		return resp, errors.New("an output guardrail changed streamed text that had already been released")
+	}
+	resp.Message.Content = append(resp.Message.Content[:at:at], warden.ContentPart{Kind: warden.ContentText, Text: after[len(released):]})
+	return resp, nil
+}
+
+// checkOutput runs the output stage on a final answer and writes a change into its text.
+func (p *Pipeline) checkOutput(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	if len(p.Engine.Guardrails(warden.StageOutput)) == 0 {
+		return resp, nil
+	}
+	out, err := p.Engine.CheckOutput(ctx, warden.OutputCheck{Run: run, Output: resp.Message})
+	if err != nil {
+		return resp, err
+	}
+	if out.Decision.Action == warden.ActionModify {
+		resp.Message.Content = out.Value.Content
+	}
+	return resp, nil
+}
+
+// authorize is the response stage and tool-call authorization of Decide.
+func (p *Pipeline) authorize(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
 	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: resp})
 	if err != nil {
 		return resp, err
@@ -516,4 +576,42 @@ func New(l *config.Loaded, logger *slog.Logger) *Pipeline {
 		p.InjectEndUser = lc.InjectEndUser
 	}
 	return p
+}
+
+// holdGate holds all of a stream's text, after the stream guardrails' gate (inner, when set) has let it
+// go, so that the output guardrails see a final answer whole before any of it leaves: the stream's decide
+// takes the held text into the response, and the wire guard writes the text decide returns as text it
+// added. A halt or an error releases none of it. One response; not safe for concurrent use.
+type holdGate struct {
+	inner warden.TextGate
+	held  strings.Builder
+}
+
+func (g *holdGate) Text(delta string) (string, error) {
+	if g.inner != nil {
+		var err error
+		if delta, err = g.inner.Text(delta); err != nil {
+			return "", err
+		}
+	}
+	g.held.WriteString(delta)
+	return "", nil
+}
+
+func (g *holdGate) Finish(end warden.Part) (string, error) {
+	if g.inner != nil {
+		rest, err := g.inner.Finish(end)
+		if err != nil {
+			return "", err
+		}
+		g.held.WriteString(rest)
+	}
+	return "", nil
+}
+
+// take returns the held text and forgets it.
+func (g *holdGate) take() string {
+	t := g.held.String()
+	g.held.Reset()
+	return t
 }

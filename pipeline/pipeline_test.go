@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -486,5 +487,110 @@ func TestOnDenyInStreams(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestOutputStage(t *testing.T) {
+	t.Parallel()
+	output := warden.OutputGuardrailFunc(func(_ context.Context, c warden.OutputCheck) (warden.Decision, error) {
+		switch text := c.Output.Text(); {
+		case strings.Contains(text, "secret plan"):
+			return warden.Halt("test.leak", "the answer gives the plan away"), nil
+		case strings.Contains(text, "world"):
+			return warden.Modify(warden.TextMessage(c.Output.Role, strings.ReplaceAll(text, "world", "[PLACE]"))), nil
+		}
+		return warden.Allow(), nil
+	})
+	chatText := func(text string) string {
+		return `{"id":"c1","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"` + text + `"},"finish_reason":"stop"}]}`
+	}
+	streamText, err := os.ReadFile("../wire/openai/testdata/stream_text.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolCall, err := os.ReadFile("../wire/anthropic/testdata/stream_tool_use.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc       string
+		format     string
+		body       string
+		stream     bool
+		wantStatus int // a refusal's; in a stream, its error event was written
+		wantIn     []string
+		wantOut    []string
+		wantOutput int // output evaluations recorded
+	}{
+		{desc: "a final answer goes out as the output guardrail changed it", format: "openai-chat", body: chatText("Hello, world"),
+			wantIn: []string{"Hello, [PLACE]"}, wantOut: []string{"world"}, wantOutput: 1},
+		{desc: "an output halt refuses the answer", format: "openai-chat", body: chatText("the secret plan"),
+			wantStatus: http.StatusForbidden, wantIn: []string{"test.leak"}, wantOut: []string{"secret plan"}, wantOutput: 1},
+		{desc: "a turn that ends in tool calls is not a final answer", format: "openai-chat",
+			body:   `{"id":"c1","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hello, world","tool_calls":[{"id":"a","type":"function","function":{"name":"ls","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+			wantIn: []string{"Hello, world"}},
+		{desc: "a streamed final answer is held until the output guardrail changed it", format: "openai-chat", body: string(streamText), stream: true,
+			wantIn: []string{"Hello, [PLACE]", "[DONE]"}, wantOut: []string{"world", `"content":"Hello"`}, wantOutput: 1},
+		{desc: "a streamed output halt releases none of the text", format: "openai-chat", stream: true,
+			body:       strings.Replace(string(streamText), "Hello", "the secret plan", 1),
+			wantStatus: http.StatusForbidden, wantIn: []string{"test.leak"}, wantOut: []string{"secret plan", "[DONE]"}, wantOutput: 1},
+		{desc: "a streamed turn that ends in a tool call releases its held text once, unchecked by output", format: "anthropic", stream: true, body: string(toolCall),
+			wantIn: []string{"Running the tests.", "tool_use"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			recs := &outputRecords{}
+			e, err := warden.NewEngine(warden.Spec{Output: []warden.Entry{{Name: "out", Guardrail: output}}, Recorder: recs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &pipeline.Pipeline{Engine: e}
+			var out []byte
+			if tt.stream {
+				var buf bytes.Buffer
+				err = p.Stream(context.Background(), format(t, tt.format), strings.NewReader(tt.body), &buf, nil, stream.Info{})
+				out = buf.Bytes()
+			} else {
+				out, err = p.Response(context.Background(), format(t, tt.format), http.StatusOK, []byte(tt.body), warden.RunInfo{})
+			}
+			var r *pipeline.Refusal
+			switch {
+			case tt.wantStatus != 0:
+				if !errors.As(err, &r) || r.Status != tt.wantStatus {
+					t.Fatalf("err = %v, want a %d refusal", err, tt.wantStatus)
+				}
+				if !tt.stream {
+					out = r.Body
+				}
+			case err != nil:
+				t.Fatal(err)
+			}
+			for _, s := range tt.wantIn {
+				if !bytes.Contains(out, []byte(s)) {
+					t.Errorf("answer lacks %s:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.wantOut {
+				if bytes.Contains(out, []byte(s)) {
+					t.Errorf("answer has %s:\n%s", s, out)
+				}
+			}
+			if tt.stream && bytes.Count(out, []byte("Running the tests.")) > 1 {
+				t.Errorf("held text went out twice:\n%s", out)
+			}
+			if got := recs.n.Load(); got != int64(tt.wantOutput) {
+				t.Errorf("%d output evaluations, want %d", got, tt.wantOutput)
+			}
+		})
+	}
+}
+
+// outputRecords counts the output stage's evaluations.
+type outputRecords struct{ n atomic.Int64 }
+
+func (o *outputRecords) Record(_ context.Context, rec *warden.Record) {
+	if rec.Stage == warden.StageOutput {
+		o.n.Add(int64(len(rec.Evaluations)))
 	}
 }
