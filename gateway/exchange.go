@@ -249,7 +249,8 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	rc := http.NewResponseController(x.w)
 	flush := func() { _ = rc.Flush() }
 	flush()
-	err := x.streamRounds(ctx, resp, flush, info)
+	out := &flushBeforeRead{w: x.w, flush: flush}
+	err := x.streamRounds(ctx, resp, out, info)
 	var refusal *pipeline.Refusal
 	switch {
 	case err == nil:
@@ -281,9 +282,10 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 // call, into the client's one stream: the first stream's end (its finish, the held calls) is never written,
 // and the follow-up's events go on after its text. It returns the last round's error; a *DeniedError whose
 // follow-up the provider did not take, unwritten.
-func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, flush func(), info stream.Info) error {
+func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *flushBeforeRead, info stream.Info) error {
 	for {
-		err := x.deciding().Stream(ctx, x.f, resp.Body, x.w, flush, info)
+		// No per-write flush: the reader flushes before it may wait.
+		err := x.deciding().Stream(ctx, x.f, out.reader(resp.Body), out, nil, info)
 		resp.Body.Close()
 		d := followable(err)
 		if d == nil {
@@ -295,6 +297,41 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, flush 
 		}
 		resp = next
 	}
+}
+
+// flushBeforeRead writes a stream to the client and flushes it before each read from the upstream, not
+// after each write: a read is where the gateway may wait, so nothing written sits in a buffer while it
+// does, and the events of one upstream read go out in one flush (one syscall, not one per event).
+type flushBeforeRead struct {
+	w     io.Writer
+	flush func()
+	dirty bool
+}
+
+func (f *flushBeforeRead) Write(p []byte) (int, error) {
+	f.dirty = true
+	return f.w.Write(p)
+}
+
+// flushNow flushes what was written, if anything.
+func (f *flushBeforeRead) flushNow() {
+	if f.dirty {
+		f.dirty = false
+		f.flush()
+	}
+}
+
+// reader returns r flushing the client's stream before each read.
+func (f *flushBeforeRead) reader(r io.Reader) io.Reader { return flushingReader{r, f} }
+
+type flushingReader struct {
+	r io.Reader
+	f *flushBeforeRead
+}
+
+func (r flushingReader) Read(p []byte) (int, error) {
+	r.f.flushNow()
+	return r.r.Read(p)
 }
 
 // refused answers a pipeline refusal (or any pipeline error) in the format's shape.

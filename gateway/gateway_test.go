@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"bufio"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -217,5 +218,48 @@ func TestReadyzTurnsUnavailableWhenDraining(t *testing.T) {
 		if rec.Code != tc.want {
 			t.Errorf("%s: /readyz = %d, want %d", tc.desc, rec.Code, tc.want)
 		}
+	}
+}
+
+// TestStreamedTextReachesTheClientWhileTheUpstreamWaits: an event goes out before the gateway waits for the
+// next one, though the gateway flushes before reading rather than after every write.
+func TestStreamedTextReachesTheClientWhileTheUpstreamWaits(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"first"},"finish_reason":null}]}` + "\n\n"))
+		http.NewResponseController(w).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"))
+	}))
+	defer up.Close()
+	defer close(release)
+	h := newHarness(t, "", func(c *gateway.Config) {
+		for i := range c.Upstreams {
+			c.Upstreams[i].URL, _ = url.Parse(up.URL)
+		}
+	})
+	resp, err := http.Post(h.url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(resp.Body).ReadString('\n')
+		line <- l
+	}()
+	select {
+	case l := <-line:
+		if !strings.Contains(l, `"content":"first"`) {
+			t.Errorf("first line = %q, want the first event", l)
+		}
+	case <-time.After(10 * time.Second): // a liveness bound, not a speed check: without a flush it never comes
+		t.Fatal("the first event did not reach the client while the upstream waited")
 	}
 }
