@@ -44,6 +44,10 @@ type exchange struct {
 	body []byte
 	// retries counts follow-ups sent after denied tool calls.
 	retries int
+	// upstreamWait is the time spent waiting for the upstream (its headers, its body), which the added
+	// latency metric leaves out; streamed says the answer was a stream.
+	upstreamWait time.Duration
+	streamed     bool
 	// status and code are what the client got, for the log line.
 	status int
 	code   string
@@ -62,6 +66,7 @@ func (g *Gateway) serveProvider(w http.ResponseWriter, r *http.Request) {
 	x := &exchange{g: g, w: w, r: r, rt: rt, f: rt.format, t: &tally{}, start: time.Now()}
 	x.serve()
 	x.logLine()
+	g.cfg.Metrics.exchangeDone(x)
 }
 
 // notFound answers a path no upstream serves, in OpenAI's error shape (the commonest client), naming the
@@ -176,7 +181,10 @@ func (x *exchange) forward(ctx context.Context, body []byte) (*http.Response, er
 	}
 	copyRequestHeaders(req.Header, x.r.Header)
 	injectKey(req.Header, x.rt.up)
-	return x.g.client.Do(req)
+	start := time.Now()
+	resp, err := x.g.client.Do(req)
+	x.upstreamWait += time.Since(start)
+	return resp, err
 }
 
 // relayWhole reads a whole upstream body, runs the response side on it and writes the result. A denied
@@ -223,7 +231,9 @@ func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run ward
 
 // readWhole reads a whole upstream body within the configured limit; on failure it has answered the client.
 func (x *exchange) readWhole(ctx context.Context, resp *http.Response) ([]byte, bool) {
+	start := time.Now()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, x.g.cfg.MaxResponseBytes+1))
+	x.upstreamWait += time.Since(start)
 	switch {
 	case err != nil:
 		x.upstreamFailed(ctx, err)
@@ -249,7 +259,8 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	rc := http.NewResponseController(x.w)
 	flush := func() { _ = rc.Flush() }
 	flush()
-	out := &flushBeforeRead{w: x.w, flush: flush}
+	x.streamed = true
+	out := &flushBeforeRead{w: x.w, flush: flush, waited: &x.upstreamWait}
 	err := x.streamRounds(ctx, resp, out, info)
 	var refusal *pipeline.Refusal
 	switch {
@@ -306,6 +317,8 @@ type flushBeforeRead struct {
 	w     io.Writer
 	flush func()
 	dirty bool
+	// waited adds up the time spent in upstream reads.
+	waited *time.Duration
 }
 
 func (f *flushBeforeRead) Write(p []byte) (int, error) {
@@ -331,7 +344,10 @@ type flushingReader struct {
 
 func (r flushingReader) Read(p []byte) (int, error) {
 	r.f.flushNow()
-	return r.r.Read(p)
+	start := time.Now()
+	n, err := r.r.Read(p)
+	*r.f.waited += time.Since(start)
+	return n, err
 }
 
 // refused answers a pipeline refusal (or any pipeline error) in the format's shape.

@@ -86,6 +86,9 @@ type Config struct {
 	// DenyRetries bounds the follow-up requests one exchange makes under retry; DefaultDenyRetries when 0.
 	// When they are spent, the last response is explained.
 	DenyRetries int
+	// Metrics are served at /metrics; new ones (without guardrail evaluations, which only a recorder
+	// wrapped by Metrics.Recorder counts) when nil.
+	Metrics *Metrics
 }
 
 // Gateway is the HTTP handler. It is safe for concurrent use.
@@ -126,6 +129,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if cfg.DenyRetries == 0 {
 		cfg.DenyRetries = DefaultDenyRetries
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
 	}
 	g := &Gateway{cfg: cfg, builtin: map[string]*Upstream{}, proxies: map[*Upstream]*httputil.ReverseProxy{}, log: cfg.Logger,
 		deciding: cfg.Pipeline.WithOnDeny(cfg.OnDeny), explaining: cfg.Pipeline.WithOnDeny(pipeline.DenyExplain)}
@@ -171,6 +177,7 @@ func New(cfg Config) (*Gateway, error) {
 	g.mux = http.NewServeMux()
 	g.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	g.mux.HandleFunc("GET /readyz", g.ready)
+	g.mux.Handle("GET /metrics", cfg.Metrics.Handler())
 	g.mux.HandleFunc("/", g.serveProvider)
 	return g, nil
 }

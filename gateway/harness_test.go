@@ -127,10 +127,11 @@ func fixture(t testing.TB, provider, name string) []byte {
 
 // harness is Warden's gateway on loopback in front of a fake upstream for every built-in provider.
 type harness struct {
-	up   *upstream
-	g    *gateway.Gateway
-	url  string // Warden's base URL
-	recs *records
+	up      *upstream
+	metrics *gateway.Metrics
+	g       *gateway.Gateway
+	url     string // Warden's base URL
+	recs    *records
 }
 
 // records keeps the engine's evaluation records, to check what ran.
@@ -158,12 +159,17 @@ func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness
 			t.Fatal(err)
 		}
 	}
-	l, err := config.Load(context.Background(), file, config.Options{Recorder: h.recs, WrapRecorder: gateway.Tally})
+	h.metrics = gateway.NewMetrics()
+	l, err := config.Load(context.Background(), file, config.Options{Recorder: h.recs,
+		WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(h.metrics.Recorder(next)) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	cfg := gateway.Config{Pipeline: pipeline.New(l, nil)}
+	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Metrics: h.metrics}
+	if lg := l.Parsed.File.Ledger; lg != nil {
+		cfg.UserHeader = lg.UserHeader
+	}
 	for _, name := range []string{"openai", "anthropic", "gemini"} {
 		cfg.Upstreams = append(cfg.Upstreams, gateway.Upstream{Name: name, URL: h.up.baseURL})
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/gateway"
 	"github.com/agentwarden/warden/pipeline"
@@ -68,7 +69,9 @@ flight, streams included, finish for up to --drain before closing them.`,
 			if err != nil {
 				return usageError{err}
 			}
-			l, err := config.Load(cmd.Context(), configFile, config.Options{Stderr: s.err, Stdout: s.out, WrapRecorder: gateway.Tally})
+			metrics := gateway.NewMetrics()
+			l, err := config.Load(cmd.Context(), configFile, config.Options{Stderr: s.err, Stdout: s.out,
+				WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }})
 			if err != nil {
 				return err
 			}
@@ -82,7 +85,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 				return err
 			}
 			cfg := gateway.Config{Pipeline: pipeline.New(l, logger), Upstreams: ups, MaxBodyBytes: gc.MaxBodyBytes,
-				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries}
+				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries, Metrics: metrics}
 			if lg := l.Parsed.File.Ledger; lg != nil {
 				cfg.UserHeader = lg.UserHeader
 			}
