@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden"
 	_ "github.com/agentwarden/warden/builtin"
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/gateway"
@@ -56,7 +57,9 @@ func BenchmarkExchange(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		l, err := config.Load(context.Background(), file, config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
+		metrics := gateway.NewMetrics() // as warden serve does
+		l, err := config.Load(context.Background(), file, config.Options{Stderr: io.Discard,
+			WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +68,7 @@ func BenchmarkExchange(b *testing.B) {
 		for _, n := range []string{"openai", "anthropic", "gemini"} {
 			ups = append(ups, gateway.Upstream{Name: n, URL: mustURL(b, up.URL)})
 		}
-		g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups})
+		g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics})
 		if err != nil {
 			b.Fatal(err)
 		}
