@@ -369,6 +369,26 @@ func checkStage[C, T any](e *Engine, ctx context.Context, s Stage, list []bound[
 	return out, haltError(s, d, evs, decisive)
 }
 
+// Has reports whether a stage has any configured guardrail. Unlike Guardrails it does not allocate, so a
+// surface can ask it per request, to skip work a stage without guardrails does not need.
+func (e *Engine) Has(s Stage) bool {
+	switch s {
+	case StageInput:
+		return e.inputCount > 0
+	case StageResponse:
+		return len(e.response) > 0
+	case StageToolCall:
+		return len(e.toolCall) > 0
+	case StageToolResult:
+		return len(e.toolResult) > 0
+	case StageOutput:
+		return len(e.output) > 0
+	case StageStream:
+		return len(e.stream) > 0
+	}
+	return false
+}
+
 // Guardrails returns the names of the configured guardrails of a stage, in definition order.
 func (e *Engine) Guardrails(s Stage) []string {
 	var names []string

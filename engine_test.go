@@ -478,3 +478,28 @@ func TestGuardrailsListsNamesInDefinitionOrder(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+func TestHasAgreesWithGuardrails(t *testing.T) {
+	t.Parallel()
+	in := warden.InputGuardrailFunc(func(context.Context, warden.InputCheck) (warden.Decision, error) { return warden.Allow(), nil })
+	out := warden.OutputGuardrailFunc(func(context.Context, warden.OutputCheck) (warden.Decision, error) { return warden.Allow(), nil })
+	tests := []struct {
+		desc string
+		spec warden.Spec
+	}{
+		{desc: "an engine without guardrails has none at any stage", spec: warden.Spec{}},
+		{desc: "parallel input guardrails count as input guardrails", spec: warden.Spec{Input: []warden.Entry{entry("p", in, parallel)}}},
+		{desc: "an output guardrail is at the output stage only", spec: warden.Spec{Output: []warden.Entry{{Name: "o", Guardrail: out}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			e := mustEngine(t, tt.spec)
+			for _, s := range warden.Stages {
+				if got, want := e.Has(s), len(e.Guardrails(s)) > 0; got != want {
+					t.Errorf("Has(%s) = %v, want %v", s, got, want)
+				}
+			}
+		})
+	}
+}

@@ -263,11 +263,12 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	out := &flushBeforeRead{w: x.w, flush: flush, waited: &x.upstreamWait}
 	err := x.streamRounds(ctx, resp, out, info)
 	var refusal *pipeline.Refusal
+	denied := followable(err)
 	switch {
 	case err == nil:
-	case followable(err) != nil:
+	case denied != nil:
 		// The follow-up failed: the stream ends without the denied call or anything held beside it.
-		x.code = followable(err).Decision.FirstReason().Code
+		x.code = denied.Decision.FirstReason().Code
 		x.w.Write(x.f.StreamError("Warden stopped this response: a tool call was denied and the provider did not answer Warden's follow-up", x.code))
 		flush()
 	case errors.As(err, &refusal):

@@ -399,11 +399,11 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 		p = p.WithOnDeny(DenyExplain)
 	}
 	var gate warden.TextGate
-	if len(p.Engine.Guardrails(warden.StageStream)) > 0 {
+	if p.Engine.Has(warden.StageStream) {
 		gate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, "")
 	}
 	var held *holdGate
-	if len(p.Engine.Guardrails(warden.StageOutput)) > 0 {
+	if p.Engine.Has(warden.StageOutput) {
 		held = &holdGate{inner: gate}
 		gate = held
 	}
@@ -494,7 +494,7 @@ func (p *Pipeline) decideHeld(ctx context.Context, run warden.RunInfo, r warden.
 
 // checkOutput runs the output stage on a final answer and writes a change into its text.
 func (p *Pipeline) checkOutput(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
-	if len(p.Engine.Guardrails(warden.StageOutput)) == 0 {
+	if !p.Engine.Has(warden.StageOutput) {
 		return resp, nil
 	}
 	out, err := p.Engine.CheckOutput(ctx, warden.OutputCheck{Run: run, Output: resp.Message})

@@ -87,7 +87,7 @@ var ErrIncomplete = errors.New("stream: the stream ended before its finish; held
 func (r *Runner) Run(ctx context.Context, info Info, src Source, emit func(warden.Part) error) error {
 	var released strings.Builder
 	var correction *Correction
-	guarded := len(r.Engine.Guardrails(warden.StageStream)) > 0
+	guarded := r.Engine.Has(warden.StageStream)
 	for retries := 0; ; retries++ {
 		actx, cancel := context.WithCancel(ctx)
 		a := attempt{r: r, info: info, emit: emit, released: &released, guarded: guarded}
@@ -331,7 +331,7 @@ func (r *Runner) Gate(ctx context.Context, info Info, released string) *Gate {
 	g := &Gate{ctx: ctx}
 	var rel strings.Builder
 	rel.WriteString(released)
-	g.a = attempt{r: r, info: info, released: &rel, guarded: len(r.Engine.Guardrails(warden.StageStream)) > 0,
+	g.a = attempt{r: r, info: info, released: &rel, guarded: r.Engine.Has(warden.StageStream),
 		emit: func(p warden.Part) error { g.out.WriteString(p.Text); return nil }}
 	return g
 }
