@@ -98,3 +98,18 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 	}
 	walk(newRootCommand(streams{}))
 }
+
+func TestBenchCommand(t *testing.T) {
+	t.Parallel()
+	tiny := []string{"bench", "--requests", "20", "--stream-requests", "4", "--chunks", "4", "--chunk-interval", "10us",
+		"--concurrency", "2", "--duration", "40ms", "--rounds", "2", "--throughput-rounds", "1"}
+	runCLICases(t, []cliCase{
+		{desc: "bench reports every target and the checks", args: tiny,
+			wantOut: []string{"bare-proxy", "warden-off", "TTFT p99", "streams/s", "added p99, whole, concurrency 1", "evaluated 2/2 guardrails"},
+			wantErr: []string{"warming up", "throughput at concurrency 2"}},
+		{desc: "bench writes JSON on request", args: append(tiny, "--format", "json"), wantOut: []string{`"targets"`, `"p99_us"`, `"checks"`}},
+		{desc: "bench rejects a negative count, exit 2", args: []string{"bench", "--requests", "-1"}, wantCode: 2, wantErr: []string{"requests cannot be negative"}},
+		{desc: "bench rejects an unknown format, exit 2", args: []string{"bench", "--format", "xml"}, wantCode: 2, wantErr: []string{`"xml" is not text or json`}},
+		{desc: "bench help explains the targets", args: []string{"bench", "--help"}, wantOut: []string{"bare httputil.ReverseProxy", "within 150µs", "--keep-audit"}},
+	})
+}

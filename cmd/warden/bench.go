@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/agentwarden/warden/gateway/gatewaybench"
+	"github.com/spf13/cobra"
+)
+
+func newBenchCommand(s streams) *cobra.Command {
+	var o gatewaybench.Options
+	var format string
+	var strict bool
+	cmd := &cobra.Command{
+		Use:   "bench [--config FILE] [flags]",
+		Short: "Measure what the gateway adds to a request, side by side with a bare reverse proxy",
+		Long: `Bench starts, in this process and on loopback, a fake OpenAI upstream and four ways to reach it:
+  direct        the upstream itself
+  bare-proxy    a bare httputil.ReverseProxy (the floor for any Go proxy)
+  warden-off    Warden's gateway with no guardrails
+  warden        Warden's gateway with the config's guardrails (the embedded defaults unless --config)
+and measures each with the same requests: a coding agent's Chat Completions turn whose answer is a tool
+call, whole and streamed (--chunks text deltas --chunk-interval apart, then the tool call).
+
+It reports latency p50/p99 at concurrency 1, a stream's time to first token and each chunk's trip from
+the upstream to the client, and throughput at --concurrency with the upstream answering at once; then
+the guarded target against the bare proxy and issue #7's targets: p99 within 150µs, time to first token
+within 100µs, per chunk within 5µs, throughput at least 70%. The concurrency-1 phases interleave the
+targets in --rounds rounds, so that a slow spell of a shared machine falls on all of them alike.
+
+Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
+X-Warden-Evaluated report stops the run with an error instead of a figure. The load generator and the
+upstream share the CPUs with the proxies, so the figures compare the targets with each other; they are
+not comparable with a bench that pins each part to its own cores. Audit records are discarded unless
+--keep-audit. docs/benchmarks.md has figures and how to read them.`,
+		Example: `  warden bench
+  warden bench --config warden.yaml --keep-audit
+  warden bench --requests 5000 --chunk-interval 20ms --stream-requests 100
+  warden bench --format json > bench.json`,
+		Args: argsUsage(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format: %q is not text or json", format)}
+			}
+			if err := o.Check(); err != nil {
+				return usageError{err}
+			}
+			o.Progress = s.err
+			rep, err := gatewaybench.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				err = rep.WriteJSON(s.out)
+			} else {
+				err = rep.WriteText(s.out)
+			}
+			if err != nil {
+				return err
+			}
+			if strict && !rep.Met() {
+				return exitCodeError{code: exitError, err: fmt.Errorf("bench: a target was not met")}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Config, "config", "c", "", "config `file` of the guarded target (default: the embedded default)")
+	f.BoolVar(&o.KeepAudit, "keep-audit", false, "write the config's audit records to its sink (default: discard them)")
+	f.IntVar(&o.Requests, "requests", gatewaybench.DefaultRequests, "whole requests a target at concurrency 1")
+	f.IntVar(&o.StreamRequests, "stream-requests", gatewaybench.DefaultStreamRequests, "streams a target at concurrency 1")
+	f.IntVar(&o.Chunks, "chunks", gatewaybench.DefaultChunks, "text deltas in a stream")
+	f.DurationVar(&o.ChunkInterval, "chunk-interval", gatewaybench.DefaultChunkInterval, "the upstream's pause between text deltas at concurrency 1")
+	f.IntVar(&o.Concurrency, "concurrency", gatewaybench.DefaultConcurrency, "clients at once in the throughput phase")
+	f.DurationVar(&o.Duration, "duration", gatewaybench.DefaultDuration, "length of each target's throughput phase, whole and streamed each")
+	f.IntVar(&o.Rounds, "rounds", gatewaybench.DefaultRounds, "rounds the concurrency-1 phases interleave the targets in")
+	f.IntVar(&o.ThroughputRounds, "throughput-rounds", gatewaybench.DefaultThroughputRounds, "rounds the throughput phase interleaves the targets in")
+	f.StringVar(&format, "format", "text", "report as text or json (stdout); progress goes to stderr")
+	f.BoolVar(&strict, "strict", false, "exit 1 when a target is not met")
+	return cmd
+}

@@ -1,0 +1,283 @@
+// Package gatewaybench measures what the gateway adds to an exchange, side by side in one run: a fake
+// OpenAI upstream on loopback, reached directly, through a bare httputil.ReverseProxy, and through Warden
+// with no guardrails and with a config's guardrails (the embedded defaults unless told). It reports latency
+// percentiles at concurrency 1, time to first token and per-chunk delay of streams, and throughput at a
+// higher concurrency, and sets each against the bare proxy. `warden bench` runs it.
+//
+// It must never report a figure for an exchange that went wrong: a non-200 answer, a stream that lost a
+// chunk, or a Warden answer without its X-Warden-Evaluated report fails the run. Everything runs in one
+// process, so the load generator and the upstream share the CPUs with the proxy under test; the figures
+// are comparable with each other, not with a bench that pins each part to its own cores.
+// Its API serves the CLI and may change.
+package gatewaybench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"runtime"
+	"time"
+
+	"github.com/agentwarden/warden"
+	_ "github.com/agentwarden/warden/builtin" // the guardrail modules a config may name
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/gateway"
+	"github.com/agentwarden/warden/pipeline"
+)
+
+// Options say how much to measure. Zero values take the defaults below.
+type Options struct {
+	// Config is the Warden config file of the guarded target; empty means the embedded defaults.
+	Config string
+	// KeepAudit writes the config's audit records to its sink; by default they are discarded, so that the
+	// figures are the gateway's and not the sink's.
+	KeepAudit bool
+	// Requests is how many whole requests each target answers at concurrency 1.
+	Requests int
+	// StreamRequests is how many streams each target answers at concurrency 1.
+	StreamRequests int
+	// Chunks is how many text deltas a stream carries before its tool call and finish.
+	Chunks int
+	// ChunkInterval is the upstream's pause between text deltas in the concurrency-1 streams (throughput
+	// streams have none, so that the CPU is what limits them).
+	ChunkInterval time.Duration
+	// Concurrency is how many clients the throughput phase runs at once.
+	Concurrency int
+	// Duration is how long each target's throughput phase lasts, for whole requests and for streams each.
+	Duration time.Duration
+	// Rounds interleaves the targets: each concurrency-1 phase runs in this many rounds, every target
+	// taking its share in each, so that a slow spell of a shared machine falls on all of them alike.
+	Rounds int
+	// ThroughputRounds does the same for the throughput phase: each target's Duration is cut in this many
+	// shares.
+	ThroughputRounds int
+	// Progress, when set, gets a line as each phase starts.
+	Progress io.Writer
+}
+
+// Defaults of Options.
+const (
+	DefaultRequests         = 2000
+	DefaultStreamRequests   = 200
+	DefaultChunks           = 64
+	DefaultChunkInterval    = time.Millisecond
+	DefaultConcurrency      = 64
+	DefaultDuration         = 2 * time.Second
+	DefaultRounds           = 10
+	DefaultThroughputRounds = 4
+)
+
+// Check says what is wrong with o, if anything: a negative count or duration.
+func (o Options) Check() error {
+	for _, v := range []struct {
+		name string
+		n    int64
+	}{
+		{"requests", int64(o.Requests)}, {"stream requests", int64(o.StreamRequests)}, {"chunks", int64(o.Chunks)},
+		{"concurrency", int64(o.Concurrency)}, {"rounds", int64(o.Rounds)}, {"throughput rounds", int64(o.ThroughputRounds)},
+		{"chunk interval", int64(o.ChunkInterval)}, {"duration", int64(o.Duration)},
+	} {
+		if v.n < 0 {
+			return fmt.Errorf("%s cannot be negative", v.name)
+		}
+	}
+	return nil
+}
+
+// fill checks o and gives its zero values their defaults.
+func (o *Options) fill() error {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	def := func(p *int, d int) {
+		if *p == 0 {
+			*p = d
+		}
+	}
+	def(&o.Requests, DefaultRequests)
+	def(&o.StreamRequests, DefaultStreamRequests)
+	def(&o.Chunks, DefaultChunks)
+	def(&o.Concurrency, DefaultConcurrency)
+	def(&o.Rounds, DefaultRounds)
+	def(&o.ThroughputRounds, DefaultThroughputRounds)
+	if o.ChunkInterval == 0 {
+		o.ChunkInterval = DefaultChunkInterval
+	}
+	if o.Duration == 0 {
+		o.Duration = DefaultDuration
+	}
+	o.Rounds = min(o.Rounds, o.Requests, o.StreamRequests)
+	return nil
+}
+
+// Target names, in the order they are reported.
+const (
+	Direct      = "direct"
+	BareProxy   = "bare-proxy"
+	WardenOff   = "warden-off"
+	WardenGuard = "warden"
+)
+
+// target is one way to reach the upstream.
+type target struct {
+	name   string
+	url    string
+	warden bool // its answers must carry X-Warden-Evaluated
+}
+
+// Run starts the upstream and the three proxies on loopback, measures each and reports.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if err := o.fill(); err != nil {
+		return nil, err
+	}
+	up := &upstream{chunks: o.Chunks, epoch: time.Now()}
+	var closers []func()
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}()
+	serve := func(h http.Handler) (string, error) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", err
+		}
+		srv := &http.Server{Handler: h}
+		go srv.Serve(ln)
+		closers = append(closers, func() { srv.Close() })
+		return "http://" + ln.Addr().String(), nil
+	}
+	upURL, err := serve(up)
+	if err != nil {
+		return nil, err
+	}
+	base, _ := url.Parse(upURL)
+	bareURL, err := serve(bareProxy(base))
+	if err != nil {
+		return nil, err
+	}
+	offGateway, offClose, err := newWarden(ctx, base, "", o, true)
+	if err != nil {
+		return nil, err
+	}
+	closers = append(closers, offClose)
+	offURL, err := serve(offGateway)
+	if err != nil {
+		return nil, err
+	}
+	onGateway, onClose, err := newWarden(ctx, base, o.Config, o, false)
+	if err != nil {
+		return nil, err
+	}
+	closers = append(closers, onClose)
+	onURL, err := serve(onGateway)
+	if err != nil {
+		return nil, err
+	}
+	targets := []target{
+		{name: Direct, url: upURL},
+		{name: BareProxy, url: bareURL},
+		{name: WardenOff, url: offURL, warden: true},
+		{name: WardenGuard, url: onURL, warden: true},
+	}
+	m := &measurer{o: o, up: up, client: &http.Client{Transport: tunedTransport()}}
+	rep := &Report{Options: o, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config)}
+	for _, t := range targets {
+		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
+	}
+	if err := m.warmUp(ctx, targets); err != nil {
+		return nil, err
+	}
+	if err := m.latency(ctx, targets, rep); err != nil {
+		return nil, err
+	}
+	if err := m.streamLatency(ctx, targets, rep); err != nil {
+		return nil, err
+	}
+	if err := m.throughput(ctx, targets, rep); err != nil {
+		return nil, err
+	}
+	rep.judge()
+	return rep, nil
+}
+
+func guardrailsName(file string) string {
+	if file == "" {
+		return "embedded defaults"
+	}
+	return file
+}
+
+// newWarden builds a gateway the way `warden serve` does. off builds it with no guardrails at all.
+func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options, off bool) (http.Handler, func(), error) {
+	metrics := gateway.NewMetrics()
+	opts := config.Options{Stderr: io.Discard, Stdout: io.Discard,
+		WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }}
+	if !o.KeepAudit || off {
+		opts.Recorder = warden.RecorderFunc(func(context.Context, *warden.Record) {})
+	}
+	var l *config.Loaded
+	var err error
+	if off {
+		var p *config.Parsed
+		if p, err = config.Parse("guardrails off", []byte("version: 1\n")); err == nil {
+			l, err = p.Build(ctx, opts)
+		}
+	} else {
+		l, err = config.Load(ctx, file, opts)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var ups []gateway.Upstream
+	for _, name := range []string{gateway.ProviderOpenAI, gateway.ProviderAnthropic, gateway.ProviderGemini} {
+		ups = append(ups, gateway.Upstream{Name: name, URL: upstreamURL})
+	}
+	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics}
+	if gc := l.Parsed.File.Gateway; gc != nil && !off {
+		cfg.OnDeny, cfg.DenyRetries = pipeline.OnDeny(gc.OnDeny), gc.DenyRetries
+		cfg.MaxBodyBytes, cfg.MaxResponseBytes = gc.MaxBodyBytes, gc.MaxResponseBytes
+	}
+	g, err := gateway.New(cfg)
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return g, func() { l.Close() }, nil
+}
+
+// bareProxy is the floor: an httputil.ReverseProxy with a transport tuned as Warden's is, so that
+// connection reuse at concurrency 64 favours neither. It reads the request body before forwarding it, as
+// Warden does (and must, to inspect it). Streaming the body through instead breaks streams now and then:
+// the upstream answers once it has the body, the proxy flushes the answer's headers, which ends the
+// client's body, and the transport's check for bytes beyond Content-Length then fails and closes the
+// upstream connection mid-stream.
+func bareProxy(base *url.URL) http.Handler {
+	rp := &httputil.ReverseProxy{Transport: tunedTransport(), Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(base) }}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		rp.ServeHTTP(w, r)
+	})
+}
+
+// tunedTransport is the client's and the bare proxy's: enough idle connections for the concurrency.
+func tunedTransport() *http.Transport {
+	return &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: 256,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+	}
+}

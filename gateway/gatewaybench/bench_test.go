@@ -1,0 +1,137 @@
+package gatewaybench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// small is a run short enough for a test: it checks that every part measures, not how fast.
+func small() Options {
+	return Options{Requests: 40, StreamRequests: 8, Chunks: 8, ChunkInterval: 50 * time.Microsecond,
+		Concurrency: 4, Duration: 100 * time.Millisecond, Rounds: 2}
+}
+
+func TestRunMeasuresEveryTarget(t *testing.T) {
+	rep, err := Run(context.Background(), small())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tr := range rep.Targets {
+		names = append(names, tr.Name)
+		for _, l := range []struct {
+			what string
+			l    Latency
+			n    int
+		}{{"whole", tr.Whole, 40}, {"ttft", tr.TTFT, 8}, {"stream", tr.Stream, 8}, {"chunk", tr.Chunk, 64}} {
+			if l.l.N != l.n || l.l.P50 <= 0 || l.l.P50 > l.l.P99 {
+				t.Errorf("%s %s: %+v, want %d samples with 0 < p50 <= p99", tr.Name, l.what, l.l, l.n)
+			}
+		}
+		if tr.WholeRate.Exchanges == 0 || tr.StreamRate.Exchanges == 0 || tr.WholeRate.PerSecond <= 0 {
+			t.Errorf("%s: throughput %+v %+v, want exchanges counted", tr.Name, tr.WholeRate, tr.StreamRate)
+		}
+	}
+	if got := strings.Join(names, " "); got != "direct bare-proxy warden-off warden" {
+		t.Errorf("targets %q", got)
+	}
+	// The guarded target ran the embedded defaults (safety and commands), the other Warden none.
+	if g := rep.target(WardenGuard); g.Evaluated != "2/2" || g.StreamEvaluated != "2/2" || g.Decision != "allow" {
+		t.Errorf("guarded target evaluated %q (decision %q), stream %q; want 2/2 allow", g.Evaluated, g.Decision, g.StreamEvaluated)
+	}
+	if off := rep.target(WardenOff); off.Evaluated != "0/0" {
+		t.Errorf("warden-off evaluated %q, want 0/0", off.Evaluated)
+	}
+	if len(rep.Checks) != 5 {
+		t.Errorf("%d checks, want 5", len(rep.Checks))
+	}
+	var text, js bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Targets []struct {
+			Name  string `json:"name"`
+			Whole struct {
+				N   int     `json:"n"`
+				P99 float64 `json:"p99_us"`
+			} `json:"whole"`
+		} `json:"targets"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Targets) != 4 || back.Targets[3].Whole.N != 40 || back.Targets[3].Whole.P99 <= 0 {
+		t.Errorf("JSON report: %v %+v", err, back)
+	}
+}
+
+func TestRunFailsRatherThanMeasureWhatWentWrong(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, yaml string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		desc, config, want string
+	}{
+		{"a config that denies the bench's tool call", write("deny.yaml",
+			"version: 1\ngateway:\n  on_deny: error\nguardrails:\n  tool_call:\n    - use: allowlist\n      config:\n        allowed_tools: [read_file]\n"), "warden answered 403"},
+		{"a config that does not load", write("bad.yaml", "version: 1\nguardrails:\n  input:\n    - use: nosuch\n"), "nosuch"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			o := small()
+			o.Config = tc.config
+			_, err := Run(context.Background(), o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one naming %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestOptionsRejectNegatives(t *testing.T) {
+	for _, o := range []Options{{Requests: -1}, {Chunks: -1}, {Duration: -time.Second}, {ChunkInterval: -1}} {
+		if _, err := Run(context.Background(), o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
+
+func TestChunkIndexes(t *testing.T) {
+	for _, tc := range []struct {
+		desc, line string
+		want       []int
+	}{
+		{"one mark", `data: {"delta":{"content":"tok17 "}}`, []int{17}},
+		{"merged deltas", `data: {"delta":{"content":"tok1 tok2 tok3 "}}`, []int{1, 2, 3}},
+		{"no mark", `data: {"delta":{"content":"hello"}}`, nil},
+		{"a mark without digits", `data: {"delta":{"content":"token"}}`, nil},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := chunkIndexes([]byte(tc.line), nil)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,291 @@
+package gatewaybench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentwarden/warden/gateway"
+)
+
+// measurer sends the requests and times them.
+type measurer struct {
+	o      Options
+	up     *upstream
+	client *http.Client
+}
+
+// answer is what one exchange showed besides its timing.
+type answer struct {
+	evaluated, decision string
+}
+
+func (m *measurer) progress(format string, args ...any) {
+	if m.o.Progress != nil {
+		fmt.Fprintf(m.o.Progress, format+"\n", args...)
+	}
+}
+
+func (m *measurer) post(ctx context.Context, t target, body string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url+"/v1/chat/completions", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer sk-bench")
+	return m.client.Do(req)
+}
+
+// check fails an answer that is not what the upstream sent through a working proxy.
+func check(t target, resp *http.Response, header http.Header) (answer, error) {
+	if resp.StatusCode != http.StatusOK {
+		return answer{}, fmt.Errorf("%s answered %s", t.name, resp.Status)
+	}
+	a := answer{evaluated: header.Get(gateway.HeaderEvaluated), decision: header.Get(gateway.HeaderDecision)}
+	if t.warden && a.evaluated == "" {
+		return a, fmt.Errorf("%s answered without %s: the exchange was not guarded", t.name, gateway.HeaderEvaluated)
+	}
+	return a, nil
+}
+
+// whole sends one whole request and reads the answer to its end.
+func (m *measurer) whole(ctx context.Context, t target) (time.Duration, answer, error) {
+	start := time.Now()
+	resp, err := m.post(ctx, t, wholeRequest())
+	if err != nil {
+		return 0, answer{}, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	elapsed := time.Since(start)
+	if err != nil {
+		return 0, answer{}, fmt.Errorf("%s: %v", t.name, err)
+	}
+	a, err := check(t, resp, resp.Header)
+	if err == nil && !bytes.Contains(body, []byte(`"tool_calls"`)) {
+		err = fmt.Errorf("%s answered without the tool call (decision %q): the config denies the bench's `go test` call", t.name, a.decision)
+	}
+	return elapsed, a, err
+}
+
+// streamed is one stream's timing.
+type streamed struct {
+	ttft, total time.Duration
+	arrived     []time.Duration // since the upstream's epoch, by chunk index
+}
+
+// stream sends one streamed request and reads it to its end, noting when each text chunk arrived.
+func (m *measurer) stream(ctx context.Context, t target) (streamed, answer, error) {
+	start := time.Now()
+	resp, err := m.post(ctx, t, streamRequest())
+	if err != nil {
+		return streamed{}, answer{}, err
+	}
+	defer resp.Body.Close()
+	s := streamed{arrived: make([]time.Duration, m.o.Chunks)}
+	seen := 0
+	br := bufio.NewReaderSize(resp.Body, 16<<10)
+	var idx []int
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) > 0 && bytes.HasPrefix(line, []byte("data:")) {
+			now := time.Now()
+			idx = chunkIndexes(line, idx[:0])
+			for _, i := range idx {
+				if i >= len(s.arrived) || s.arrived[i] != 0 {
+					return s, answer{}, fmt.Errorf("%s sent text chunk %d twice or out of range", t.name, i)
+				}
+				if seen == 0 {
+					s.ttft = now.Sub(start)
+				}
+				s.arrived[i] = now.Sub(m.up.epoch)
+				seen++
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return s, answer{}, fmt.Errorf("%s: %v", t.name, err)
+		}
+	}
+	s.total = time.Since(start)
+	header := resp.Header.Clone()
+	for k, v := range resp.Trailer { // a stream's X-Warden values come as trailers
+		header[k] = v
+	}
+	a, err := check(t, resp, header)
+	if err == nil && seen != m.o.Chunks {
+		err = fmt.Errorf("%s delivered %d of %d text chunks", t.name, seen, m.o.Chunks)
+	}
+	return s, a, err
+}
+
+// warmUp opens connections and lets each target's first exchanges pay their one-time costs.
+func (m *measurer) warmUp(ctx context.Context, targets []target) error {
+	m.progress("warming up")
+	for _, t := range targets {
+		for range max(m.o.Requests/10, 1) {
+			if _, _, err := m.whole(ctx, t); err != nil {
+				return err
+			}
+		}
+		for range max(m.o.StreamRequests/10, 1) {
+			if _, _, err := m.stream(ctx, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rounds runs each target's share of n exchanges in each of the rounds, starting with a different target
+// each round.
+func (m *measurer) rounds(targets []target, n int, each func(i int, t target) error) error {
+	for r := range m.o.Rounds {
+		share := n / m.o.Rounds
+		if r < n%m.o.Rounds {
+			share++
+		}
+		for k := range targets {
+			i := (k + r) % len(targets)
+			for range share {
+				if err := each(i, targets[i]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) error {
+	m.progress("whole requests at concurrency 1: %d a target", m.o.Requests)
+	samples := make([][]time.Duration, len(targets))
+	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
+		d, a, err := m.whole(ctx, t)
+		samples[i] = append(samples[i], d)
+		rep.Targets[i].Evaluated, rep.Targets[i].Decision = a.evaluated, a.decision
+		return err
+	})
+	for i := range targets {
+		rep.Targets[i].Whole = summarize(samples[i])
+	}
+	return err
+}
+
+func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Report) error {
+	m.progress("streams at concurrency 1: %d a target, %d chunks %v apart", m.o.StreamRequests, m.o.Chunks, m.o.ChunkInterval)
+	ttft := make([][]time.Duration, len(targets))
+	total := make([][]time.Duration, len(targets))
+	chunk := make([][]time.Duration, len(targets))
+	m.up.setInterval(m.o.ChunkInterval)
+	err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
+		m.up.trace(true)
+		s, a, err := m.stream(ctx, t)
+		m.up.trace(false)
+		if err != nil {
+			return err
+		}
+		ttft[i] = append(ttft[i], s.ttft)
+		total[i] = append(total[i], s.total)
+		for k, sent := range m.up.departures() {
+			chunk[i] = append(chunk[i], s.arrived[k]-sent)
+		}
+		rep.Targets[i].StreamEvaluated, rep.Targets[i].StreamDecision = a.evaluated, a.decision
+		return nil
+	})
+	for i := range targets {
+		rep.Targets[i].TTFT = summarize(ttft[i])
+		rep.Targets[i].Stream = summarize(total[i])
+		rep.Targets[i].Chunk = summarize(chunk[i])
+	}
+	return err
+}
+
+// throughput interleaves the targets as the concurrency-1 phases do: each round gives every target a
+// share of Duration, whole and then streamed, and the rates add up over the rounds.
+func (m *measurer) throughput(ctx context.Context, targets []target, rep *Report) error {
+	m.up.setInterval(0)
+	m.progress("throughput at concurrency %d: %v a target, whole and streamed each, in %d rounds", m.o.Concurrency, m.o.Duration, m.o.ThroughputRounds)
+	share := m.o.Duration / time.Duration(m.o.ThroughputRounds)
+	whole := make([]Rate, len(targets))
+	streams := make([]Rate, len(targets))
+	for r := range m.o.ThroughputRounds {
+		for k := range targets {
+			i := (k + r) % len(targets)
+			t := targets[i]
+			if err := m.rate(ctx, share, &whole[i], func(ctx context.Context) error { _, _, err := m.whole(ctx, t); return err }); err != nil {
+				return err
+			}
+			if err := m.rate(ctx, share, &streams[i], func(ctx context.Context) error { _, _, err := m.stream(ctx, t); return err }); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range targets {
+		rep.Targets[i].WholeRate, rep.Targets[i].StreamRate = whole[i].done(), streams[i].done()
+	}
+	return nil
+}
+
+// rate runs Concurrency clients for d and adds the exchanges they finish, the time and the CPU to into.
+func (m *measurer) rate(ctx context.Context, d time.Duration, into *Rate, exchange func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var finished atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	cpu0 := processCPU()
+	start := time.Now()
+	deadline := start.Add(d)
+	for range m.o.Concurrency {
+		wg.Go(func() {
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				if err := exchange(ctx); err != nil {
+					once.Do(func() { firstErr = err; cancel() })
+					return
+				}
+				finished.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	into.Exchanges += finished.Load()
+	into.elapsed += time.Since(start)
+	into.cpu += processCPU() - cpu0
+	if into.Exchanges == 0 {
+		return fmt.Errorf("no exchange finished in %v", d)
+	}
+	return nil
+}
+
+// summarize gives a sample's percentiles (nearest rank) and mean.
+func summarize(d []time.Duration) Latency {
+	if len(d) == 0 {
+		return Latency{}
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	var sum time.Duration
+	for _, x := range s {
+		sum += x
+	}
+	rank := func(p float64) time.Duration {
+		i := int(p*float64(len(s))+0.999999) - 1
+		return s[min(max(i, 0), len(s)-1)]
+	}
+	return Latency{N: len(s), P50: rank(0.50), P99: rank(0.99), Mean: sum / time.Duration(len(s))}
+}

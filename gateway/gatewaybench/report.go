@@ -1,0 +1,213 @@
+package gatewaybench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is one run's figures.
+type Report struct {
+	Options    Options `json:"-"`
+	GoVersion  string  `json:"go_version"`
+	OS         string  `json:"os"`
+	Arch       string  `json:"arch"`
+	GOMAXPROCS int     `json:"gomaxprocs"`
+	// Guardrails names the config of the guarded target.
+	Guardrails string         `json:"guardrails"`
+	Targets    []TargetResult `json:"targets"`
+	// Checks set the guarded target against the bare proxy, one row per target of issue #7.
+	Checks []Check `json:"checks"`
+}
+
+// TargetResult is one target's figures.
+type TargetResult struct {
+	Name string `json:"name"`
+	// Whole is the latency of a whole request at concurrency 1; TTFT is the time to a stream's first text
+	// chunk, Stream the time to its end, Chunk each text chunk's trip from the upstream to the client.
+	Whole  Latency `json:"whole"`
+	TTFT   Latency `json:"ttft"`
+	Stream Latency `json:"stream"`
+	Chunk  Latency `json:"chunk"`
+	// WholeRate and StreamRate are the throughput phase's.
+	WholeRate  Rate `json:"whole_rate"`
+	StreamRate Rate `json:"stream_rate"`
+	// Evaluated and Decision are the last X-Warden-Evaluated and X-Warden-Decision of a whole answer, and
+	// StreamEvaluated and StreamDecision of a stream (Warden targets only): proof of what ran.
+	Evaluated       string `json:"evaluated,omitempty"`
+	Decision        string `json:"decision,omitempty"`
+	StreamEvaluated string `json:"stream_evaluated,omitempty"`
+	StreamDecision  string `json:"stream_decision,omitempty"`
+}
+
+// Latency is a sample's nearest-rank percentiles and mean.
+type Latency struct {
+	N              int
+	P50, P99, Mean time.Duration
+}
+
+// MarshalJSON writes microseconds, which is what people compare.
+func (l Latency) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		N    int     `json:"n"`
+		P50  float64 `json:"p50_us"`
+		P99  float64 `json:"p99_us"`
+		Mean float64 `json:"mean_us"`
+	}{l.N, micros(l.P50), micros(l.P99), micros(l.Mean)})
+}
+
+// Rate is a throughput phase's result. CPUPerExchange is the whole process's CPU time (load generator and
+// upstream included, the same for every target) divided by the exchanges: the differences between
+// targets are what each proxy spends.
+type Rate struct {
+	Exchanges      int64
+	PerSecond      float64
+	CPUPerExchange time.Duration
+	elapsed, cpu   time.Duration // summed over the rounds
+}
+
+// done computes the rates from the sums.
+func (r Rate) done() Rate {
+	if r.Exchanges > 0 && r.elapsed > 0 {
+		r.PerSecond = float64(r.Exchanges) / r.elapsed.Seconds()
+		r.CPUPerExchange = r.cpu / time.Duration(r.Exchanges)
+	}
+	return r
+}
+
+// MarshalJSON writes the CPU time in microseconds.
+func (r Rate) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Exchanges int64   `json:"exchanges"`
+		PerSecond float64 `json:"per_second"`
+		CPU       float64 `json:"cpu_per_exchange_us"`
+	}{r.Exchanges, r.PerSecond, micros(r.CPUPerExchange)})
+}
+
+// Check is one target: what the guarded target measured against the bare proxy, and the limit.
+type Check struct {
+	Name     string  `json:"name"`
+	Measured float64 `json:"measured"`
+	Limit    float64 `json:"limit"`
+	Unit     string  `json:"unit"`
+	// AtMost says the measure must not exceed the limit (added latency); otherwise it must reach it
+	// (throughput as a percentage of the bare proxy's).
+	AtMost bool `json:"at_most"`
+	Met    bool `json:"met"`
+}
+
+// Targets of issue #7, with the embedded default guardrails on, against the bare proxy.
+const (
+	LimitAddedP99     = 150 * time.Microsecond
+	LimitAddedTTFT    = 100 * time.Microsecond
+	LimitAddedChunk   = 5 * time.Microsecond
+	LimitThroughputPc = 70.0
+)
+
+func (r *Report) target(name string) *TargetResult {
+	for i := range r.Targets {
+		if r.Targets[i].Name == name {
+			return &r.Targets[i]
+		}
+	}
+	return nil
+}
+
+// judge fills the checks.
+func (r *Report) judge() {
+	bare, guarded := r.target(BareProxy), r.target(WardenGuard)
+	added := func(name string, g, b, limit time.Duration) Check {
+		d := micros(g - b)
+		return Check{Name: name, Measured: d, Limit: micros(limit), Unit: "µs", AtMost: true, Met: d <= micros(limit)}
+	}
+	share := func(name string, g, b Rate) Check {
+		pc := 100 * g.PerSecond / b.PerSecond
+		return Check{Name: name, Measured: pc, Limit: LimitThroughputPc, Unit: "%", Met: pc >= LimitThroughputPc}
+	}
+	r.Checks = []Check{
+		added("added p99, whole, concurrency 1", guarded.Whole.P99, bare.Whole.P99, LimitAddedP99),
+		added("added time to first token, p99", guarded.TTFT.P99, bare.TTFT.P99, LimitAddedTTFT),
+		added("added delay per chunk, p99", guarded.Chunk.P99, bare.Chunk.P99, LimitAddedChunk),
+		share("whole throughput of the bare proxy's", guarded.WholeRate, bare.WholeRate),
+		share("stream throughput of the bare proxy's", guarded.StreamRate, bare.StreamRate),
+	}
+}
+
+// Met says whether every check passed.
+func (r *Report) Met() bool {
+	for _, c := range r.Checks {
+		if !c.Met {
+			return false
+		}
+	}
+	return len(r.Checks) > 0
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// WriteText writes the report as tables a person reads.
+func (r *Report) WriteText(w io.Writer) error {
+	o := r.Options
+	bare := r.target(BareProxy)
+	fmt.Fprintf(w, "warden bench: OpenAI Chat Completions over loopback, %s %s/%s, GOMAXPROCS=%d; guarded target: %s\n\n",
+		r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "Whole requests (answer: a tool call), concurrency 1, %d a target:\n", o.Requests)
+	fmt.Fprintln(tw, "target\tp50\tp99\tmean\tp99 vs bare proxy\t")
+	for _, t := range r.Targets {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.Whole.P50), us(t.Whole.P99), us(t.Whole.Mean), vs(t.Name, t.Whole.P99-bare.Whole.P99))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nStreams (%d text chunks %v apart, then a tool call), concurrency 1, %d a target:\n", o.Chunks, o.ChunkInterval, o.StreamRequests)
+	fmt.Fprintln(tw, "target\tTTFT p50\tTTFT p99\tvs bare\tchunk p50\tchunk p99\tvs bare\tstream p50\t")
+	for _, t := range r.Targets {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.TTFT.P50), us(t.TTFT.P99), vs(t.Name, t.TTFT.P99-bare.TTFT.P99),
+			us(t.Chunk.P50), us(t.Chunk.P99), vs(t.Name, t.Chunk.P99-bare.Chunk.P99), us(t.Stream.P50))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nThroughput, concurrency %d, %v a target in %d rounds (upstream without pauses); CPU is the whole process's per exchange:\n", o.Concurrency, o.Duration, o.ThroughputRounds)
+	fmt.Fprintln(tw, "target\twhole/s\tof bare\tCPU\tstreams/s\tof bare\tCPU\t")
+	for _, t := range r.Targets {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f%%\t%s\t%.0f\t%.0f%%\t%s\t\n", t.Name,
+			t.WholeRate.PerSecond, 100*t.WholeRate.PerSecond/bare.WholeRate.PerSecond, us(t.WholeRate.CPUPerExchange),
+			t.StreamRate.PerSecond, 100*t.StreamRate.PerSecond/bare.StreamRate.PerSecond, us(t.StreamRate.CPUPerExchange))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, t := range r.Targets {
+		if t.Evaluated != "" {
+			fmt.Fprintf(w, "%s evaluated %s guardrails on a whole answer (decision %s), %s on a stream (decision %s)\n",
+				t.Name, t.Evaluated, t.Decision, t.StreamEvaluated, t.StreamDecision)
+		}
+	}
+	fmt.Fprintf(w, "\nTargets (guarded target against the bare proxy):\n")
+	for _, c := range r.Checks {
+		verdict, rel := "met", "≤"
+		if !c.Met {
+			verdict = "NOT MET"
+		}
+		if !c.AtMost {
+			rel = "≥"
+		}
+		fmt.Fprintf(w, "  %-40s %8.1f %s  (%s %g %s)  %s\n", c.Name, c.Measured, c.Unit, rel, c.Limit, c.Unit, verdict)
+	}
+	return nil
+}
+
+// WriteJSON writes the report as one JSON document.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0fµs", micros(d)) }
+
+func vs(name string, d time.Duration) string {
+	if name == BareProxy {
+		return "—"
+	}
+	return fmt.Sprintf("%+.0fµs", micros(d))
+}
