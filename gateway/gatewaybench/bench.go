@@ -135,56 +135,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
 	}
-	up := &upstream{chunks: o.Chunks, epoch: time.Now()}
-	var closers []func()
-	defer func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}()
-	serve := func(h http.Handler) (string, error) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return "", err
-		}
-		srv := &http.Server{Handler: h}
-		go srv.Serve(ln)
-		closers = append(closers, func() { srv.Close() })
-		return "http://" + ln.Addr().String(), nil
-	}
-	upURL, err := serve(up)
+	b, err := start(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	base, _ := url.Parse(upURL)
-	bareURL, err := serve(bareProxy(base))
-	if err != nil {
-		return nil, err
-	}
-	offGateway, offClose, err := newWarden(ctx, base, "", o, true)
-	if err != nil {
-		return nil, err
-	}
-	closers = append(closers, offClose)
-	offURL, err := serve(offGateway)
-	if err != nil {
-		return nil, err
-	}
-	onGateway, onClose, err := newWarden(ctx, base, o.Config, o, false)
-	if err != nil {
-		return nil, err
-	}
-	closers = append(closers, onClose)
-	onURL, err := serve(onGateway)
-	if err != nil {
-		return nil, err
-	}
-	targets := []target{
-		{name: Direct, url: upURL},
-		{name: BareProxy, url: bareURL},
-		{name: WardenOff, url: offURL, warden: true},
-		{name: WardenGuard, url: onURL, warden: true},
-	}
+	defer b.close()
+	up, targets := b.up, b.targets
 	m := &measurer{o: o, up: up, client: &http.Client{Transport: tunedTransport()}}
 	rep := &Report{Options: o, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config)}
@@ -205,6 +161,71 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.judge()
 	return rep, nil
+}
+
+// bench is the upstream and the targets, serving on loopback.
+type bench struct {
+	up      *upstream
+	targets []target
+	closers []func()
+}
+
+func (b *bench) close() {
+	for i := len(b.closers) - 1; i >= 0; i-- {
+		b.closers[i]()
+	}
+}
+
+// start serves the upstream and the proxies in front of it.
+func start(ctx context.Context, o Options) (_ *bench, err error) {
+	b := &bench{up: &upstream{chunks: o.Chunks, epoch: time.Now()}}
+	defer func() {
+		if err != nil {
+			b.close()
+		}
+	}()
+	serve := func(h http.Handler) (string, error) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", err
+		}
+		srv := &http.Server{Handler: h}
+		go srv.Serve(ln)
+		b.closers = append(b.closers, func() { srv.Close() })
+		return "http://" + ln.Addr().String(), nil
+	}
+	upURL, err := serve(b.up)
+	if err != nil {
+		return nil, err
+	}
+	base, _ := url.Parse(upURL)
+	bareURL, err := serve(bareProxy(base))
+	if err != nil {
+		return nil, err
+	}
+	wardenURL := func(file string, off bool) (string, error) {
+		g, closeGateway, err := newWarden(ctx, base, file, o, off)
+		if err != nil {
+			return "", err
+		}
+		b.closers = append(b.closers, closeGateway)
+		return serve(g)
+	}
+	offURL, err := wardenURL("", true)
+	if err != nil {
+		return nil, err
+	}
+	onURL, err := wardenURL(o.Config, false)
+	if err != nil {
+		return nil, err
+	}
+	b.targets = []target{
+		{name: Direct, url: upURL},
+		{name: BareProxy, url: bareURL},
+		{name: WardenOff, url: offURL, warden: true},
+		{name: WardenGuard, url: onURL, warden: true},
+	}
+	return b, nil
 }
 
 func guardrailsName(file string) string {

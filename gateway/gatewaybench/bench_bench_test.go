@@ -1,0 +1,44 @@
+package gatewaybench
+
+import (
+	"context"
+	"net/http"
+	"testing"
+)
+
+// BenchmarkTarget is one exchange at a time through each target, whole and streamed (64 chunks without
+// pauses): the means behind the report's concurrency-1 figures, and a way to profile a target
+// (go test -bench 'Target/stream/warden$' -cpuprofile cpu.out).
+func BenchmarkTarget(b *testing.B) {
+	o := Options{}
+	if err := o.fill(); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	bn, err := start(ctx, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bn.close()
+	m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: tunedTransport()}}
+	for _, t := range bn.targets {
+		b.Run("whole/"+t.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := m.whole(ctx, t); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, t := range bn.targets {
+		b.Run("stream/"+t.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := m.stream(ctx, t); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
