@@ -10,6 +10,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -177,6 +178,16 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 	if err := p.checkLedger(ctx, f, prep.UserID); err != nil {
 		return prep, err
 	}
+	if !p.readsRequest() {
+		// No guardrail looks inside the request, so it is not decoded; it must still be JSON (EndUser has
+		// checked that when the format has one).
+		if f.EndUser == nil && !json.Valid(body) {
+			var v any
+			err := json.Unmarshal(body, &v)
+			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+		}
+		return p.withEndUser(f, prep)
+	}
 	req, err := f.DecodeRequest(body)
 	if err != nil {
 		return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
@@ -191,7 +202,21 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 			return prep, refuse(f, http.StatusInternalServerError, CodeRewriteFailed, "Warden could not rewrite this request", err)
 		}
 	}
+	return p.withEndUser(f, prep)
+}
+
+// readsRequest says whether a guardrail needs the decoded request: its input, its tool results, or the
+// tools it declares (which stream guardrails are given).
+func (p *Pipeline) readsRequest() bool {
+	e := p.Engine
+	return e.Has(warden.StageInput) || e.Has(warden.StageToolResult) || e.Has(warden.StageStream)
+}
+
+// withEndUser names the end user in the body for the provider when the pipeline is told to and the body
+// names none.
+func (p *Pipeline) withEndUser(f *Format, prep Prepared) (Prepared, error) {
 	if p.InjectEndUser && f.WithEndUser != nil && prep.UserID != "" {
+		var err error
 		if prep.Body, err = f.WithEndUser(prep.Body, prep.UserID); err != nil {
 			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
 		}

@@ -104,6 +104,7 @@ func TestRequest(t *testing.T) {
 		user       string // the header's end user
 		inject     bool
 		blockFirst string // an end user blocked before the request
+		bare       bool   // no input or tool-result guardrails
 		want       string // the body sent upstream
 		wantStatus int    // a refusal's status
 		wantCode   string
@@ -137,11 +138,22 @@ func TestRequest(t *testing.T) {
 			body: `{"messages":[]}`, want: `{"messages":[],"metadata":{"user_id":"u-7"}}`},
 		{desc: "a request that does not decode is refused as a bad request", format: "openai-chat", body: `{"model":"m"}`,
 			wantStatus: http.StatusBadRequest, wantCode: pipeline.CodeBadRequest, wantBody: []string{`no \"messages\"`}},
+		{desc: "with no guardrail reading requests, the request is not decoded and goes upstream as it came", format: "openai-chat", bare: true,
+			body: `{"model":"m"}`, want: `{"model":"m"}`},
+		{desc: "with no guardrail reading requests, a body that is not JSON is still refused", format: "gemini", bare: true, body: `{"contents":`,
+			wantStatus: http.StatusBadRequest, wantCode: pipeline.CodeBadRequest, wantBody: []string{`"status":"INVALID_ARGUMENT"`, "unexpected end of JSON input"}},
+		{desc: "with no guardrail reading requests, a blocked end user is still refused", format: "openai-chat", bare: true, blockFirst: "u-bad",
+			body: `{"user":"u-bad","messages":[]}`, wantStatus: http.StatusForbidden, wantCode: pipeline.CodeEndUserBlocked},
+		{desc: "with no guardrail reading requests, the end user is still injected", format: "anthropic", bare: true, user: "u-7", inject: true,
+			body: `{"messages":[]}`, want: `{"messages":[],"metadata":{"user_id":"u-7"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
 			p := newPipeline(t, guards, results)
+			if tt.bare {
+				p = newPipeline(t, nil, nil)
+			}
 			p.InjectEndUser = tt.inject
 			if tt.blockFirst != "" {
 				for range 2 {
