@@ -66,7 +66,7 @@ func DecodeRequest(body []byte) (*Request, error) {
 			Type string `json:"type"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	if err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &head); err != nil {
 		return nil, fmt.Errorf("not a messages request: %v", err)
 	}
 	rawMsgs, ok := obj.Get("messages")

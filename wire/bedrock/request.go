@@ -71,7 +71,7 @@ func DecodeRequest(body []byte) (*Request, error) {
 			}
 		}
 	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	if err := json.Unmarshal(obj.Pick("toolConfig"), &head); err != nil {
 		return nil, fmt.Errorf("not a Converse request: %v", err)
 	}
 	r := &Request{raw: body, obj: obj}

@@ -136,6 +136,24 @@ func (o *Object) Get(key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// Pick returns a JSON object of just the named members o has (the last of duplicates, as Get), so that a
+// decoder reads a few small members without a pass over the large ones beside them.
+func (o *Object) Pick(keys ...string) []byte {
+	b := []byte{'{'}
+	for _, k := range keys {
+		v, ok := o.Get(k)
+		if !ok {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		q, _ := json.Marshal(k)
+		b = append(append(append(b, q...), ':'), v...)
+	}
+	return append(b, '}')
+}
+
 // Keys returns the member names in order.
 func (o *Object) Keys() []string {
 	out := make([]string, len(o.members))

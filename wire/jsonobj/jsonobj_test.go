@@ -84,3 +84,29 @@ func TestSetMember(t *testing.T) {
 		t.Errorf("got %s, %v", got, err)
 	}
 }
+
+func TestPick(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, in string
+		keys     []string
+		want     string
+	}{
+		{"named members in the order asked, values as they came", `{"a":1,"big":[1, 2],"b":{"x": 2}}`, []string{"b", "a"}, `{"b":{"x": 2},"a":1}`},
+		{"an absent key is left out", `{"a":1}`, []string{"a", "nope"}, `{"a":1}`},
+		{"nothing named gives an empty object", `{"a":1}`, []string{"z"}, `{}`},
+		{"a duplicate key gives its last value, as Get", `{"a":1,"a":2}`, []string{"a"}, `{"a":2}`},
+		{"keys match exactly, not case-insensitively", `{"Model":"x"}`, []string{"model"}, `{}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			o, err := jsonobj.Parse([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(o.Pick(tt.keys...)); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

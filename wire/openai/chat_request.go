@@ -43,7 +43,7 @@ func DecodeChatRequest(body []byte) (*ChatRequest, error) {
 		Stream bool            `json:"stream"`
 		Tools  []chatToolEntry `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	if err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &head); err != nil {
 		return nil, fmt.Errorf("not a chat completion request: %v", err)
 	}
 	rawMsgs, ok := obj.Get("messages")

@@ -54,7 +54,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
 			ServerLabel string `json:"server_label"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	if err := json.Unmarshal(obj.Pick("model", "stream", "instructions", "tools"), &head); err != nil {
 		return nil, fmt.Errorf("not a responses request: %v", err)
 	}
 	r := &ResponsesRequest{raw: body, obj: obj, model: head.Model, stream: head.Stream}
