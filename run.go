@@ -44,7 +44,11 @@ func (r *Run) Input(ctx context.Context, msgs []Message) (Outcome[[]Message], er
 	out, tw := r.e.inputBlockingStage(ctx, c)
 	if tw != nil || len(r.e.inputParallel) == 0 {
 		record(r.e, ctx, StageInput, r.info, out.Decision, out.Evaluations, c)
-		return out, r.add(out.Evaluations, tw)
+		var err error // not tw itself: a nil *TripwireError in an error is not a nil error
+		if tw != nil {
+			err = tw
+		}
+		return out, r.add(out.Evaluations, err)
 	}
 	c.Messages = out.Value
 	done := make(chan struct{})

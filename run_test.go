@@ -415,3 +415,13 @@ func TestClosingARunCancelsItsParallelGuardrails(t *testing.T) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }
+
+func TestRunInputWithOnlyBlockingGuardrailsThatPassReturnsANilError(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t, warden.Spec{Input: []warden.Entry{entry("guard", allowInput())}})
+	run, _ := e.StartRun(context.Background(), warden.RunInfo{})
+	defer run.Close()
+	if _, err := run.Input(context.Background(), userInput); err != nil {
+		t.Fatalf("err = %#v, want nil (a nil *TripwireError must not come back as a non-nil error)", err)
+	}
+}
