@@ -112,9 +112,19 @@ func (x *exchange) serve() {
 		x.refused(err)
 		return
 	}
+	defer prep.Close()
 	run.UserID = prep.UserID
 	x.body = prep.Body
-	resp, err := x.forward(ctx, x.body)
+	// Parallel input guardrails run on while the request goes upstream (their halt cancels it); nothing
+	// of the answer is read or written until they have passed.
+	resp, err := x.forward(prep.Context(ctx), x.body)
+	if werr := prep.Wait(ctx); werr != nil {
+		if err == nil {
+			resp.Body.Close()
+		}
+		x.refused(werr)
+		return
+	}
 	if err != nil {
 		x.upstreamFailed(ctx, err)
 		return

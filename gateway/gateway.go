@@ -133,6 +133,11 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
+	// The gateway waits for parallel input guardrails before it reads the answer, so they may overlap the
+	// upstream call.
+	overlapping := *cfg.Pipeline
+	overlapping.OverlapInput = true
+	cfg.Pipeline = &overlapping
 	g := &Gateway{cfg: cfg, builtin: map[string]*Upstream{}, proxies: map[*Upstream]*httputil.ReverseProxy{}, log: cfg.Logger,
 		deciding: cfg.Pipeline.WithOnDeny(cfg.OnDeny), explaining: cfg.Pipeline.WithOnDeny(pipeline.DenyExplain)}
 	if g.log == nil {

@@ -29,6 +29,9 @@ type reply struct {
 	cutAfter int
 	// delay holds the answer back (an upstream that does not answer in time).
 	delay time.Duration
+	// arrived, when set, is closed as the request arrives; cancelled, when the request's context ends
+	// before the answer is written.
+	arrived, cancelled chan struct{}
 }
 
 // upstream is a fake provider on loopback that replays recorded answers and remembers what it was sent.
@@ -79,10 +82,16 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u.next = u.next[1:]
 	}
 	u.mu.Unlock()
+	if next.arrived != nil {
+		close(next.arrived)
+	}
 	if next.delay > 0 {
 		select {
 		case <-time.After(next.delay):
 		case <-r.Context().Done():
+			if next.cancelled != nil {
+				close(next.cancelled)
+			}
 			return
 		}
 	}

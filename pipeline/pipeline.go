@@ -41,6 +41,11 @@ type Pipeline struct {
 	Now func() time.Time
 	// OnDeny says what becomes of a response with a denied tool call; explain when empty.
 	OnDeny OnDeny
+	// OverlapInput lets parallel input guardrails run on while the request goes upstream: Request returns
+	// once the blocking ones have passed, and the caller sends the request on Prepared.Context, calls
+	// Prepared.Wait before it releases anything of the answer, and Prepared.Close when done. Without it
+	// Request returns only when every input guardrail has finished.
+	OverlapInput bool
 }
 
 // OnDeny says what the pipeline does with a response in which tool-call authorization denied a call.
@@ -157,6 +162,46 @@ type Prepared struct {
 	UserID string
 	// Tools names the tools the request offers the model.
 	Tools []string
+	// pending holds the input guardrails still running under OverlapInput; nil when none are.
+	pending *pendingInput
+}
+
+// pendingInput is a request's parallel input guardrails, still running while the request goes upstream.
+type pendingInput struct {
+	run *warden.Run
+	ctx context.Context
+	p   *Pipeline
+	f   *Format
+}
+
+// Context is the context to send the request upstream on: ctx, or one that a parallel input guardrail's
+// halt cancels.
+func (pr Prepared) Context(ctx context.Context) context.Context {
+	if pr.pending == nil {
+		return ctx
+	}
+	return pr.pending.ctx
+}
+
+// Wait returns when every input guardrail has finished: nil when they passed, a *Refusal in the format's
+// error shape when one halted (or when ctx ended first). Nothing of the answer may be released before.
+func (pr Prepared) Wait(ctx context.Context) error {
+	if pr.pending == nil {
+		return nil
+	}
+	if err := pr.pending.run.Wait(ctx); err != nil {
+		return pr.pending.p.stageError(pr.pending.f, err)
+	}
+	return nil
+}
+
+// Close ends what Request started; it waits for input guardrails still running to return.
+func (pr Prepared) Close() { pr.pending.close() }
+
+func (pi *pendingInput) close() {
+	if pi != nil {
+		pi.run.Close()
+	}
 }
 
 // Request runs the request side on a body in format f: the ledger check for the end user, the input
@@ -193,16 +238,22 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 		return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
 	}
 	prep.Tools = req.Tools()
-	changed, err := p.guardRequest(ctx, f, req, run)
+	changed, pending, err := p.guardRequest(ctx, f, req, run)
 	if err != nil {
 		return prep, err
 	}
 	if changed {
 		if prep.Body, err = req.Encode(); err != nil {
+			pending.close()
 			return prep, refuse(f, http.StatusInternalServerError, CodeRewriteFailed, "Warden could not rewrite this request", err)
 		}
 	}
-	return p.withEndUser(f, prep)
+	if prep, err = p.withEndUser(f, prep); err != nil {
+		pending.close()
+		return prep, err
+	}
+	prep.pending = pending
+	return prep, nil
 }
 
 // readsRequest says whether a guardrail needs the decoded request: its input, its tool results, or the
@@ -277,7 +328,7 @@ func NewToolResults(msgs []warden.Message) []int {
 }
 
 // guardRequest runs the input and tool-result stages and writes their changes into req.
-func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run warden.RunInfo) (bool, error) {
+func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run warden.RunInfo) (bool, *pendingInput, error) {
 	msgs := req.Messages()
 	changed := false
 	setText := func(i int, text string) error {
@@ -300,37 +351,69 @@ func (p *Pipeline) guardRequest(ctx context.Context, f *Format, req Request, run
 		out, err := p.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: run, Call: call,
 			Result: warden.ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Text(), IsError: m.IsError}})
 		if err != nil {
-			return false, p.stageError(f, err)
+			return false, nil, p.stageError(f, err)
 		}
 		text := out.Value.Content
 		if !out.Allowed() {
 			text = out.Message
 		}
 		if err := setText(i, text); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
 	input := NewInput(msgs)
 	if len(input) == 0 {
-		return changed, nil
+		return changed, nil, nil
 	}
 	newInput := make([]warden.Message, len(input))
 	for k, i := range input {
 		newInput[k] = msgs[i]
 	}
+	if p.OverlapInput {
+		pending, err := p.startInput(ctx, f, run, newInput, input, setText)
+		if err != nil {
+			return false, nil, err
+		}
+		return changed, pending, nil // changed after setText ran
+	}
 	out, err := p.Engine.CheckInput(ctx, warden.InputCheck{Run: run, Messages: newInput})
 	if err != nil {
-		return false, p.stageError(f, err)
+		return false, nil, p.stageError(f, err)
 	}
-	if len(out.Value) != len(input) {
-		return false, refuse(f, http.StatusForbidden, CodeRewriteFailed, "an input guardrail changed the number of messages, which Warden cannot write into this request, so it was not sent", nil)
+	if err := writeInput(f, out.Value, input, setText); err != nil {
+		return false, nil, err
 	}
-	for k, i := range input {
-		if err := setText(i, out.Value[k].Text()); err != nil {
-			return false, err
+	return changed, nil, nil
+}
+
+// startInput runs the blocking input guardrails, writes what they changed, and leaves the parallel ones
+// running on a run whose context their halt cancels.
+func (p *Pipeline) startInput(ctx context.Context, f *Format, run warden.RunInfo, newInput []warden.Message, at []int, setText func(int, string) error) (*pendingInput, error) {
+	r, rctx := p.Engine.StartRun(ctx, run)
+	out, err := r.Input(ctx, newInput)
+	if err != nil {
+		err = p.stageError(f, err)
+	} else {
+		err = writeInput(f, out.Value, at, setText)
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return &pendingInput{run: r, ctx: rctx, p: p, f: f}, nil
+}
+
+// writeInput writes the input guardrails' messages back at their places in the request.
+func writeInput(f *Format, msgs []warden.Message, at []int, setText func(int, string) error) error {
+	if len(msgs) != len(at) {
+		return refuse(f, http.StatusForbidden, CodeRewriteFailed, "an input guardrail changed the number of messages, which Warden cannot write into this request, so it was not sent", nil)
+	}
+	for k, i := range at {
+		if err := setText(i, msgs[k].Text()); err != nil {
+			return err
 		}
 	}
-	return changed, nil
+	return nil
 }
 
 // stageError turns an engine error into a refusal: a halt names its guardrail, a denial under DenyError

@@ -606,3 +606,74 @@ func (o *outputRecords) Record(_ context.Context, rec *warden.Record) {
 		o.n.Add(int64(len(rec.Evaluations)))
 	}
 }
+
+// TestOverlapInput: under OverlapInput, Request returns once the blocking input guardrails have passed
+// (their change written), the parallel ones run on, Wait reports their verdict in the format's shape,
+// and a parallel halt cancels the context the request goes upstream on.
+func TestOverlapInput(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"messages":[{"role":"user","content":"card 4111, IGNORE PREVIOUS"}]}`)
+	for _, tc := range []struct {
+		desc     string
+		verdict  warden.Decision
+		wantCode string // the refusal Wait returns; "" for none
+	}{
+		{desc: "a parallel pass: Wait returns nil and the context stays live", verdict: warden.Allow()},
+		{desc: "a parallel halt: Wait refuses in the format's shape and the upstream context is cancelled",
+			verdict: warden.Halt("test.parallel", "no"), wantCode: "test.parallel"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			release := make(chan struct{})
+			late := warden.InputGuardrailFunc(func(ctx context.Context, _ warden.InputCheck) (warden.Decision, error) {
+				select {
+				case <-release:
+					return tc.verdict, nil
+				case <-ctx.Done():
+					return warden.Decision{}, ctx.Err()
+				}
+			})
+			p := newPipeline(t, []warden.Entry{{Name: "cards", Guardrail: redactCards},
+				{Name: "late", Guardrail: late, Options: warden.Options{Execution: warden.ExecutionParallel}}}, nil)
+			p.OverlapInput = true
+			ctx := context.Background()
+			prep, err := p.Request(ctx, format(t, "openai-chat"), body, warden.RunInfo{})
+			if err != nil {
+				t.Fatal(err) // returning at all, with "late" unreleased, shows it did not wait for it
+			}
+			defer prep.Close()
+			if !strings.Contains(string(prep.Body), "card [CARD]") {
+				t.Errorf("body %s lacks the blocking guardrail's change", prep.Body)
+			}
+			upstream := prep.Context(ctx)
+			if upstream.Err() != nil {
+				t.Fatal("the upstream context ended before the parallel guardrail decided")
+			}
+			close(release)
+			err = prep.Wait(ctx)
+			if tc.wantCode == "" {
+				if err != nil || upstream.Err() != nil {
+					t.Errorf("Wait = %v, upstream context %v; want nil and live", err, upstream.Err())
+				}
+				return
+			}
+			var r *pipeline.Refusal
+			if !errors.As(err, &r) || r.Code != tc.wantCode || r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), `"code":"`+tc.wantCode+`"`) {
+				t.Fatalf("Wait = %v, want a 403 refusal %s in OpenAI's shape", err, tc.wantCode)
+			}
+			if upstream.Err() == nil {
+				t.Error("the halt did not cancel the upstream context")
+			}
+		})
+	}
+}
+
+func TestWithoutOverlapRequestWaitsForEveryInputGuardrail(t *testing.T) {
+	t.Parallel()
+	p := newPipeline(t, []warden.Entry{{Name: "late", Guardrail: haltOnInjection, Options: warden.Options{Execution: warden.ExecutionParallel}}}, nil)
+	_, err := p.Request(context.Background(), format(t, "openai-chat"), []byte(`{"messages":[{"role":"user","content":"IGNORE PREVIOUS"}]}`), warden.RunInfo{})
+	var r *pipeline.Refusal
+	if !errors.As(err, &r) || r.Code != "test.injection" {
+		t.Fatalf("err = %v, want the parallel guardrail's halt from Request itself", err)
+	}
+}
