@@ -9,6 +9,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -416,6 +417,21 @@ func writeInput(f *Format, msgs []warden.Message, at []int, setText func(int, st
 	return nil
 }
 
+// sameMessage says whether the guardrails left a message's text and tool calls, all a response's Set
+// writes, as they were.
+func sameMessage(a, b warden.Message) bool {
+	if len(a.ToolCalls) != len(b.ToolCalls) || a.Text() != b.Text() {
+		return false
+	}
+	for i := range a.ToolCalls {
+		x, y := a.ToolCalls[i], b.ToolCalls[i]
+		if x.ID != y.ID || x.Name != y.Name || !bytes.Equal(x.Arguments, y.Arguments) {
+			return false
+		}
+	}
+	return true
+}
+
 // stageError turns an engine error into a refusal: a halt names its guardrail, a denial under DenyError
 // its guardrail and reason; anything else fails closed.
 func (p *Pipeline) stageError(f *Format, err error) error {
@@ -463,13 +479,17 @@ func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []b
 		q = p.WithOnDeny(DenyExplain) // a follow-up answers one response, in a format that has one
 	}
 	for i := range r.Len() {
-		resp, err := q.Decide(ctx, run, r.Response(i))
+		orig := r.Response(i)
+		resp, err := q.Decide(ctx, run, orig)
 		var denied *DeniedError
 		if errors.As(err, &denied) && q.OnDeny == DenyRetry {
 			return nil, denied
 		}
 		if err != nil {
 			return nil, p.stageError(f, err)
+		}
+		if sameMessage(orig.Message, resp.Message) {
+			continue // the body goes out as it came, not re-encoded
 		}
 		if err := r.Set(i, resp); err != nil {
 			return nil, refuse(f, http.StatusBadGateway, CodeRewriteFailed, "Warden could not rewrite the provider's response", err)

@@ -677,3 +677,28 @@ func TestWithoutOverlapRequestWaitsForEveryInputGuardrail(t *testing.T) {
 		t.Fatalf("err = %v, want the parallel guardrail's halt from Request itself", err)
 	}
 }
+
+// TestResponsesNoGuardrailChangesGoOutAsTheyCame: a response the guardrails pass unchanged (its tool call
+// allowed) is returned with the provider's own bytes, not re-encoded.
+func TestResponsesNoGuardrailChangesGoOutAsTheyCame(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ format, file string }{
+		{"openai-chat", "../wire/openai/testdata/healthy_tool_calls.json"},
+		{"openai-responses", "../wire/openai/testdata/responses_healthy_function_call.json"},
+		{"anthropic", "../wire/anthropic/testdata/healthy_tool_use.json"},
+		{"gemini", "../wire/gemini/testdata/healthy_function_call.json"},
+		{"bedrock", "../wire/bedrock/testdata/healthy_tool_use.json"},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			t.Parallel()
+			body := read(t, tc.file)
+			got, err := newPipeline(t, nil, nil).Response(context.Background(), format(t, tc.format), 200, body, warden.RunInfo{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, body) {
+				t.Errorf("the body was rewritten:\n got %s\nwant %s", got, body)
+			}
+		})
+	}
+}
