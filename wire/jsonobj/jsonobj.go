@@ -33,7 +33,21 @@ func Parse(data []byte) (*Object, error) {
 		}
 		return nil, err
 	}
-	data = bytes.Clone(data)
+	return parseValid(bytes.Clone(data))
+}
+
+// ParseTrusted reads a JSON object from bytes already known to be valid JSON — a value an Object or
+// SplitArray returned — without validating them again or copying them: a decoder descending into nested
+// objects would otherwise validate the innermost bytes once per level. data must not change afterwards.
+func ParseTrusted(data []byte) (*Object, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("not a JSON object")
+	}
+	return parseValid(data)
+}
+
+// parseValid scans the members of the valid JSON value data.
+func parseValid(data []byte) (*Object, error) {
 	i := skipSpace(data, 0)
 	if data[i] != '{' {
 		return nil, errors.New("not a JSON object")

@@ -88,5 +88,13 @@ func FuzzParse(f *testing.F) {
 		if !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("encoded %s, reference %s", got, want.Bytes())
 		}
+		// On valid JSON, ParseTrusted reads the same object without validating or copying.
+		trusted, err := jsonobj.ParseTrusted(data)
+		if err != nil {
+			t.Fatalf("ParseTrusted: %v", err)
+		}
+		if tb, _ := trusted.MarshalJSON(); !bytes.Equal(tb, got) {
+			t.Fatalf("ParseTrusted encoded %s, Parse %s", tb, got)
+		}
 	})
 }

@@ -59,7 +59,7 @@ func DecodeChatResponse(body []byte) (*ChatResponse, error) {
 }
 
 func decodeChoice(raw json.RawMessage) (*chatChoice, error) {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element json.Unmarshal validated
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func decodeChoice(raw json.RawMessage) (*chatChoice, error) {
 	if !ok {
 		return c, nil
 	}
-	if c.msg, err = jsonobj.Parse(rawMsg); err != nil {
+	if c.msg, err = jsonobj.ParseTrusted(rawMsg); err != nil {
 		return nil, fmt.Errorf("message: %v", err)
 	}
 	var m struct {

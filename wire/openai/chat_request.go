@@ -87,7 +87,7 @@ func (t chatToolEntry) name() string {
 }
 
 func decodeChatMessage(raw json.RawMessage) (warden.Message, error) {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element SplitArray validated
 	if err != nil {
 		return warden.Message{}, err
 	}
