@@ -214,7 +214,7 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 	if f.EndUser != nil {
 		id, err := f.EndUser(body)
 		if err != nil {
-			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+			return prep, unreadable(f, err)
 		}
 		if id != "" {
 			prep.UserID = id
@@ -230,13 +230,13 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 		if f.EndUser == nil && !json.Valid(body) {
 			var v any
 			err := json.Unmarshal(body, &v)
-			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+			return prep, unreadable(f, err)
 		}
 		return p.withEndUser(f, prep)
 	}
 	req, err := f.DecodeRequest(body)
 	if err != nil {
-		return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+		return prep, unreadable(f, err)
 	}
 	prep.Tools = req.Tools()
 	changed, pending, err := p.guardRequest(ctx, f, req, run)
@@ -257,6 +257,11 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 	return prep, nil
 }
 
+// unreadable refuses a request Warden could not read, saying why, as a bad request in f's shape.
+func unreadable(f *Format, err error) *Refusal {
+	return refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+}
+
 // readsRequest says whether a guardrail needs the decoded request: its input, its tool results, or the
 // tools it declares (which stream guardrails are given).
 func (p *Pipeline) readsRequest() bool {
@@ -270,7 +275,7 @@ func (p *Pipeline) withEndUser(f *Format, prep Prepared) (Prepared, error) {
 	if p.InjectEndUser && f.WithEndUser != nil && prep.UserID != "" {
 		var err error
 		if prep.Body, err = f.WithEndUser(prep.Body, prep.UserID); err != nil {
-			return prep, refuse(f, http.StatusBadRequest, CodeBadRequest, "Warden could not read this request: "+err.Error(), err)
+			return prep, unreadable(f, err)
 		}
 	}
 	return prep, nil
