@@ -37,7 +37,27 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // On an error from decide, the gate or the stream, and when the stream ends before message_delta, nothing
 // held is released; an error is returned and the surface ends the stream in its own way.
 func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{}}
+	return new(ClientStream).Guard(in, out, flush, decide, gate)
+}
+
+// ClientStream is the stream one client reads. Under on_deny retry it carries more than one provider
+// stream: a follow-up's stream goes on where the stream whose tool call was denied stopped, before that
+// stream's end (its message_delta and message_stop, which Guard does not write when decide fails). The
+// zero value is a stream nothing has been written to. Not safe for concurrent use.
+type ClientStream struct {
+	started bool // a round was guarded: the client has its message_start
+	blocks  int  // the index the client expects for the next block
+}
+
+// Guard copies one provider stream into the client's stream as GuardStream does. In a round after the
+// first, message_start is dropped (an accumulating client, the official SDKs' included, would start the
+// message again on a second one) and every block goes out numbered after the blocks the client already
+// has, so that the client reads all the rounds as one message.
+func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{},
+		follows: c.started, base: c.blocks, next: c.blocks}
+	c.started = true
+	defer func() { c.blocks = g.next }()
 	g.resp.Message.Role = warden.RoleAssistant
 	rd := sse.NewReader(in)
 	for {
@@ -65,6 +85,8 @@ type streamGuard struct {
 	blocks  map[int]*streamBlock // by the provider's index
 	order   []int                // provider indexes in the order their blocks started
 	next    int                  // the index the client expects for the next block Warden places itself
+	base    int                  // blocks the client has from earlier rounds: this round's index 0 goes out as base
+	follows bool                 // a round before this one was written to the client
 	holds   int                  // tool_use blocks held so far
 	resp    warden.Response
 	decided bool
@@ -170,11 +192,11 @@ func (g *streamGuard) event(ev sse.Event) error {
 		}
 		// A block that passes moves down by the blocks held before it, so the stream keeps its own
 		// numbering (gaps included) where nothing was held.
-		b.out = e.Index - g.holds
+		b.out = g.base + e.Index - g.holds
 		if g.decided {
 			b.out = g.next
 		}
-		if b.out < 0 {
+		if b.out < g.base {
 			return fmt.Errorf("content block %d starts after a later one", e.Index)
 		}
 		g.next = max(g.next, b.out+1)
@@ -213,6 +235,10 @@ func (g *streamGuard) event(ev sse.Event) error {
 	case "message_delta":
 		if e.Delta != nil && e.Delta.StopReason != nil && !g.decided {
 			return g.finish(ev, *e.Delta.StopReason)
+		}
+	case "message_start":
+		if g.follows {
+			return nil
 		}
 	}
 	return g.write(ev.Raw)

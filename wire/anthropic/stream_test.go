@@ -153,6 +153,73 @@ func TestGuardStream(t *testing.T) {
 	}
 }
 
+func TestClientStreamRounds(t *testing.T) {
+	t.Parallel()
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	type round struct {
+		fixture string
+		deny    bool
+	}
+	tests := []struct {
+		desc       string
+		rounds     []round
+		wantBlocks string
+		wantText   string
+		wantStop   string
+	}{
+		{desc: "a follow-up's blocks go on after the blocks the client has",
+			rounds:     []round{{"stream_denied_first_call", true}, {"stream_tool_use", false}},
+			wantBlocks: `text text text tool_use{"command": "go test ./..."}`, wantText: "Cleaning up.Done.Running the tests.", wantStop: "tool_use"},
+		{desc: "a third round goes on after both earlier rounds",
+			rounds:     []round{{"stream_denied_first_call", true}, {"stream_denied_first_call", true}, {"stream_text", false}},
+			wantBlocks: `text text text text text`, wantText: "Cleaning up.Done.Cleaning up.Done.", wantStop: "end_turn"},
+		{desc: "a follow-up explained goes on after the blocks the client has",
+			rounds:     []round{{"stream_denied_first_call", true}, {"stream_denied_first_call", false}},
+			wantBlocks: `text text text text tool_use{"command": "ls"} text`, wantText: "Guardrail denied", wantStop: "tool_use"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c anthropic.ClientStream
+			var out bytes.Buffer
+			for i, r := range tt.rounds {
+				in, err := os.ReadFile(filepath.Join("testdata", r.fixture+".sse"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				decide := pipelinetest.Decide(t)
+				if r.deny {
+					decide = deny
+				}
+				err = c.Guard(bytes.NewReader(in), &out, nil, decide, nil)
+				if last := i == len(tt.rounds)-1; last != (err == nil) {
+					t.Fatalf("round %d: err = %v", i+1, err)
+				}
+			}
+			if n := strings.Count(out.String(), "event: message_start"); n != 1 {
+				t.Errorf("the client got %d message_start events, want 1", n)
+			}
+			if n := strings.Count(out.String(), "event: message_delta"); n != 1 {
+				t.Errorf("the client got %d message_delta events, want 1 (the last round's)", n)
+			}
+			msg := accumulate(t, out.Bytes())
+			var blocks []string
+			var text strings.Builder
+			for _, b := range msg.Content {
+				if b.Type == "tool_use" {
+					blocks = append(blocks, "tool_use"+string(b.Input))
+					continue
+				}
+				blocks = append(blocks, b.Type)
+				text.WriteString(b.Text)
+			}
+			if strings.Join(blocks, " ") != tt.wantBlocks || string(msg.StopReason) != tt.wantStop || !strings.Contains(text.String(), tt.wantText) {
+				t.Errorf("the SDK sees blocks %q, stop %q, text %q", blocks, msg.StopReason, text.String())
+			}
+		})
+	}
+}
+
 func TestGuardStreamGate(t *testing.T) {
 	t.Parallel()
 	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{
