@@ -141,12 +141,17 @@ func ResponsesFollowUp(req, resp []byte, msg warden.Message, results []string) (
 func responsesItems(req, resp []byte, msg warden.Message) ([]json.RawMessage, map[string]string, error) {
 	kinds := map[string]string{}
 	if resp == nil {
-		// A stream's calls say nothing of their item type; the request's tools do.
+		// A stream's calls say nothing of their item type; the request's tools do. A name it does not
+		// declare is taken as a function's (a client may leave its tools to a stored prompt), unless it is
+		// a built-in tool's, which a follow-up cannot answer.
 		var head struct {
 			Tools []struct{ Type, Name string } `json:"tools"`
 		}
 		_ = json.Unmarshal(req, &head)
 		function := map[string]bool{}
+		for _, b := range builtinCalls {
+			function[b.name] = false
+		}
 		for _, t := range head.Tools {
 			function[t.Name] = t.Type == "function"
 		}
@@ -160,7 +165,7 @@ func responsesItems(req, resp []byte, msg warden.Message) ([]json.RawMessage, ma
 			b, _ := json.Marshal(map[string]string{"type": "function_call", "call_id": c.ID, "name": c.Name,
 				"arguments": string(reqtext.CallArguments(c))})
 			items = append(items, b)
-			if function[c.Name] {
+			if isFunction, declared := function[c.Name]; isFunction || !declared {
 				kinds[c.ID] = "function_call"
 			}
 		}

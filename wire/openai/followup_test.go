@@ -82,9 +82,11 @@ func TestResponsesFollowUp(t *testing.T) {
 	call := warden.NewToolCall("call_Qx1", "bash", []byte(`{"command":"go test ./..."}`))
 	msg := warden.Message{Role: warden.RoleAssistant, Content: []warden.ContentPart{{Kind: warden.ContentText, Text: "Running the tests."}}, ToolCalls: []warden.ToolCall{call}}
 	withTools := `"tools":[{"type":"function","name":"bash"}]`
+	builtin := warden.Message{Role: warden.RoleAssistant, ToolCalls: []warden.ToolCall{warden.NewToolCall("call_sh", "local_shell", []byte(`{"type":"exec","command":["ls"]}`))}}
 	tests := []struct {
 		desc        string
 		req         string
+		msg         warden.Message
 		resp        []byte
 		wantItems   int // after the request's own input
 		want, avoid string
@@ -94,12 +96,18 @@ func TestResponsesFollowUp(t *testing.T) {
 		{desc: "a string input becomes a user item first", req: `{"model":"m","input":"run",` + withTools + `}`, resp: whole, wantItems: 4, want: `{"content":"run","role":"user"}`},
 		{desc: "reasoning neither stored nor encrypted is left out", req: `{"model":"m","input":"run",` + withTools + `}`, resp: unstored, wantItems: 3, avoid: `"type":"reasoning"`},
 		{desc: "a streamed message becomes a message item and a function_call item", req: `{"model":"m","input":"run",` + withTools + `}`, wantItems: 3, want: `"type":"function_call_output"`},
-		{desc: "a streamed call of a tool the request does not declare a function fails", req: `{"model":"m","input":"run","tools":[{"type":"custom","name":"bash"}]}`, wantErr: "not of a function or custom tool"},
+		{desc: "a streamed call of a tool the request does not declare is taken as a function's", req: `{"model":"m","input":"run"}`, wantItems: 3, want: `"type":"function_call_output"`},
+		{desc: "a streamed call of a built-in tool fails", req: `{"model":"m","input":"run"}`, msg: builtin, wantErr: "not of a function or custom tool"},
+		{desc: "a streamed call of a tool the request declares other than a function fails", req: `{"model":"m","input":"run","tools":[{"type":"custom","name":"bash"}]}`, wantErr: "not of a function or custom tool"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			out, err := ResponsesFollowUp([]byte(tt.req), tt.resp, msg, []string{"denied: no tests"})
+			m := msg
+			if tt.msg.ToolCalls != nil {
+				m = tt.msg
+			}
+			out, err := ResponsesFollowUp([]byte(tt.req), tt.resp, m, []string{"denied: no tests"})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)

@@ -1,11 +1,13 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -37,7 +39,34 @@ import (
 // rather than letting the original arguments through. On an error, and when the stream ends before its terminal
 // event while calls are held, nothing held is released.
 func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{}}
+	return new(ResponsesClientStream).Guard(in, out, flush, decide, gate)
+}
+
+// ResponsesClientStream is the Responses event stream one client reads. Under on_deny retry it carries more
+// than one provider stream: a follow-up's stream goes on where the stream whose tool call was denied
+// stopped, before that stream's terminal event (which Guard does not write when decide fails). Every event
+// it carries that has a sequence_number has the client's own, counting up by one in the order the client
+// receives them from the first event's number, Warden's events included: the provider's are renumbered
+// where Warden moved, dropped or added events, and after a round. The zero value is a stream nothing has been written to. Not safe for
+// concurrent use.
+type ResponsesClientStream struct {
+	started  bool              // a round was guarded: the client has response.created
+	items    int               // the output index the client expects for the next item
+	seq      int               // the next event's sequence_number
+	numbered bool              // an event with a sequence_number was written: seq counts on from it
+	sent     []json.RawMessage // the output items the client was sent in earlier rounds, as they ended
+}
+
+// Guard copies one provider stream into the client's stream as GuardResponsesStream does. In a round after
+// the first, the opening events (response.created, response.queued, response.in_progress) are dropped, every
+// item goes out at an output index after the items the client already has, and the terminal event's
+// response lists the earlier rounds' items before this round's, so that the client reads all the rounds
+// as one response.
+func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{},
+		c: c, follows: c.started, base: c.items, next: c.items}
+	c.started = true
+	defer func() { c.items = g.next }()
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -66,6 +95,9 @@ type responsesStreamGuard struct {
 	order   []int
 	holds   int // call items held so far
 	next    int // the output index the client expects for the next item Warden places
+	base    int // items the client has from earlier rounds: this round's output index 0 goes out as base
+	follows bool
+	c       *ResponsesClientStream
 	decided bool
 	moved   bool // an item went out at another output index than it came with
 }
@@ -99,6 +131,10 @@ type responsesEvent struct {
 }
 
 func (g *responsesStreamGuard) write(b []byte) error {
+	b, err := g.c.sequenced(b)
+	if err != nil {
+		return err
+	}
 	if _, err := g.out.Write(b); err != nil {
 		return err
 	}
@@ -135,6 +171,10 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	switch e.Type {
 	case "response.completed", "response.incomplete", "response.failed":
 		return g.finish(ev, e.Response)
+	case "response.created", "response.queued", "response.in_progress":
+		if g.follows {
+			return nil
+		}
 	case "response.output_item.added":
 		if e.OutputIndex == nil || e.Item == nil {
 			return errors.New("response.output_item.added without output_index or item")
@@ -159,8 +199,8 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 			g.holds++
 			return nil
 		}
-		si.out = idx - g.holds
-		if si.out < 0 {
+		si.out = g.base + idx - g.holds
+		if si.out < g.base {
 			return fmt.Errorf("output item %d added after a later one", idx)
 		}
 		g.next = max(g.next, si.out+1)
@@ -239,6 +279,7 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 	}
 	after, err := g.decide(before)
 	if err != nil {
+		g.keepSent(r) // a follow-up's terminal response lists them
 		return err
 	}
 	keep := map[string]warden.ToolCall{}
@@ -293,33 +334,68 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 		si.held = nil
 	}
 	appended, _ := textdiff.Of(r.Response(0).Message, after.Message)
-	if len(after.Message.ToolCalls) == len(before.Message.ToolCalls) && len(appended) == 0 && !g.moved && len(changed) == 0 {
-		return g.write(ev.Raw)
-	}
-	g.reorder(r)
-	id := ""
-	if len(appended) > 0 {
-		id = "msg_warden_" + fmt.Sprint(g.next)
-		if err := g.writeMessageItem(id, g.next, strings.Join(appended, "")); err != nil {
+	final, rewritten := rawResp, false
+	if len(after.Message.ToolCalls) != len(before.Message.ToolCalls) || len(appended) > 0 || g.moved || len(changed) > 0 {
+		g.reorder(r)
+		id := ""
+		if len(appended) > 0 {
+			id = "msg_warden_" + fmt.Sprint(g.next)
+			if err := g.writeMessageItem(id, g.next, strings.Join(appended, "")); err != nil {
+				return err
+			}
+			g.next++
+		}
+		r.newItemID = id
+		if err := r.Set(0, after); err != nil {
 			return err
 		}
-		g.next++
+		if final, err = r.Encode(); err != nil {
+			return err
+		}
+		rewritten = true
 	}
-	r.newItemID = id
-	if err := r.Set(0, after); err != nil {
+	if len(g.c.sent) > 0 {
+		if final, err = withOutputBefore(final, g.c.sent); err != nil {
+			return err
+		}
+		rewritten = true
+	}
+	if !rewritten {
+		return g.write(ev.Raw)
+	}
+	if ev, err = withResponse(ev, final); err != nil {
 		return err
 	}
-	body, err := r.Encode()
+	return g.write(ev.Raw)
+}
+
+// keepSent notes the output items of r, the terminal response of a round whose end the client will not
+// get, that the client was sent: every item but the held calls, in the order the client received them.
+func (g *responsesStreamGuard) keepSent(r *Response) {
+	g.reorder(r)
+	for _, it := range r.items {
+		if it.kind != "call" {
+			g.c.sent = append(g.c.sent, it.raw)
+		}
+	}
+}
+
+// withOutputBefore returns a response whose output lists items before its own.
+func withOutputBefore(resp json.RawMessage, items []json.RawMessage) (json.RawMessage, error) {
+	o, err := jsonobj.Parse(resp)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
-	if err != nil {
-		return err
+	var own []json.RawMessage
+	if raw, ok := o.Get("output"); ok {
+		if err := json.Unmarshal(raw, &own); err != nil {
+			return nil, fmt.Errorf("the terminal response's output is not a list: %v", err)
+		}
 	}
-	obj.Set("response", body)
-	b, _ := obj.MarshalJSON()
-	return g.write(sse.Named(ev.Type, string(b)).Encode())
+	if err := o.SetJSON("output", append(append([]json.RawMessage(nil), items...), own...)); err != nil {
+		return nil, err
+	}
+	return o.MarshalJSON()
 }
 
 // withArguments rewrites a held event of a call item whose arguments a guardrail changed. A function_call's
@@ -410,10 +486,12 @@ func (g *responsesStreamGuard) writeMessageItem(id string, idx int, text string)
 	empty := json.RawMessage(`{"type":"output_text","text":"","annotations":[]}`)
 	inProgress := json.RawMessage(fmt.Sprintf(`{"type":"message","id":%q,"status":"in_progress","role":"assistant","content":[]}`, id))
 	done := messageItem(id, []string{text})
+	// Each carries a sequence_number, last as the provider writes it, which write sets to the client's own.
 	type itemEvent struct {
 		Type        string          `json:"type"`
 		OutputIndex int             `json:"output_index"`
 		Item        json.RawMessage `json:"item"`
+		Seq         int             `json:"sequence_number"`
 	}
 	type partEvent struct {
 		Type         string          `json:"type"`
@@ -423,17 +501,18 @@ func (g *responsesStreamGuard) writeMessageItem(id string, idx int, text string)
 		Part         json.RawMessage `json:"part,omitempty"`
 		Delta        *string         `json:"delta,omitempty"`
 		Text         *string         `json:"text,omitempty"`
+		Seq          int             `json:"sequence_number"`
 	}
 	events := []struct {
 		name string
 		v    any
 	}{
-		{"response.output_item.added", itemEvent{"response.output_item.added", idx, inProgress}},
+		{"response.output_item.added", itemEvent{"response.output_item.added", idx, inProgress, 0}},
 		{"response.content_part.added", partEvent{Type: "response.content_part.added", ItemID: id, OutputIndex: idx, Part: empty}},
 		{"response.output_text.delta", partEvent{Type: "response.output_text.delta", ItemID: id, OutputIndex: idx, Delta: &text}},
 		{"response.output_text.done", partEvent{Type: "response.output_text.done", ItemID: id, OutputIndex: idx, Text: &text}},
 		{"response.content_part.done", partEvent{Type: "response.content_part.done", ItemID: id, OutputIndex: idx, Part: part}},
-		{"response.output_item.done", itemEvent{"response.output_item.done", idx, done}},
+		{"response.output_item.done", itemEvent{"response.output_item.done", idx, done, 0}},
 	}
 	for _, e := range events {
 		b, _ := json.Marshal(e.v)
@@ -673,4 +752,92 @@ func withResponse(ev sse.Event, resp json.RawMessage) (sse.Event, error) {
 	out := sse.Named(ev.Type, string(encodeObject(obj)))
 	out.Raw = out.Encode()
 	return out, nil
+}
+
+var sequenceKey = []byte(`"sequence_number":`)
+
+// sequenced returns an event (raw SSE) carrying the client's next sequence_number, and counts it; an event
+// without a sequence_number goes as it is, uncounted. The provider writes the member last, so it is looked
+// for at the end first and, when it already has the right number (nothing moved), the event is not touched.
+func (c *ResponsesClientStream) sequenced(raw []byte) ([]byte, error) {
+	if at, end, n, ok := trailingSequence(raw); ok {
+		if !c.numbered {
+			c.numbered, c.seq = true, n // the client's count starts where the provider's does
+		}
+		seq := c.seq
+		c.seq++
+		if n == seq {
+			return raw, nil
+		}
+		out := make([]byte, 0, len(raw)+8)
+		out = append(out, raw[:at]...)
+		out = strconv.AppendInt(out, int64(seq), 10)
+		return append(out, raw[end:]...), nil
+	}
+	if !bytes.Contains(raw, sequenceKey) {
+		return raw, nil
+	}
+	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
+	if err != nil || !ev.HasData {
+		return raw, nil // not an event with data: it has no sequence_number of its own
+	}
+	obj, err := jsonobj.Parse([]byte(ev.Data))
+	if err != nil {
+		return raw, nil
+	}
+	v, _ := obj.Get("sequence_number")
+	var n int
+	if json.Unmarshal(v, &n) != nil {
+		return raw, nil // none, or not a count
+	}
+	if !c.numbered {
+		c.numbered, c.seq = true, n
+	}
+	seq := c.seq
+	c.seq++
+	if n == seq {
+		return raw, nil
+	}
+	_ = obj.SetJSON("sequence_number", seq)
+	return sse.Named(ev.Type, string(encodeObject(obj))).Encode(), nil
+}
+
+// trailingSequence reads a sequence_number written as the provider writes it: the last member of an
+// object that is an event's one data line (the event's first line, or the one after its event line), the
+// number's digits at raw[at:end]. Where the object closes the event, the member is a top-level one. A
+// malformed event is not noticed here, as in the scanners.
+func trailingSequence(raw []byte) (at, end, n int, ok bool) {
+	e := len(raw)
+	for e > 0 && (raw[e-1] == '\n' || raw[e-1] == '\r' || raw[e-1] == ' ' || raw[e-1] == '\t') {
+		e--
+	}
+	if e == 0 || raw[e-1] != '}' {
+		return 0, 0, 0, false
+	}
+	e--
+	for e > 0 && (raw[e-1] == ' ' || raw[e-1] == '\t') {
+		e--
+	}
+	d := e
+	for d > 0 && raw[d-1] >= '0' && raw[d-1] <= '9' && e-d < 16 {
+		d--
+	}
+	if d == e || e-d > 1 && raw[d] == '0' || !bytes.HasSuffix(raw[:d], sequenceKey) {
+		return 0, 0, 0, false
+	}
+	line := 0
+	if !bytes.HasPrefix(raw, []byte("data:")) {
+		line = bytes.IndexByte(raw, '\n') + 1
+		if line == 0 || !bytes.HasPrefix(raw[line:], []byte("data:")) {
+			return 0, 0, 0, false
+		}
+	}
+	data := bytes.TrimPrefix(raw[line+len("data:"):d], []byte(" "))
+	if len(data) == 0 || data[0] != '{' || bytes.IndexByte(data, '\n') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+		return 0, 0, 0, false
+	}
+	for _, b := range raw[d:e] {
+		n = n*10 + int(b-'0')
+	}
+	return d, e, n, true
 }

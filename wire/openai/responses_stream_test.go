@@ -28,6 +28,19 @@ type responsesStreamRead struct {
 	final    responses.Response
 	indexes  []int
 	terminal string
+	seqs     []int64 // every event's sequence_number, in the order received
+	opened   int     // response.created events
+}
+
+// checkSequence fails unless the events' sequence numbers count up from 0, one by one.
+func (got responsesStreamRead) checkSequence(t *testing.T) {
+	t.Helper()
+	for i, n := range got.seqs {
+		if n != int64(i) {
+			t.Errorf("sequence numbers %v do not count up from 0", got.seqs)
+			return
+		}
+	}
 }
 
 func readResponsesStream(t *testing.T, stream []byte) responsesStreamRead {
@@ -50,7 +63,10 @@ func readResponsesStream(t *testing.T, stream []byte) responsesStreamRead {
 		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
 			t.Fatalf("openai-go cannot read event %q: %v", ev.Data, err)
 		}
+		got.seqs = append(got.seqs, e.SequenceNumber)
 		switch e.Type {
+		case "response.created":
+			got.opened++
 		case "response.output_item.done":
 			name := e.Item.Type
 			if e.Item.Type == "function_call" {
@@ -101,21 +117,84 @@ func TestGuardResponsesStreamFixtures(t *testing.T) {
 				t.Errorf("an unchanged stream was not passed through byte for byte:\n%s", out.String())
 			}
 			golden.Exact(t, filepath.Join("testdata", tt.fixture+".golden.sse"), out.Bytes(), *update)
-			got := readResponsesStream(t, out.Bytes())
-			var final []string
-			for _, it := range got.final.Output {
-				final = append(final, it.Type)
-			}
-			for i, idx := range got.indexes {
-				if idx != i {
-					t.Errorf("output indexes %v have a gap", got.indexes)
-					break
+			readResponsesStream(t, out.Bytes()).check(t, tt.wantDone, tt.wantFinal, tt.wantInText)
+		})
+	}
+}
+
+// check fails unless the client got the items finished wantDone, a terminal response whose item types are
+// wantFinal and whose text has wantInText, items at output indexes without gaps, and sequence numbers
+// counting up from 0.
+func (got responsesStreamRead) check(t *testing.T, wantDone, wantFinal, wantInText string) {
+	t.Helper()
+	var final []string
+	for _, it := range got.final.Output {
+		final = append(final, it.Type)
+	}
+	for i, idx := range got.indexes {
+		if idx != i {
+			t.Errorf("output indexes %v have a gap", got.indexes)
+			break
+		}
+	}
+	got.checkSequence(t)
+	text := strings.ReplaceAll(got.final.OutputText(), "\n", "")
+	if strings.Join(got.done, " ") != wantDone || strings.Join(final, ",") != wantFinal || !strings.Contains(text, wantInText) {
+		t.Errorf("openai-go sees items %q, final %q, text %q", got.done, final, text)
+	}
+}
+
+func TestResponsesClientStreamRounds(t *testing.T) {
+	t.Parallel()
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	type round struct {
+		fixture string
+		deny    bool
+	}
+	tests := []struct {
+		desc       string
+		rounds     []round
+		wantDone   string
+		wantFinal  string
+		wantInText string
+	}{
+		{desc: "a follow-up's items go on after the items the client has",
+			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_function_call", false}},
+			wantDone: "message message message function_call:bash", wantFinal: "message,message,message,function_call", wantInText: "Cleaning up.Done.Running the tests."},
+		{desc: "a third round goes on after both earlier rounds",
+			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_denied_first_call", true}, {"responses_stream_text", false}},
+			wantDone: "message message message message message", wantFinal: "message,message,message,message,message", wantInText: "Cleaning up.Done.Cleaning up.Done."},
+		{desc: "a follow-up explained goes on after the items the client has",
+			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_denied_first_call", false}},
+			wantDone: "message message message message function_call:bash message", wantFinal: "message,message,message,message,function_call,message", wantInText: "Guardrail denied"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c openai.ResponsesClientStream
+			var out bytes.Buffer
+			for i, r := range tt.rounds {
+				in, err := os.ReadFile(filepath.Join("testdata", r.fixture+".sse"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				decide := pipelinetest.Decide(t)
+				if r.deny {
+					decide = deny
+				}
+				err = c.Guard(bytes.NewReader(in), &out, nil, decide, nil)
+				if last := i == len(tt.rounds)-1; last != (err == nil) {
+					t.Fatalf("round %d: err = %v", i+1, err)
 				}
 			}
-			text := strings.ReplaceAll(got.final.OutputText(), "\n", "")
-			if strings.Join(got.done, " ") != tt.wantDone || strings.Join(final, ",") != tt.wantFinal || !strings.Contains(text, tt.wantInText) {
-				t.Errorf("openai-go sees items %q, final %q, text %q", got.done, final, text)
+			got := readResponsesStream(t, out.Bytes())
+			if got.opened != 1 || strings.Count(out.String(), "event: response.in_progress") != 1 {
+				t.Errorf("the client got %d response.created and %d response.in_progress events, want 1 of each", got.opened, strings.Count(out.String(), "event: response.in_progress"))
 			}
+			if n := strings.Count(out.String(), `"type":"response.completed"`); n != 1 {
+				t.Errorf("the client got %d terminal events, want 1 (the last round's)", n)
+			}
+			got.check(t, tt.wantDone, tt.wantFinal, tt.wantInText)
 		})
 	}
 }
