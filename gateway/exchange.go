@@ -302,12 +302,13 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 
 // streamRounds guards the stream resp carries and, under retry, each follow-up's stream after a denied
 // call, into the client's one stream: the first stream's end (its finish, the held calls) is never written,
-// and the follow-up's events go on after its text. It returns the last round's error; a *DeniedError whose
-// follow-up the provider did not take, unwritten.
+// and the follow-up's events go on after its text, renumbered where the format numbers them. It returns
+// the last round's error; a *DeniedError whose follow-up the provider did not take, unwritten.
 func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *flushBeforeRead, info stream.Info) error {
+	var rounds pipeline.Rounds
 	for {
 		// No per-write flush: the reader flushes before it may wait.
-		err := x.deciding().Stream(ctx, x.f, out.reader(resp.Body), out, nil, info)
+		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, nil, info)
 		resp.Body.Close()
 		d := followable(err)
 		if d == nil {

@@ -59,17 +59,13 @@ func TestOnDeny(t *testing.T) {
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantStatus: http.StatusForbidden, wantSent: 1},
 		)
 	}
-	for _, f := range []string{"openai-chat stream", "gemini stream"} {
+	for _, f := range []string{"openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {
 		tests = append(tests,
 			row{desc: "retry goes on in the client's stream with the model's next answer", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: goTest, wantText: "Cleaning up.", wantSent: 2, wantRetry: true},
 			row{desc: "retry explains the last stream once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
 		)
-	}
-	for _, f := range []string{"openai-responses stream", "anthropic stream"} {
-		tests = append(tests, row{desc: "retry explains in a stream a follow-up cannot go on in", ask: f, onDeny: pipeline.DenyRetry,
-			replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1})
 	}
 	for _, f := range []string{"openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {
 		tests = append(tests, row{desc: "error ends the stream with the provider's error event", ask: f, onDeny: pipeline.DenyError,

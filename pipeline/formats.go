@@ -69,10 +69,25 @@ type Format struct {
 	// resp, or msg for a stream, when resp is nil) and a result for each of its calls. Nil when the format
 	// has none; on_deny retry then explains.
 	FollowUp func(req, resp []byte, msg warden.Message, results []string) ([]byte, error)
-	// StreamFollowUp is true when a follow-up's stream can go on in the client's stream after the first
-	// stream's unwritten end, with no event rewritten (each event stands alone, as in Chat Completions and
-	// Gemini). Where it is false, on_deny retry explains in streams.
-	StreamFollowUp bool
+	// JoinStreams returns a new client stream into which on_deny retry joins a follow-up's stream after
+	// the stream whose call was denied (whose end was not written): each Guard call guards one provider
+	// stream, written to the client as the rounds before it left off. Nil when the format's streams cannot
+	// be joined; on_deny retry then explains in streams.
+	JoinStreams func() StreamGuard
+}
+
+// StreamGuard guards the provider streams one client's stream is made of, one Guard call each, as
+// Format.GuardStream guards one. Not safe for concurrent use.
+type StreamGuard interface {
+	Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
+}
+
+// StreamGuardFunc is a StreamGuard for a format whose events each stand alone (Chat Completions, Gemini):
+// a follow-up's stream goes on after the rounds before it as it is, each round guarded by the function.
+type StreamGuardFunc func(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
+
+func (f StreamGuardFunc) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	return f(in, out, flush, decide, gate)
 }
 
 var (
@@ -161,10 +176,10 @@ func init() {
 		MessageBody: func(text string) []byte {
 			return openai.MessageBody("warden-safety", "warden", text, "content_filter")
 		},
-		EndUser:        openaiEndUser,
-		WithEndUser:    openai.WithEndUser,
-		FollowUp:       openai.ChatFollowUp,
-		StreamFollowUp: true,
+		EndUser:     openaiEndUser,
+		WithEndUser: openai.WithEndUser,
+		FollowUp:    openai.ChatFollowUp,
+		JoinStreams: func() StreamGuard { return StreamGuardFunc(openai.GuardChatStream) },
 	})
 	Register(&Format{
 		Name:           "openai-responses",
@@ -185,6 +200,7 @@ func init() {
 		EndUser:     openaiEndUser,
 		WithEndUser: openai.WithEndUser,
 		FollowUp:    openai.ResponsesFollowUp,
+		JoinStreams: func() StreamGuard { return new(openai.ResponsesClientStream) },
 	})
 	Register(&Format{
 		Name:          "anthropic",
@@ -216,6 +232,7 @@ func init() {
 		EndUser:     anthropic.EndUser,
 		WithEndUser: anthropic.WithEndUser,
 		FollowUp:    anthropic.FollowUp,
+		JoinStreams: func() StreamGuard { return new(anthropic.ClientStream) },
 	})
 	Register(&Format{
 		Name:           "gemini",
@@ -228,10 +245,10 @@ func init() {
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		StatusError: func(status int, msg, _ string) []byte { return gemini.StatusErrorBody(status, msg) },
 		// \r\n as Gemini writes: a client that splits on either blank line reads it apart from the events before.
-		StreamError:    func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
-		MessageBody:    func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
-		FollowUp:       gemini.FollowUp,
-		StreamFollowUp: true,
+		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
+		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		FollowUp:    gemini.FollowUp,
+		JoinStreams: func() StreamGuard { return StreamGuardFunc(gemini.GuardStream) },
 	})
 	Register(&Format{
 		Name:           "bedrock",

@@ -526,9 +526,33 @@ func (p *Pipeline) upstreamError(ctx context.Context, f *Format, status int, bod
 // comes back as a *Refusal whose body was written; so does a denied call under DenyError, and a stream
 // guardrail's request for a correction, which a replayed stream cannot honour. A denied call under
 // DenyRetry comes back as a *DeniedError with the stream's end unwritten, in a format whose streams can be
-// followed up (Format.StreamFollowUp); in others it is explained.
+// joined (Format.JoinStreams), for the caller to follow up with StreamRound; in others it is explained.
 func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
-	if p.OnDeny == DenyRetry && (f.FollowUp == nil || !f.StreamFollowUp) {
+	return p.StreamRound(ctx, f, new(Rounds), in, out, flush, info)
+}
+
+// Rounds is one client's stream across the provider streams on_deny retry joins into it: the stream whose
+// call was denied, then each follow-up's. The zero value is a client stream nothing was written to. Not
+// safe for concurrent use.
+type Rounds struct {
+	guard StreamGuard
+	f     *Format
+}
+
+// StreamRound is Stream on one round of the client's stream rounds: the first round, or a follow-up's
+// stream, which goes out after what the rounds before it wrote (renumbered, without a second opening, in
+// formats whose events refer to each other). Every round of one Rounds must be in the same format.
+func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
+	switch {
+	case rounds.f == nil:
+		rounds.f, rounds.guard = f, StreamGuardFunc(f.GuardStream)
+		if f.JoinStreams != nil {
+			rounds.guard = f.JoinStreams()
+		}
+	case rounds.f != f:
+		return fmt.Errorf("pipeline: a client stream in format %s cannot go on with a stream in format %s", rounds.f.Name, f.Name)
+	}
+	if p.OnDeny == DenyRetry && (f.FollowUp == nil || f.JoinStreams == nil) {
 		p = p.WithOnDeny(DenyExplain)
 	}
 	var gate warden.TextGate
@@ -546,7 +570,7 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 		}
 		return p.Decide(ctx, info.Run, r)
 	}
-	err := f.GuardStream(in, out, flush, decide, gate)
+	err := rounds.guard.Guard(in, out, flush, decide, gate)
 	var r *Refusal
 	var tw *warden.TripwireError
 	var retry *stream.RetryError

@@ -466,8 +466,10 @@ func TestOnDenyInStreams(t *testing.T) {
 			onDeny: pipeline.DenyRetry, wantDenial: true, wantIn: []string{"Cleaning up."}, wantOut: []string{"call_d", "call_ok", "finish_reason\":\"tool_calls", "[DONE]"}},
 		{desc: "retry leaves a Gemini stream's end unwritten", format: "gemini", fixture: "../wire/gemini/testdata/stream_denied_first_call.sse",
 			onDeny: pipeline.DenyRetry, wantDenial: true, wantOut: []string{"functionCall", "finishReason"}},
-		{desc: "retry explains in an Anthropic stream, which a follow-up cannot go on in", format: "anthropic", fixture: "../wire/anthropic/testdata/stream_denied_first_call.sse",
-			onDeny: pipeline.DenyRetry, wantIn: []string{"message_stop", "Guardrail denied"}},
+		{desc: "retry leaves an Anthropic stream's end unwritten", format: "anthropic", fixture: "../wire/anthropic/testdata/stream_denied_first_call.sse",
+			onDeny: pipeline.DenyRetry, wantDenial: true, wantIn: []string{"Cleaning up."}, wantOut: []string{"toolu_", "message_delta", "message_stop"}},
+		{desc: "retry leaves a Responses stream's end unwritten", format: "openai-responses", fixture: "../wire/openai/testdata/responses_stream_denied_first_call.sse",
+			onDeny: pipeline.DenyRetry, wantDenial: true, wantIn: []string{"Cleaning up."}, wantOut: []string{"fc_3", "response.completed"}},
 		{desc: "error ends the stream with the format's error event and no call", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse",
 			onDeny: pipeline.DenyError, wantIn: []string{`"type":"warden_guardrail"`, "was denied"}, wantOut: []string{"call_d", "call_ok", "[DONE]"}},
 		{desc: "explain removes the denied call and releases the allowed one", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse",
@@ -496,6 +498,58 @@ func TestOnDenyInStreams(t *testing.T) {
 			for _, s := range tt.wantOut {
 				if strings.Contains(out.String(), s) {
 					t.Errorf("stream has %s:\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestStreamRounds(t *testing.T) {
+	t.Parallel()
+	read := func(name string) []byte {
+		b, err := os.ReadFile("../wire/anthropic/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	p := newPipeline(t, nil, nil).WithOnDeny(pipeline.DenyRetry)
+	tests := []struct {
+		desc    string
+		second  *pipeline.Format
+		wantErr string
+		wantIn  []string
+	}{
+		{desc: "a follow-up's stream goes on in the client's stream", second: format(t, "anthropic"),
+			wantIn: []string{`"index":2,"content_block":{"type":"text"`, `"index":3,"content_block":{"type":"tool_use"`, "message_stop"}},
+		{desc: "a follow-up in another format is refused", second: format(t, "openai-chat"), wantErr: "format anthropic cannot go on with a stream in format openai-chat"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var rounds pipeline.Rounds
+			var out bytes.Buffer
+			err := p.StreamRound(context.Background(), format(t, "anthropic"), &rounds, bytes.NewReader(read("stream_denied_first_call.sse")), &out, nil, stream.Info{})
+			var d *pipeline.DeniedError
+			if !errors.As(err, &d) {
+				t.Fatalf("first round: err = %v, want a denial", err)
+			}
+			err = p.StreamRound(context.Background(), tt.second, &rounds, bytes.NewReader(read("stream_tool_use.sse")), &out, nil, stream.Info{})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(out.String(), "event: message_start"); n != 1 {
+				t.Errorf("%d message_start events, want 1", n)
+			}
+			for _, s := range tt.wantIn {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stream lacks %s:\n%s", s, out.String())
 				}
 			}
 		})
