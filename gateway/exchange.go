@@ -158,7 +158,8 @@ func followable(err error) *pipeline.DeniedError {
 }
 
 // followUp sends the follow-up that answers a denial: the last request plus the model's message (from
-// the whole response body resp, or d's for a stream) and a result for each of its calls. It returns the
+// the whole response body resp, which for a stream is what its guard assembled, or d's when there is
+// none) and a result for each of its calls. It returns the
 // upstream's answer when it is a success of the kind asked for (a stream or not); otherwise nil, and the
 // caller answers the denial without it. The reason is logged, never the content.
 func (x *exchange) followUp(ctx context.Context, resp []byte, d *pipeline.DeniedError, wantStream bool) *http.Response {
@@ -314,7 +315,7 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 		if d == nil {
 			return err
 		}
-		next := x.followUp(ctx, nil, d, true)
+		next := x.followUp(ctx, d.Body, d, true)
 		if next == nil {
 			return err
 		}

@@ -41,6 +41,9 @@ func TestOnDeny(t *testing.T) {
 		wantStatus int // an SDK error's status
 		wantSent   int // requests upstream
 		wantRetry  bool
+		// wantFollowUp is in the follow-up when it was built from the whole body a stream's guard assembled
+		// (item ids, thinking, separate blocks), not from the turn model.
+		wantFollowUp string
 	}
 	var tests []row
 	for _, f := range []string{"openai-chat", "openai-responses", "anthropic", "gemini"} {
@@ -59,10 +62,16 @@ func TestOnDeny(t *testing.T) {
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantStatus: http.StatusForbidden, wantSent: 1},
 		)
 	}
+	streamBody := map[string]string{
+		"openai-responses stream": `"id":"fc_3a"`,
+		"anthropic stream":        `{"type":"text","text":"Cleaning up."}`,
+		"gemini stream":           `"thoughtSignature":"U0lHMQ=="`,
+	}
 	for _, f := range []string{"openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {
 		tests = append(tests,
 			row{desc: "retry goes on in the client's stream with the model's next answer", ask: f, onDeny: pipeline.DenyRetry,
-				replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: goTest, wantText: "Cleaning up.", wantSent: 2, wantRetry: true},
+				replies: func(r replies) []reply { return []reply{r.denied, r.allowed} }, wantCalls: goTest, wantText: "Cleaning up.", wantSent: 2, wantRetry: true,
+				wantFollowUp: streamBody[f]},
 			row{desc: "retry explains the last stream once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
 		)
@@ -104,6 +113,9 @@ func TestOnDeny(t *testing.T) {
 			if tc.wantRetry {
 				if len(sent) < 2 || !bytes.Contains(sent[1], []byte("Guardrail denied")) || !bytes.Contains(sent[1], []byte(`rm -rf ~/`)) {
 					t.Errorf("the follow-up does not carry the model's call and its deny message: %s", sent[min(1, len(sent)-1)])
+				}
+				if len(sent) > 1 && !bytes.Contains(sent[1], []byte(tc.wantFollowUp)) {
+					t.Errorf("the follow-up lacks %s: %s", tc.wantFollowUp, sent[1])
 				}
 			}
 		})

@@ -82,6 +82,14 @@ type StreamGuard interface {
 	Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
 }
 
+// StreamBody is a StreamGuard that can give the response of its last round, when that round's decide
+// failed (a denied call), as one whole provider body as Format.FollowUp reads it: with what only the
+// provider's bytes hold (reasoning items, thinking and thought signatures), which a follow-up built from the
+// turn model would leave out, and which providers require back with a tool result. Nil when it has none.
+type StreamBody interface {
+	Body() []byte
+}
+
 // StreamGuardFunc is a StreamGuard for a format whose events each stand alone (Chat Completions, Gemini):
 // a follow-up's stream goes on after the rounds before it as it is, each round guarded by the function.
 type StreamGuardFunc func(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
@@ -248,7 +256,7 @@ func init() {
 		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
 		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 		FollowUp:    gemini.FollowUp,
-		JoinStreams: func() StreamGuard { return StreamGuardFunc(gemini.GuardStream) },
+		JoinStreams: func() StreamGuard { return new(gemini.ClientStream) },
 	})
 	Register(&Format{
 		Name:           "bedrock",

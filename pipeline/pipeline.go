@@ -84,6 +84,10 @@ type DeniedError struct {
 	Results []string
 	// Decision is the first denial's.
 	Decision warden.Decision
+	// Body is a streamed response as one whole provider body, when the format's stream guard assembles
+	// one (StreamBody); a follow-up reads the model's message from it. Nil for a whole response (the
+	// caller has its body) and where the guard has none (the follow-up is built from Response).
+	Body []byte
 }
 
 func (e *DeniedError) Error() string {
@@ -580,6 +584,9 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		r = halted(f, tw)
 		r.Body = f.StreamError(haltMessage(tw), r.Code)
 	case errors.As(err, &denied) && p.OnDeny == DenyRetry:
+		if b, ok := rounds.guard.(StreamBody); ok {
+			denied.Body = b.Body()
+		}
 		return denied // nothing of the response's end was written; the caller follows up
 	case errors.As(err, &denied):
 		r = &Refusal{Status: http.StatusForbidden, Code: denied.Decision.FirstReason().Code, Cause: err}

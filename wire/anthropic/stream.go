@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/agentwarden/warden/wire/sse"
@@ -45,9 +46,16 @@ func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate 
 // stream's end (its message_delta and message_stop, which Guard does not write when decide fails). The
 // zero value is a stream nothing has been written to. Not safe for concurrent use.
 type ClientStream struct {
-	started bool // a round was guarded: the client has its message_start
-	blocks  int  // the index the client expects for the next block
+	started bool   // a round was guarded: the client has its message_start
+	blocks  int    // the index the client expects for the next block
+	body    []byte // the last round's response as a whole body, when decide failed
 }
+
+// Body returns the response of the last round, when its decide failed, as a whole Messages body: its
+// content blocks as the provider streamed them — text as it came, before the stream guardrails; thinking
+// with its signature, which the API requires back before tool use; calls with their input; any other block
+// as its start carried it — which is what a follow-up must send back. Nil otherwise.
+func (c *ClientStream) Body() []byte { return c.body }
 
 // Guard copies one provider stream into the client's stream as GuardStream does. In a round after the
 // first, message_start is dropped (an accumulating client, the official SDKs' included, would start the
@@ -55,8 +63,8 @@ type ClientStream struct {
 // has, so that the client reads all the rounds as one message.
 func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{},
-		follows: c.started, base: c.blocks, next: c.blocks}
-	c.started = true
+		c: c, follows: c.started, base: c.blocks, next: c.blocks}
+	c.started, c.body = true, nil
 	defer func() { c.blocks = g.next }()
 	g.resp.Message.Role = warden.RoleAssistant
 	rd := sse.NewReader(in)
@@ -87,16 +95,22 @@ type streamGuard struct {
 	next    int                  // the index the client expects for the next block Warden places itself
 	base    int                  // blocks the client has from earlier rounds: this round's index 0 goes out as base
 	follows bool                 // a round before this one was written to the client
-	holds   int                  // tool_use blocks held so far
+	c       *ClientStream
+	holds   int // tool_use blocks held so far
 	resp    warden.Response
 	decided bool
 }
 
 type streamBlock struct {
 	kind   string // text, thinking, tool_use, other
+	typ    string // the block's own type (server_tool_use is a tool_use kind)
 	out    int    // the index the client sees; -1 while held
 	held   [][]byte
-	text   strings.Builder
+	text   strings.Builder // as released to the client (and so as decide sees it)
+	came   strings.Builder // a gated block's text as it came
+	gated  bool
+	sig    string          // a thinking block's signature
+	block  json.RawMessage // the start's content_block, for a block of another kind
 	id     string
 	name   string
 	args   strings.Builder
@@ -119,6 +133,7 @@ type streamEvent struct {
 		Text        string  `json:"text"`
 		Thinking    string  `json:"thinking"`
 		PartialJSON string  `json:"partial_json"`
+		Signature   string  `json:"signature"`
 		StopReason  *string `json:"stop_reason"`
 	} `json:"delta"`
 }
@@ -178,7 +193,16 @@ func (g *streamGuard) event(ev sse.Event) error {
 		if g.gate != nil && e.ContentBlock.Type == "text" && len(e.ContentBlock.Text) > 0 {
 			return errors.New("a text block starts with text; Warden's stream guardrails read text from its deltas only")
 		}
-		b := &streamBlock{kind: e.ContentBlock.Type, out: -1}
+		b := &streamBlock{kind: e.ContentBlock.Type, typ: e.ContentBlock.Type, out: -1}
+		switch b.kind {
+		case "text", "thinking", "tool_use", "server_tool_use":
+		default:
+			var start struct {
+				Block json.RawMessage `json:"content_block"`
+			}
+			_ = json.Unmarshal([]byte(data), &start)
+			b.block = start.Block
+		}
 		g.blocks[e.Index] = b
 		g.order = append(g.order, e.Index)
 		switch b.kind {
@@ -225,6 +249,8 @@ func (g *streamGuard) event(ev sse.Event) error {
 			case "input_json_delta":
 				b.args.WriteString(e.Delta.PartialJSON)
 				b.hasArg = true
+			case "signature_delta":
+				b.sig += e.Delta.Signature
 			}
 		}
 		if b.out < 0 {
@@ -256,6 +282,8 @@ func (g *streamGuard) gateText(ev sse.Event, index int, b *streamBlock, text str
 	if err != nil {
 		return err
 	}
+	b.gated = true
+	b.came.WriteString(text)
 	b.text.WriteString(out)
 	if out == text {
 		return g.pass(ev, index, b)
@@ -331,6 +359,7 @@ func (g *streamGuard) finish(ev sse.Event, stopReason string) error {
 	}
 	after, err := g.decide(before)
 	if err != nil {
+		g.c.body = g.body()
 		return err
 	}
 	keep := map[string]warden.ToolCall{}
@@ -376,6 +405,53 @@ func (g *streamGuard) finish(ev sse.Event, stopReason string) error {
 		return g.writeStopReason(ev, "end_turn")
 	}
 	return g.write(ev.Raw)
+}
+
+// body assembles the round's response as one whole Messages body (see ClientStream.Body). An empty text
+// block, which the API refuses in a request, is left out.
+func (g *streamGuard) body() []byte {
+	type block struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id,omitempty"`
+		Name      string          `json:"name,omitempty"`
+		Input     json.RawMessage `json:"input,omitempty"`
+		Text      string          `json:"text,omitempty"`
+		Thinking  *string         `json:"thinking,omitempty"`
+		Signature *string         `json:"signature,omitempty"`
+	}
+	content := make([]json.RawMessage, 0, len(g.order))
+	for _, idx := range g.order {
+		b := g.blocks[idx]
+		var v block
+		switch b.kind {
+		case "text":
+			v = block{Type: "text", Text: b.text.String()}
+			if b.gated {
+				v.Text = b.came.String()
+			}
+			if v.Text == "" {
+				continue
+			}
+		case "thinking":
+			thinking, sig := b.text.String(), b.sig
+			v = block{Type: "thinking", Thinking: &thinking, Signature: &sig}
+		case "tool_use":
+			c := warden.NewToolCall(b.id, b.name, []byte(b.arguments()))
+			v = block{Type: b.typ, ID: b.id, Name: b.name, Input: reqtext.CallArguments(c)}
+		default:
+			if len(b.block) > 0 {
+				content = append(content, b.block)
+			}
+			continue
+		}
+		raw, _ := json.Marshal(v)
+		content = append(content, raw)
+	}
+	body, _ := json.Marshal(struct {
+		Role    string            `json:"role"`
+		Content []json.RawMessage `json:"content"`
+	}{"assistant", content})
+	return body
 }
 
 // arguments returns a tool_use block's input as it streamed: the input_json_delta fragments joined, or the

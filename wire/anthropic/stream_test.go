@@ -220,6 +220,77 @@ func TestClientStreamRounds(t *testing.T) {
 	}
 }
 
+func TestClientStreamBody(t *testing.T) {
+	t.Parallel()
+	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+	thinking := ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Clean the home dir."}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBsig=="}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":1}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Mail me at a@example.com."}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":2}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":3}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":4,"content_block":{"type":"tool_use","id":"toolu_a","name":"bash","input":{}}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":4,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"rm -rf ~/\"}"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":4}`) +
+		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}`) +
+		ev("message_stop", `{"type":"message_stop"}`)
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	tests := []struct {
+		desc     string
+		decide   anthropic.Decide
+		gate     func(t *testing.T) warden.TextGate
+		want     string // the body's content, when a round was denied
+		wantNone bool
+	}{
+		{desc: "a denied round's body holds its blocks as streamed, signatures included", decide: deny,
+			want: `[{"type":"thinking","thinking":"Clean the home dir.","signature":"EqQBsig=="},{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"text","text":"Mail me at a@example.com."},{"type":"tool_use","id":"toolu_a","name":"bash","input":{"command":"rm -rf ~/"}}]`},
+		{desc: "the body holds text as it came, not as the stream guardrails released it", decide: deny,
+			gate: func(t *testing.T) warden.TextGate { return pipelinetest.Gate(t, "redact", "{types: [email]}") },
+			want: `[{"type":"thinking","thinking":"Clean the home dir.","signature":"EqQBsig=="},{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"text","text":"Mail me at a@example.com."},{"type":"tool_use","id":"toolu_a","name":"bash","input":{"command":"rm -rf ~/"}}]`},
+		{desc: "a round decided without error has no body", decide: pipelinetest.Decide(t), wantNone: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var gate warden.TextGate
+			if tt.gate != nil {
+				gate = tt.gate(t)
+			}
+			var c anthropic.ClientStream
+			var out bytes.Buffer
+			_ = c.Guard(strings.NewReader(thinking), &out, nil, tt.decide, gate)
+			if tt.wantNone {
+				if c.Body() != nil {
+					t.Errorf("body = %s, want none", c.Body())
+				}
+				return
+			}
+			var body struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			}
+			if err := json.Unmarshal(c.Body(), &body); err != nil {
+				t.Fatalf("body %s: %v", c.Body(), err)
+			}
+			if body.Role != "assistant" || string(body.Content) != tt.want {
+				t.Errorf("body = %s\nwant content %s", c.Body(), tt.want)
+			}
+			call := warden.NewToolCall("toolu_a", "bash", []byte(`{"command":"rm -rf ~/"}`))
+			req, err := anthropic.FollowUp([]byte(`{"model":"c","max_tokens":9,"messages":[{"role":"user","content":"tidy"}]}`), c.Body(),
+				warden.Message{Role: warden.RoleAssistant, ToolCalls: []warden.ToolCall{call}}, []string{"denied"})
+			if err != nil || !strings.Contains(string(req), `"signature":"EqQBsig=="`) {
+				t.Errorf("the follow-up does not send the thinking back (err %v): %s", err, req)
+			}
+		})
+	}
+}
+
 func TestGuardStreamGate(t *testing.T) {
 	t.Parallel()
 	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{

@@ -39,7 +39,27 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // several under a gate, is refused rather than guarded. On an error from decide or from the stream, and when the stream ends before a finish reason while
 // calls are held, nothing held is released and an error is returned.
 func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate}
+	return new(ClientStream).Guard(in, out, flush, decide, gate)
+}
+
+// ClientStream is the stream one client reads. Under on_deny retry it carries more than one provider
+// stream: a follow-up's stream goes on where the stream whose call was denied stopped, before that
+// stream's finishing chunk (which Guard does not write when decide fails); its chunks go on as they come,
+// since each chunk stands alone. The zero value is a stream nothing has been written to. Not safe for
+// concurrent use.
+type ClientStream struct {
+	body []byte // the last round's response as a whole body, when decide failed
+}
+
+// Body returns the response of the last round, when its decide failed, as a whole generateContent body:
+// its text, then the function calls and the finishing chunk's parts as the provider wrote them, thought
+// signatures included, which Gemini requires back with function calls. Nil otherwise.
+func (c *ClientStream) Body() []byte { return c.body }
+
+// Guard copies one provider stream into the client's stream as GuardStream does.
+func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	c.body = nil
+	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, c: c}
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -67,6 +87,7 @@ type streamGuard struct {
 	chunks  [][]byte             // the held parts as chunks of their own, sent as they are if all are kept
 	content []warden.ContentPart // text and thought of the chunks already sent
 	decided bool
+	c       *ClientStream
 	// eol ends the lines of the events Warden writes: the stream's own ending, so that a client never sees
 	// two kinds mixed. Gemini ends its lines with \r\n.
 	eol string
@@ -266,6 +287,7 @@ func (g *streamGuard) finish(raw, data []byte) error {
 	whole.Message.Content = append(append([]warden.ContentPart(nil), g.content...), last.Message.Content...)
 	after, err := g.decide(whole)
 	if err != nil {
+		g.c.body = g.body(combined)
 		return err
 	}
 	appended, _ := textdiff.Of(whole.Message, after.Message)
@@ -308,6 +330,28 @@ func (g *streamGuard) withHeldCalls(data []byte) ([]byte, error) {
 		return nil, errors.New("function calls were held but the finishing chunk has no single candidate")
 	}
 	return c.with(append(append([]json.RawMessage(nil), g.held...), c.parts...)), nil
+}
+
+// body assembles the round's response as one whole body (see ClientStream.Body) from the finishing chunk
+// with the held calls put back (combined): the text of the chunks already sent goes first, as one part
+// (thoughts, summaries the API does not need back, are left out). Nil when the chunk cannot be opened.
+func (g *streamGuard) body(combined []byte) []byte {
+	c, err := openParts(combined)
+	if err != nil {
+		return nil
+	}
+	var text strings.Builder
+	for _, p := range g.content {
+		if p.Kind == warden.ContentText {
+			text.WriteString(p.Text)
+		}
+	}
+	parts := c.parts
+	if text.Len() > 0 {
+		t, _ := json.Marshal(map[string]string{"text": text.String()})
+		parts = append([]json.RawMessage{t}, parts...)
+	}
+	return c.with(parts)
 }
 
 func sameCalls(a, b []warden.ToolCall) bool {

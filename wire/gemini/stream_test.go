@@ -156,6 +156,56 @@ func TestGuardStream(t *testing.T) {
 	}
 }
 
+func TestClientStreamBody(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile(filepath.Join("testdata", "stream_denied_first_call.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	tests := []struct {
+		desc      string
+		decide    gemini.Decide
+		wantParts string // the body's first candidate's parts
+	}{
+		{desc: "a denied round's body holds its text, then its calls with their thought signature", decide: deny,
+			wantParts: `[{"text":"Cleaning up."},{"functionCall":{"name":"bash","args":{"command":"rm -rf ~/"}},"thoughtSignature":"U0lHMQ=="},{"functionCall":{"name":"bash","args":{"command":"ls"}}},{"text":"Done."}]`},
+		{desc: "a round decided without error has no body", decide: pipelinetest.Decide(t)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c gemini.ClientStream
+			_ = c.Guard(bytes.NewReader(in), io.Discard, nil, tt.decide, nil)
+			if tt.wantParts == "" {
+				if c.Body() != nil {
+					t.Errorf("body = %s, want none", c.Body())
+				}
+				return
+			}
+			var body struct {
+				Candidates []struct {
+					Content struct {
+						Parts json.RawMessage `json:"parts"`
+					} `json:"content"`
+				} `json:"candidates"`
+			}
+			if err := json.Unmarshal(c.Body(), &body); err != nil || len(body.Candidates) != 1 {
+				t.Fatalf("body %s: %v", c.Body(), err)
+			}
+			if got := string(body.Candidates[0].Content.Parts); got != tt.wantParts {
+				t.Errorf("parts = %s\nwant %s", got, tt.wantParts)
+			}
+			calls := []warden.ToolCall{warden.NewToolCall("c1", "bash", []byte(`{"command":"rm -rf ~/"}`)), warden.NewToolCall("c2", "bash", []byte(`{"command":"ls"}`))}
+			req, err := gemini.FollowUp([]byte(`{"contents":[{"role":"user","parts":[{"text":"tidy"}]}]}`), c.Body(),
+				warden.Message{Role: warden.RoleAssistant, ToolCalls: calls}, []string{"denied", "not run"})
+			if err != nil || !strings.Contains(string(req), `"thoughtSignature":"U0lHMQ=="`) {
+				t.Errorf("the follow-up does not send the signature back (err %v): %s", err, req)
+			}
+		})
+	}
+}
+
 func TestGuardStreamGate(t *testing.T) {
 	t.Parallel()
 	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{

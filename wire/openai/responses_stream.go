@@ -55,7 +55,13 @@ type ResponsesClientStream struct {
 	seq      int               // the next event's sequence_number
 	numbered bool              // an event with a sequence_number was written: seq counts on from it
 	sent     []json.RawMessage // the output items the client was sent in earlier rounds, as they ended
+	body     json.RawMessage   // the last round's terminal response as the provider wrote it, when decide failed
 }
+
+// Body returns the response of the last round, when its decide failed, as a whole Responses body: the
+// terminal event's response as the provider wrote it (reasoning items and original text included), which
+// is what a follow-up must send back. Nil otherwise.
+func (c *ResponsesClientStream) Body() []byte { return c.body }
 
 // Guard copies one provider stream into the client's stream as GuardResponsesStream does. In a round after
 // the first, the opening events (response.created, response.queued, response.in_progress) are dropped, every
@@ -65,7 +71,7 @@ type ResponsesClientStream struct {
 func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{},
 		c: c, follows: c.started, base: c.items, next: c.items}
-	c.started = true
+	c.started, c.body = true, nil
 	defer func() { c.items = g.next }()
 	rd := sse.NewReader(in)
 	for {
@@ -255,6 +261,7 @@ func (g *responsesStreamGuard) writeRenumbered(raw []byte, idx int) error {
 // text it added as a new message item, and sends the terminal event with its response rewritten.
 func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) error {
 	g.decided = true
+	came := rawResp
 	rest := ""
 	if g.gate != nil {
 		var err error
@@ -280,6 +287,7 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 	after, err := g.decide(before)
 	if err != nil {
 		g.keepSent(r) // a follow-up's terminal response lists them
+		g.c.body = came
 		return err
 	}
 	keep := map[string]warden.ToolCall{}

@@ -199,6 +199,40 @@ func TestResponsesClientStreamRounds(t *testing.T) {
 	}
 }
 
+func TestResponsesClientStreamBody(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile(filepath.Join("testdata", "responses_stream_denied_first_call.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terminal struct {
+		Response json.RawMessage `json:"response"`
+	}
+	last := in[bytes.LastIndex(in, []byte("data: "))+len("data: "):]
+	if err := json.Unmarshal(bytes.TrimSpace(last), &terminal); err != nil {
+		t.Fatal(err)
+	}
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	tests := []struct {
+		desc   string
+		decide openai.Decide
+		want   []byte
+	}{
+		{desc: "a denied round's body is its terminal response as the provider wrote it", decide: deny, want: terminal.Response},
+		{desc: "a round decided without error has no body", decide: pipelinetest.Decide(t)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c openai.ResponsesClientStream
+			_ = c.Guard(bytes.NewReader(in), io.Discard, nil, tt.decide, nil)
+			if !bytes.Equal(c.Body(), tt.want) {
+				t.Errorf("body = %s\nwant %s", c.Body(), tt.want)
+			}
+		})
+	}
+}
+
 func TestGuardResponsesStream(t *testing.T) {
 	t.Parallel()
 	in, err := os.ReadFile(filepath.Join("testdata", "responses_stream_function_call.sse"))
