@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
@@ -70,4 +71,26 @@ func assistantContent(resp []byte, msg warden.Message) (json.RawMessage, error) 
 		blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": reqtext.CallArguments(c)})
 	}
 	return json.Marshal(blocks)
+}
+
+// Continue returns the Messages request req continued from partial, the assistant's message so far (text the
+// client has, ending with a stream guardrail's feedback): an assistant message last, which the model
+// continues, for a self-correction. Trailing white space is cut, as the API refuses it there.
+func Continue(req []byte, partial string) ([]byte, error) {
+	text := strings.TrimRight(partial, " \t\r\n")
+	if text == "" {
+		return nil, errors.New("continue: no partial message to continue from")
+	}
+	type block struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	assistant, err := json.Marshal(struct {
+		Role    string  `json:"role"`
+		Content []block `json:"content"`
+	}{"assistant", []block{{"text", text}}})
+	if err != nil {
+		return nil, err
+	}
+	return reqtext.Append(req, "messages", assistant)
 }

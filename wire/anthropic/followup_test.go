@@ -54,3 +54,32 @@ func TestFollowUp(t *testing.T) {
 		})
 	}
 }
+
+func TestContinue(t *testing.T) {
+	t.Parallel()
+	req := `{"model":"c","max_tokens":9,"messages":[{"role":"user","content":"tidy"}]}`
+	tests := []struct {
+		desc, partial, want, wantErr string
+	}{
+		{desc: "the partial message goes last, as the assistant's, for the model to continue", partial: "Tidying. I used a phrase I must not.",
+			want: `{"role":"assistant","content":[{"type":"text","text":"Tidying. I used a phrase I must not."}]}]`},
+		{desc: "trailing white space, which the API refuses, is cut", partial: "Tidying. \n",
+			want: `"text":"Tidying."}]}]`},
+		{desc: "no partial message fails", partial: " ", wantErr: "no partial message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			out, err := Continue([]byte(req), tt.partial)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.HasSuffix(string(out), tt.want+"}") {
+				t.Errorf("Continue = %s (err %v), want it to end with %s}", out, err, tt.want)
+			}
+		})
+	}
+}

@@ -49,6 +49,25 @@ type ClientStream struct {
 	started bool   // a round was guarded: the client has its message_start
 	blocks  int    // the index the client expects for the next block
 	body    []byte // the last round's response as a whole body, when decide failed
+	open    int    // a text block the last round started and did not stop, when hasOpen
+	hasOpen bool
+}
+
+// Correct writes text the client reads after what it has of the message: a self-correction's feedback,
+// before the continuation's stream. It ends the text block the last round left open (a guardrail asked for
+// the correction in the middle of it), or comes as a text block of its own.
+func (c *ClientStream) Correct(out io.Writer, flush func(), text string) error {
+	g := &streamGuard{out: out, flush: flush, next: c.blocks}
+	defer func() { c.blocks = g.next }()
+	if !c.hasOpen {
+		return g.writeTextBlock(text)
+	}
+	c.hasOpen = false
+	if err := g.writeTextDelta(c.open, text); err != nil {
+		return err
+	}
+	stop, _ := json.Marshal(blockEvent{Type: "content_block_stop", Index: c.open})
+	return g.write(sse.Named("content_block_stop", string(stop)).Encode())
 }
 
 // Body returns the response of the last round, when its decide failed, as a whole Messages body: its
@@ -64,8 +83,15 @@ func (c *ClientStream) Body() []byte { return c.body }
 func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{},
 		c: c, follows: c.started, base: c.blocks, next: c.blocks}
-	c.started, c.body = true, nil
-	defer func() { c.blocks = g.next }()
+	c.started, c.body, c.hasOpen = true, nil, false
+	defer func() {
+		c.blocks = g.next
+		for _, idx := range g.order {
+			if b := g.blocks[idx]; b.kind == "text" && b.out >= 0 && !b.stopped {
+				c.open, c.hasOpen = b.out, true
+			}
+		}
+	}()
 	g.resp.Message.Role = warden.RoleAssistant
 	rd := sse.NewReader(in)
 	for {
@@ -102,20 +128,22 @@ type streamGuard struct {
 }
 
 type streamBlock struct {
-	kind   string // text, thinking, tool_use, other
-	typ    string // the block's own type (server_tool_use is a tool_use kind)
-	out    int    // the index the client sees; -1 while held
-	held   [][]byte
-	text   strings.Builder // as released to the client (and so as decide sees it)
-	came   strings.Builder // a gated block's text as it came
-	gated  bool
-	sig    string          // a thinking block's signature
-	block  json.RawMessage // the start's content_block, for a block of another kind
-	id     string
-	name   string
-	args   strings.Builder
-	hasArg bool // input_json_delta arrived: the start's input is a placeholder
-	start  json.RawMessage
+	kind  string // text, thinking, tool_use, other
+	typ   string // the block's own type (server_tool_use is a tool_use kind)
+	out   int    // the index the client sees; -1 while held
+	held  [][]byte
+	text  strings.Builder // as released to the client (and so as decide sees it)
+	came  strings.Builder // a gated block's text as it came
+	gated bool
+	// stopped: the block's stop went to the client
+	stopped bool
+	sig     string          // a thinking block's signature
+	block   json.RawMessage // the start's content_block, for a block of another kind
+	id      string
+	name    string
+	args    strings.Builder
+	hasArg  bool // input_json_delta arrived: the start's input is a placeholder
+	start   json.RawMessage
 }
 
 type streamEvent struct {
@@ -257,6 +285,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 			b.held = append(b.held, ev.Raw)
 			return nil
 		}
+		b.stopped = e.Type == "content_block_stop"
 		return g.pass(ev, e.Index, b)
 	case "message_delta":
 		if e.Delta != nil && e.Delta.StopReason != nil && !g.decided {

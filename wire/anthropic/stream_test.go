@@ -291,6 +291,51 @@ func TestClientStreamBody(t *testing.T) {
 	}
 }
 
+func TestClientStreamCorrect(t *testing.T) {
+	t.Parallel()
+	text, err := os.ReadFile(filepath.Join("testdata", "stream_text.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := bytes.ReplaceAll(text, []byte("pass"), []byte("FORBIDDEN"))
+	tests := []struct {
+		desc       string
+		first      []byte
+		gate       *pipelinetest.RetryGate
+		wantBlocks int
+		wantText   string
+	}{
+		{desc: "the feedback ends the text block the guardrail cut short", first: forbidden, gate: &pipelinetest.RetryGate{Word: "FORBIDDEN"},
+			wantBlocks: 2, wantText: "All 42 tests  Let me rephrase.All 42 tests pass."},
+		{desc: "feedback after the round's blocks ended comes as a block of its own", first: text, gate: &pipelinetest.RetryGate{AtFinish: 2},
+			wantBlocks: 3, wantText: "All 42 tests pass. Let me rephrase.All 42 tests pass."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c anthropic.ClientStream
+			var out bytes.Buffer
+			if err := c.Guard(bytes.NewReader(tt.first), &out, nil, pipelinetest.Decide(t), tt.gate); !errors.Is(err, pipelinetest.ErrRetry) {
+				t.Fatalf("first round: err = %v, want the gate's retry", err)
+			}
+			if err := c.Correct(&out, nil, " Let me rephrase."); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Guard(bytes.NewReader(text), &out, nil, pipelinetest.Decide(t), nil); err != nil {
+				t.Fatal(err)
+			}
+			msg := accumulate(t, out.Bytes())
+			var got strings.Builder
+			for _, b := range msg.Content {
+				got.WriteString(b.Text)
+			}
+			if len(msg.Content) != tt.wantBlocks || got.String() != tt.wantText || msg.StopReason != "end_turn" {
+				t.Errorf("the SDK sees %d blocks, text %q, stop %q; want %d blocks, text %q\n%s", len(msg.Content), got.String(), msg.StopReason, tt.wantBlocks, tt.wantText, out.String())
+			}
+		})
+	}
+}
+
 func TestGuardStreamGate(t *testing.T) {
 	t.Parallel()
 	pipelinetest.GateBehaviours(t, pipelinetest.StreamFormat{

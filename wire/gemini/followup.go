@@ -80,3 +80,22 @@ func modelContent(resp []byte, msg warden.Message) (json.RawMessage, error) {
 	}
 	return json.Marshal(map[string]any{"role": "model", "parts": parts})
 }
+
+// Continue returns the generateContent request req continued from partial, the model's message so far (text
+// the client has, ending with a stream guardrail's feedback), as the last content, for a self-correction.
+func Continue(req []byte, partial string) ([]byte, error) {
+	if strings.TrimSpace(partial) == "" {
+		return nil, errors.New("continue: no partial message to continue from")
+	}
+	type part struct {
+		Text string `json:"text"`
+	}
+	model, err := json.Marshal(struct {
+		Role  string `json:"role"`
+		Parts []part `json:"parts"`
+	}{"model", []part{{partial}}})
+	if err != nil {
+		return nil, err
+	}
+	return reqtext.Append(req, "contents", model)
+}

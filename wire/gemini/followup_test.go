@@ -61,3 +61,29 @@ func TestFollowUp(t *testing.T) {
 		})
 	}
 }
+
+func TestContinue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, partial, wantTail, wantErr string
+	}{
+		{desc: "the partial message goes last, as the model's content", partial: "Tidying. Let me rephrase.",
+			wantTail: `{"role":"model","parts":[{"text":"Tidying. Let me rephrase."}]}]}`},
+		{desc: "no partial message fails", partial: "\n", wantErr: "no partial message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			out, err := Continue([]byte(`{"contents":[{"role":"user","parts":[{"text":"tidy"}]}]}`), tt.partial)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.HasSuffix(string(out), tt.wantTail) {
+				t.Errorf("got %s (err %v), want it to end with %s", out, err, tt.wantTail)
+			}
+		})
+	}
+}

@@ -49,6 +49,19 @@ func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate 
 // concurrent use.
 type ClientStream struct {
 	body []byte // the last round's response as a whole body, when decide failed
+	eol  string // the line ending of the last round's events
+}
+
+// Correct writes text the client reads after what it has of the message, as a chunk of one text part: a
+// self-correction's feedback, before the continuation's stream.
+func (c *ClientStream) Correct(out io.Writer, flush func(), text string) error {
+	g := &streamGuard{out: out, flush: flush, eol: c.eol}
+	chunk, err := json.Marshal(map[string]any{"candidates": []map[string]any{{"index": 0,
+		"content": map[string]any{"role": "model", "parts": []map[string]string{{"text": text}}}}}})
+	if err != nil {
+		return err
+	}
+	return g.write(sse.Data(string(chunk)).EncodeLines(g.eolOr()))
 }
 
 // Body returns the response of the last round, when its decide failed, as a whole generateContent body:
@@ -60,6 +73,11 @@ func (c *ClientStream) Body() []byte { return c.body }
 func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	c.body = nil
 	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, c: c}
+	defer func() {
+		if g.eol != "" {
+			c.eol = g.eol
+		}
+	}()
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()

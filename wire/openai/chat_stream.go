@@ -38,7 +38,27 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // On an error from decide, the gate or the stream, nothing held is released and the error is returned;
 // the surface then ends the stream in its own way.
 func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	return new(ChatClientStream).Guard(in, out, flush, decide, gate)
+}
+
+// ChatClientStream is the chunk stream one client reads, which may carry more than one provider stream:
+// under on_deny retry a follow-up's stream, and after a stream guardrail's retry a continuation's, go on
+// after the stream before (whose finish was not written), their chunks as they come, since each chunk
+// stands alone. The zero value is a stream nothing has been written to. Not safe for concurrent use.
+type ChatClientStream struct {
+	template map[string]json.RawMessage // the last round's stream id, model and so on
+	choice   int                        // the choice the last round's gate guarded
+}
+
+// Guard copies one provider stream into the client's stream as GuardChatStream does.
+func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	g := &chatStreamGuard{out: out, flush: flush, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
+	defer func() {
+		if g.template != nil {
+			c.template = g.template
+		}
+		c.choice = max(g.gated, 0)
+	}()
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -540,6 +560,13 @@ func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
 	_ = o.SetJSON("choices", []choice{{Index: i, Delta: delta{text}, Logprobs: json.RawMessage("null"), FinishReason: json.RawMessage("null")}})
 	b, _ := o.MarshalJSON()
 	return sse.Data(string(b)).Encode()
+}
+
+// Correct writes text the client reads after what it has of the message, as one content delta of the
+// choice the stream guardrails guard: a self-correction's feedback, before the continuation's stream.
+func (c *ChatClientStream) Correct(out io.Writer, flush func(), text string) error {
+	g := &chatStreamGuard{out: out, flush: flush, template: c.template}
+	return g.write(g.contentChunk(c.choice, text))
 }
 
 // toolCallChunk is a chunk carrying one whole tool call for choice i at index n, for a call whose arguments

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
@@ -95,20 +96,9 @@ func ResponsesFollowUp(req, resp []byte, msg warden.Message, results []string) (
 	if err := reqtext.CheckResults(msg, results); err != nil {
 		return nil, err
 	}
-	obj, err := jsonobj.Parse(req)
+	req, err := inputAsItems(req)
 	if err != nil {
 		return nil, err
-	}
-	if in, ok := obj.Get("input"); ok && len(in) > 0 && in[0] == '"' {
-		var s string
-		if err := json.Unmarshal(in, &s); err != nil {
-			return nil, fmt.Errorf("input: %v", err)
-		}
-		b, _ := json.Marshal(map[string]string{"role": "user", "content": s})
-		obj.Set("input", jsonobj.JoinArray([]json.RawMessage{b}))
-		if req, err = obj.MarshalJSON(); err != nil {
-			return nil, err
-		}
 	}
 	items, kinds, err := responsesItems(req, resp, msg)
 	if err != nil {
@@ -198,4 +188,56 @@ func responsesItems(req, resp []byte, msg warden.Message) ([]json.RawMessage, ma
 		items = append(items, raw)
 	}
 	return items, kinds, nil
+}
+
+// ChatContinue returns the Chat Completions request req continued from partial, the assistant's message so
+// far (text the client has, ending with a stream guardrail's feedback), as the last message, for a
+// self-correction: the model answers after reading it.
+func ChatContinue(req []byte, partial string) ([]byte, error) {
+	if strings.TrimSpace(partial) == "" {
+		return nil, errors.New("continue: no partial message to continue from")
+	}
+	m, err := json.Marshal(map[string]string{"role": "assistant", "content": partial})
+	if err != nil {
+		return nil, err
+	}
+	return reqtext.Append(req, "messages", m)
+}
+
+// ResponsesContinue returns the Responses request req continued from partial as an assistant message item,
+// last, for a self-correction; a string input becomes a user message item first.
+func ResponsesContinue(req []byte, partial string) ([]byte, error) {
+	if strings.TrimSpace(partial) == "" {
+		return nil, errors.New("continue: no partial message to continue from")
+	}
+	req, err := inputAsItems(req)
+	if err != nil {
+		return nil, err
+	}
+	m, err := json.Marshal(map[string]any{"type": "message", "role": "assistant",
+		"content": []map[string]string{{"type": "output_text", "text": partial}}})
+	if err != nil {
+		return nil, err
+	}
+	return reqtext.Append(req, "input", m)
+}
+
+// inputAsItems returns a Responses request whose string input is a user message item, so that items can
+// follow it.
+func inputAsItems(req []byte) ([]byte, error) {
+	obj, err := jsonobj.Parse(req)
+	if err != nil {
+		return nil, err
+	}
+	in, ok := obj.Get("input")
+	if !ok || len(in) == 0 || in[0] != '"' {
+		return req, nil
+	}
+	var s string
+	if err := json.Unmarshal(in, &s); err != nil {
+		return nil, fmt.Errorf("input: %v", err)
+	}
+	b, _ := json.Marshal(map[string]string{"role": "user", "content": s})
+	obj.Set("input", jsonobj.JoinArray([]json.RawMessage{b}))
+	return obj.MarshalJSON()
 }

@@ -138,3 +138,41 @@ func TestResponsesFollowUp(t *testing.T) {
 		})
 	}
 }
+
+func TestContinue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc     string
+		cont     func([]byte, string) ([]byte, error)
+		req      string
+		partial  string
+		wantTail string
+		wantErr  string
+	}{
+		{desc: "a chat request gets the partial message last, as the assistant's", cont: ChatContinue,
+			req: `{"model":"m","messages":[{"role":"user","content":"tidy"}]}`, partial: "Tidying. Let me rephrase.",
+			wantTail: `{"content":"Tidying. Let me rephrase.","role":"assistant"}]}`},
+		{desc: "a Responses request gets the partial message as the last input item", cont: ResponsesContinue,
+			req: `{"model":"m","input":[{"role":"user","content":"tidy"}]}`, partial: "Tidying.",
+			wantTail: `{"content":[{"text":"Tidying.","type":"output_text"}],"role":"assistant","type":"message"}]}`},
+		{desc: "a Responses string input becomes a user item before it", cont: ResponsesContinue,
+			req: `{"model":"m","input":"tidy"}`, partial: "Tidying.",
+			wantTail: `"input":[{"content":"tidy","role":"user"},{"content":[{"text":"Tidying.","type":"output_text"}],"role":"assistant","type":"message"}]}`},
+		{desc: "no partial message fails", cont: ChatContinue, req: `{"model":"m","messages":[]}`, partial: "", wantErr: "no partial message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			out, err := tt.cont([]byte(tt.req), tt.partial)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.HasSuffix(string(out), tt.wantTail) {
+				t.Errorf("got %s (err %v), want it to end with %s", out, err, tt.wantTail)
+			}
+		})
+	}
+}

@@ -56,6 +56,133 @@ type ResponsesClientStream struct {
 	numbered bool              // an event with a sequence_number was written: seq counts on from it
 	sent     []json.RawMessage // the output items the client was sent in earlier rounds, as they ended
 	body     json.RawMessage   // the last round's terminal response as the provider wrote it, when decide failed
+	// open is a message item the last round added and did not finish, with the released text of its parts.
+	open  *streamItem
+	texts map[textKey]*gatedText
+}
+
+// Correct writes text the client reads after what it has of the response: a self-correction's feedback,
+// before the continuation's stream. It ends the message item the last round left open (a guardrail asked
+// for the correction in the middle of it) with the text at the end of its open part, or comes as a message
+// item of its own; either way the item is one the continuation's terminal response lists.
+func (c *ResponsesClientStream) Correct(out io.Writer, flush func(), text string) error {
+	g := &responsesStreamGuard{out: out, flush: flush, c: c, next: c.items}
+	defer func() { c.items = g.next }()
+	si := c.open
+	c.open = nil
+	if si == nil || si.openPart < 0 {
+		if si != nil {
+			if err := c.endItem(g, si); err != nil {
+				return err
+			}
+		}
+		id := fmt.Sprintf("msg_warden_%d", g.next)
+		if err := g.writeMessageItem(id, g.next, text); err != nil {
+			return err
+		}
+		c.sent = append(c.sent, messageItem(id, []string{text}))
+		g.next++
+		return nil
+	}
+	t := c.text(textKey{si.id, si.openPart})
+	if si.textDone {
+		// The part's text is complete; the feedback cannot join it, so it ends the item as a part of its own.
+		if err := c.endPart(g, si, t.released.String()); err != nil {
+			return err
+		}
+		return c.addPart(g, si, text)
+	}
+	if err := c.writePartEvent(g, si, "response.output_text.delta", "delta", text); err != nil {
+		return err
+	}
+	t.released.WriteString(text)
+	if err := c.writePartEvent(g, si, "response.output_text.done", "text", t.released.String()); err != nil {
+		return err
+	}
+	if err := c.endPart(g, si, t.released.String()); err != nil {
+		return err
+	}
+	return c.endItem(g, si)
+}
+
+func (c *ResponsesClientStream) text(k textKey) *gatedText {
+	if t := c.texts[k]; t != nil {
+		return t
+	}
+	return &gatedText{}
+}
+
+// addPart adds text to an open item as one more content part and ends the item.
+func (c *ResponsesClientStream) addPart(g *responsesStreamGuard, si *streamItem, text string) error {
+	si.openPart = si.parts
+	si.parts++
+	if c.texts == nil {
+		c.texts = map[textKey]*gatedText{}
+	}
+	t := &gatedText{}
+	t.released.WriteString(text)
+	c.texts[textKey{si.id, si.openPart}] = t
+	for _, ev := range []struct{ typ, member string }{{"response.content_part.added", "part"}, {"response.output_text.delta", "delta"}, {"response.output_text.done", "text"}} {
+		value := any(text)
+		if ev.member == "part" {
+			value = json.RawMessage(`{"type":"output_text","text":"","annotations":[]}`)
+		}
+		if err := c.writePartEvent(g, si, ev.typ, ev.member, value); err != nil {
+			return err
+		}
+	}
+	if err := c.endPart(g, si, text); err != nil {
+		return err
+	}
+	return c.endItem(g, si)
+}
+
+// writePartEvent writes an event of the open part of item si carrying value as member.
+func (c *ResponsesClientStream) writePartEvent(g *responsesStreamGuard, si *streamItem, typ, member string, value any) error {
+	o := &jsonobj.Object{}
+	_ = o.SetJSON("type", typ)
+	_ = o.SetJSON("item_id", si.id)
+	_ = o.SetJSON("output_index", si.out)
+	_ = o.SetJSON("content_index", si.openPart)
+	if err := o.SetJSON(member, value); err != nil {
+		return err
+	}
+	if typ != "response.content_part.added" {
+		o.Set("logprobs", json.RawMessage("[]"))
+	}
+	_ = o.SetJSON("sequence_number", c.seq)
+	return g.write(sse.Named(typ, string(encodeObject(o))).Encode())
+}
+
+// endPart writes the open part's done event with its text.
+func (c *ResponsesClientStream) endPart(g *responsesStreamGuard, si *streamItem, text string) error {
+	o := &jsonobj.Object{}
+	_ = o.SetJSON("type", "response.content_part.done")
+	_ = o.SetJSON("item_id", si.id)
+	_ = o.SetJSON("output_index", si.out)
+	_ = o.SetJSON("content_index", si.openPart)
+	o.Set("part", outputTextPart(text))
+	_ = o.SetJSON("sequence_number", c.seq)
+	si.openPart = -1
+	return g.write(sse.Named("response.content_part.done", string(encodeObject(o))).Encode())
+}
+
+// endItem writes an open message item's done event, its parts with the text the client has of each, and
+// notes the item for the continuation's terminal response.
+func (c *ResponsesClientStream) endItem(g *responsesStreamGuard, si *streamItem) error {
+	texts := make([]string, si.parts)
+	for k := range texts {
+		texts[k] = c.text(textKey{si.id, k}).released.String()
+	}
+	item := messageItem(si.id, texts)
+	o := &jsonobj.Object{}
+	_ = o.SetJSON("type", "response.output_item.done")
+	_ = o.SetJSON("output_index", si.out)
+	o.Set("item", item)
+	_ = o.SetJSON("sequence_number", c.seq)
+	c.sent = append(c.sent, item)
+	si.done = true
+	return g.write(sse.Named("response.output_item.done", string(encodeObject(o))).Encode())
 }
 
 // Body returns the response of the last round, when its decide failed, as a whole Responses body: the
@@ -68,11 +195,22 @@ func (c *ResponsesClientStream) Body() []byte { return c.body }
 // item goes out at an output index after the items the client already has, and the terminal event's
 // response lists the earlier rounds' items before this round's, so that the client reads all the rounds
 // as one response.
-func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) (err error) {
 	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{},
 		c: c, follows: c.started, base: c.items, next: c.items}
-	c.started, c.body = true, nil
-	defer func() { c.items = g.next }()
+	c.started, c.body, c.open = true, nil, nil
+	defer func() {
+		c.items = g.next
+		c.texts = g.texts
+		if err != nil && !g.keptSent {
+			g.keepDone() // a round cut before its terminal event: a continuation's terminal response lists them
+		}
+		for _, idx := range g.order {
+			if si := g.items[idx]; si.typ == "message" && si.out >= 0 && !si.done {
+				c.open = si
+			}
+		}
+	}()
 	rd := sse.NewReader(in)
 	for {
 		ev, err := rd.Next()
@@ -92,20 +230,21 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 }
 
 type responsesStreamGuard struct {
-	out     io.Writer
-	flush   func()
-	decide  Decide
-	gate    warden.TextGate
-	texts   map[textKey]*gatedText // the gated text of each message content part
-	items   map[int]*streamItem    // by the provider's output_index
-	order   []int
-	holds   int // call items held so far
-	next    int // the output index the client expects for the next item Warden places
-	base    int // items the client has from earlier rounds: this round's output index 0 goes out as base
-	follows bool
-	c       *ResponsesClientStream
-	decided bool
-	moved   bool // an item went out at another output index than it came with
+	out      io.Writer
+	flush    func()
+	decide   Decide
+	gate     warden.TextGate
+	texts    map[textKey]*gatedText // the gated text of each message content part
+	items    map[int]*streamItem    // by the provider's output_index
+	order    []int
+	holds    int // call items held so far
+	next     int // the output index the client expects for the next item Warden places
+	base     int // items the client has from earlier rounds: this round's output index 0 goes out as base
+	follows  bool
+	c        *ResponsesClientStream
+	decided  bool
+	keptSent bool // the round's items the client has were noted for a later terminal response
+	moved    bool // an item went out at another output index than it came with
 }
 
 type streamItem struct {
@@ -114,6 +253,31 @@ type streamItem struct {
 	callID string
 	out    int // the output index the client sees; -1 while held
 	held   [][]byte
+	// What the client has of a message item: its id, content parts added, the part whose done event has not
+	// gone (-1 none) and whether that part's text done event went, and whether the item's done event went.
+	id       string
+	parts    int
+	openPart int
+	textDone bool
+	done     bool
+	doneItem json.RawMessage // the item its done event carried, as it came
+}
+
+// track notes what an event of a message item the client received tells of the item's state.
+func (si *streamItem) track(e *responsesEvent) {
+	switch e.Type {
+	case "response.content_part.added":
+		si.parts++
+		if e.ContentIndex != nil {
+			si.openPart, si.textDone = *e.ContentIndex, false
+		}
+	case "response.output_text.done":
+		si.textDone = true
+	case "response.content_part.done":
+		si.openPart = -1
+	case "response.output_item.done":
+		si.done = true
+	}
 }
 
 // textKey names a content part of a message item.
@@ -130,10 +294,11 @@ type gatedText struct {
 func (t *gatedText) changed() bool { return t.came.String() != t.released.String() }
 
 type responsesEvent struct {
-	Type        string           `json:"type"`
-	OutputIndex *int             `json:"output_index"`
-	Item        *json.RawMessage `json:"item"`
-	Response    json.RawMessage  `json:"response"`
+	Type         string           `json:"type"`
+	OutputIndex  *int             `json:"output_index"`
+	ContentIndex *int             `json:"content_index"`
+	Item         *json.RawMessage `json:"item"`
+	Response     json.RawMessage  `json:"response"`
 }
 
 func (g *responsesStreamGuard) write(b []byte) error {
@@ -195,9 +360,10 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 		}
 		var head struct {
 			Type string `json:"type"`
+			ID   string `json:"id"`
 		}
 		_ = json.Unmarshal(*e.Item, &head)
-		si := &streamItem{call: it.kind == "call", typ: head.Type, callID: it.call.ID, out: -1}
+		si := &streamItem{call: it.kind == "call", typ: head.Type, callID: it.call.ID, out: -1, id: head.ID, openPart: -1}
 		g.items[idx] = si
 		g.order = append(g.order, idx)
 		if si.call {
@@ -223,10 +389,18 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 		si.held = append(si.held, ev.Raw)
 		return nil
 	}
-	if g.gate != nil && si.typ == "message" {
-		return g.gateEvent(ev, e.Type, *e.OutputIndex, si)
+	if e.Type == "response.output_item.done" && e.Item != nil {
+		si.doneItem = *e.Item
+		si.done = true
 	}
-	return g.pass(ev, *e.OutputIndex, si)
+	if g.gate == nil || si.typ != "message" {
+		return g.pass(ev, *e.OutputIndex, si)
+	}
+	if err := g.gateEvent(ev, e.Type, *e.OutputIndex, si); err != nil {
+		return err
+	}
+	si.track(&e)
+	return nil
 }
 
 // pass writes an item's event, renumbered when the client sees the item at another output index.
@@ -380,10 +554,34 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 // keepSent notes the output items of r, the terminal response of a round whose end the client will not
 // get, that the client was sent: every item but the held calls, in the order the client received them.
 func (g *responsesStreamGuard) keepSent(r *Response) {
+	g.keptSent = true
 	g.reorder(r)
 	for _, it := range r.items {
 		if it.kind != "call" {
 			g.c.sent = append(g.c.sent, it.raw)
+		}
+	}
+}
+
+// keepDone notes the items the client received whole (their done event went out) in a round that ended
+// before its terminal event, in the order the client received them, as their done events carried them.
+func (g *responsesStreamGuard) keepDone() {
+	done := make([]json.RawMessage, g.next)
+	for _, si := range g.items {
+		if si.doneItem == nil || si.out < 0 || si.out >= len(done) {
+			continue
+		}
+		item := si.doneItem
+		if g.gate != nil && si.typ == "message" {
+			if released, _, err := g.releasedItem(item); err == nil {
+				item = released
+			}
+		}
+		done[si.out] = item
+	}
+	for _, item := range done {
+		if item != nil {
+			g.c.sent = append(g.c.sent, item)
 		}
 	}
 }

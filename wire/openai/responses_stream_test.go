@@ -233,6 +233,49 @@ func TestResponsesClientStreamBody(t *testing.T) {
 	}
 }
 
+func TestResponsesClientStreamCorrect(t *testing.T) {
+	t.Parallel()
+	text, err := os.ReadFile(filepath.Join("testdata", "responses_stream_text.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := bytes.ReplaceAll(text, []byte("pass"), []byte("FORBIDDEN"))
+	tests := []struct {
+		desc      string
+		first     []byte
+		gate      *pipelinetest.RetryGate
+		wantDone  string
+		wantFinal string
+		wantText  string
+	}{
+		{desc: "the feedback ends the message item the guardrail cut short", first: forbidden, gate: &pipelinetest.RetryGate{Word: "FORBIDDEN"},
+			wantDone: "message message", wantFinal: "message,message", wantText: "All 42 tests  Let me rephrase.All 42 tests pass."},
+		{desc: "feedback after the round's items ended comes as an item of its own", first: text, gate: &pipelinetest.RetryGate{AtFinish: 2},
+			wantDone: "message message message", wantFinal: "message,message,message", wantText: "All 42 tests pass. Let me rephrase.All 42 tests pass."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var c openai.ResponsesClientStream
+			var out bytes.Buffer
+			if err := c.Guard(bytes.NewReader(tt.first), &out, nil, pipelinetest.Decide(t), tt.gate); !errors.Is(err, pipelinetest.ErrRetry) {
+				t.Fatalf("first round: err = %v, want the gate's retry", err)
+			}
+			if err := c.Correct(&out, nil, " Let me rephrase."); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Guard(bytes.NewReader(text), &out, nil, pipelinetest.Decide(t), nil); err != nil {
+				t.Fatal(err)
+			}
+			got := readResponsesStream(t, out.Bytes())
+			got.check(t, tt.wantDone, tt.wantFinal, tt.wantText)
+			if got.opened != 1 {
+				t.Errorf("%d response.created events, want 1", got.opened)
+			}
+		})
+	}
+}
+
 func TestGuardResponsesStream(t *testing.T) {
 	t.Parallel()
 	in, err := os.ReadFile(filepath.Join("testdata", "responses_stream_function_call.sse"))
