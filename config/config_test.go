@@ -122,6 +122,8 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 			`test.yaml:3:3: gateway.on_deny: unknown value "block" (want retry, explain or error)`},
 		{"negative deny_retries", "version: 1\ngateway:\n  deny_retries: -1\n",
 			`test.yaml:3:3: gateway.deny_retries: must be positive`},
+		{"negative stream_retries", "version: 1\ngateway:\n  stream_retries: -1\n",
+			`test.yaml:3:3: gateway.stream_retries: must be 0 or more`},
 		{"an unknown key in a gateway upstream", "version: 1\ngateway:\n  upstreams:\n    - name: openai\n      api_key: sk-1\n",
 			`test.yaml:5:7: gateway.upstreams[0].api_key: unknown key "api_key"`},
 		{"an upstream without a URL", "version: 1\ngateway:\n  upstreams:\n    - name: deepseek\n",

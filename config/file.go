@@ -36,6 +36,9 @@ type Gateway struct {
 	OnDeny string `yaml:"on_deny"`
 	// DenyRetries bounds the follow-ups of one exchange under retry; then the answer is explained. Default 2.
 	DenyRetries int `yaml:"deny_retries"`
+	// StreamRetries bounds the self-corrections of one streamed exchange: a stream guardrail's retry shows
+	// its feedback and re-issues the request so that the model continues from it. 0 allows none. Default 2.
+	StreamRetries *int `yaml:"stream_retries"`
 	// Upstreams overrides the built-in openai, anthropic and gemini upstreams (by name, without prefix) and
 	// adds others under their own path prefix. --upstream NAME=URL wins over url.
 	Upstreams []Upstream `yaml:"upstreams"`

@@ -37,6 +37,10 @@ func checkGateway(gw *Gateway, node *yaml.Node, errs *errorList) {
 		line, col := keyPos(node, "deny_retries")
 		errs.add(line, col, "gateway.deny_retries", "", "must be positive")
 	}
+	if gw.StreamRetries != nil && *gw.StreamRetries < 0 {
+		line, col := keyPos(node, "stream_retries")
+		errs.add(line, col, "gateway.stream_retries", "", "must be 0 or more")
+	}
 	items := valueOf(node, "upstreams")
 	names := map[string]int{}
 	prefixes := map[string]int{}

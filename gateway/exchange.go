@@ -42,8 +42,9 @@ type exchange struct {
 	start time.Time
 	// body is the request last sent upstream: the client's (as the pipeline let it through), or a follow-up.
 	body []byte
-	// retries counts follow-ups sent after denied tool calls.
-	retries int
+	// retries counts follow-ups sent after denied tool calls, corrections the continuations sent after a
+	// stream guardrail's retry.
+	retries, corrections int
 	// upstreamWait is the time spent waiting for the upstream (its headers, its body), which the added
 	// latency metric leaves out; streamed says the answer was a stream.
 	upstreamWait time.Duration
@@ -274,9 +275,15 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	out := &flushBeforeRead{w: x.w, flush: flush, waited: &x.upstreamWait}
 	err := x.streamRounds(ctx, resp, out, info)
 	var refusal *pipeline.Refusal
+	var correction *pipeline.CorrectionError
 	denied := followable(err)
 	switch {
 	case err == nil:
+	case errors.As(err, &correction):
+		// The continuation failed: the stream ends after the feedback, with the guardrail's reason.
+		x.code = correction.Code
+		x.w.Write(x.f.StreamError(fmt.Sprintf("Warden stopped this response: stream guardrail %q asked the model to correct itself and the provider did not answer Warden's continuation", correction.Guardrail), x.code))
+		flush()
 	case denied != nil:
 		// The follow-up failed: the stream ends without the denied call or anything held beside it.
 		x.code = denied.Decision.FirstReason().Code
@@ -305,22 +312,60 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 // call, into the client's one stream: the first stream's end (its finish, the held calls) is never written,
 // and the follow-up's events go on after its text, renumbered where the format numbers them. It returns
 // the last round's error; a *DeniedError whose follow-up the provider did not take, unwritten.
+//
+// A stream guardrail's retry, while corrections are left, shows its feedback in the client's stream and
+// sends a continuation: the request as it was before the message's first correction, with the assistant's
+// message as the client has it (ending with the feedback) last, so that the model goes on from it. It
+// returns a *pipeline.CorrectionError whose continuation the provider did not take.
 func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *flushBeforeRead, info stream.Info) error {
-	var rounds pipeline.Rounds
+	rounds := pipeline.Rounds{Corrections: x.g.cfg.StreamRetries}
+	var base []byte // the request before the current message's first correction
 	for {
 		// No per-write flush: the reader flushes before it may wait.
 		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, nil, info)
 		resp.Body.Close()
-		d := followable(err)
-		if d == nil {
-			return err
+		var next *http.Response
+		var c *pipeline.CorrectionError
+		if errors.As(err, &c) {
+			out.flushNow() // the feedback reaches the client while the continuation is asked for
+			if base == nil {
+				base = x.body
+			}
+			next = x.continueStream(ctx, base, c)
+		} else if d := followable(err); d != nil {
+			out.flushNow()
+			base = nil // the follow-up's answer is a message of its own
+			next = x.followUp(ctx, d.Body, d, true)
 		}
-		next := x.followUp(ctx, d.Body, d, true)
 		if next == nil {
 			return err
 		}
 		resp = next
 	}
+}
+
+// continueStream sends the continuation a self-correction asks for: request base continued from the
+// message the client has. It returns the upstream's stream, or nil (logged, without content) when it
+// could not be built, sent or was not a stream.
+func (x *exchange) continueStream(ctx context.Context, base []byte, c *pipeline.CorrectionError) *http.Response {
+	body, err := x.f.Continue(base, c.Partial)
+	if err != nil {
+		x.g.log.Warn("could not build the continuation of a stream guardrail's correction", "format", x.f.Name, "err", err)
+		return nil
+	}
+	up, err := x.forward(ctx, body)
+	if err != nil {
+		x.g.log.Warn("the continuation of a stream guardrail's correction failed", "upstream", x.rt.up.Name, "err", redactURLError(err))
+		return nil
+	}
+	if up.StatusCode/100 != 2 || !isEventStream(up.Header) {
+		up.Body.Close()
+		x.g.log.Warn("the provider did not accept the continuation of a stream guardrail's correction", "upstream", x.rt.up.Name, "status", up.StatusCode)
+		return nil
+	}
+	x.body = body
+	x.corrections++
+	return up
 }
 
 // flushBeforeRead writes a stream to the client and flushes it before each read from the upstream, not
@@ -421,7 +466,7 @@ func (x *exchange) logLine() {
 		level = slog.LevelWarn
 	}
 	x.g.log.Log(x.r.Context(), level, "exchange", "upstream", x.rt.up.Name, "format", x.f.Name, "path", x.r.URL.Path,
-		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "deny_retries", x.retries, "duration", time.Since(x.start))
+		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "deny_retries", x.retries, "corrections", x.corrections, "duration", time.Since(x.start))
 }
 
 // upstreamURL is the upstream's base URL joined with the route's path and the client's query; a key in

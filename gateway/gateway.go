@@ -63,7 +63,20 @@ const (
 	DefaultTimeout          = 10 * time.Minute
 	DefaultOnDeny           = pipeline.DenyRetry
 	DefaultDenyRetries      = 2
+	DefaultStreamRetries    = 2
 )
+
+// StreamRetriesOf is Config.StreamRetries for a config file's gateway.stream_retries: the default when
+// unset (nil), none when 0.
+func StreamRetriesOf(n *int) int {
+	switch {
+	case n == nil:
+		return 0
+	case *n == 0:
+		return -1
+	}
+	return *n
+}
 
 // Config is what a Gateway is built from.
 type Config struct {
@@ -86,6 +99,11 @@ type Config struct {
 	// DenyRetries bounds the follow-up requests one exchange makes under retry; DefaultDenyRetries when 0.
 	// When they are spent, the last response is explained.
 	DenyRetries int
+	// StreamRetries bounds the self-corrections of one streamed exchange: a stream guardrail's retry writes
+	// its feedback into the client's stream and re-issues the request so that the model continues from it
+	// (pipeline.Rounds). DefaultStreamRetries when 0; negative allows none, and the retry ends the stream
+	// with the format's error event.
+	StreamRetries int
 	// Metrics are served at /metrics; new ones (without guardrail evaluations, which only a recorder
 	// wrapped by Metrics.Recorder counts) when nil.
 	Metrics *Metrics
@@ -129,6 +147,12 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if cfg.DenyRetries == 0 {
 		cfg.DenyRetries = DefaultDenyRetries
+	}
+	switch {
+	case cfg.StreamRetries == 0:
+		cfg.StreamRetries = DefaultStreamRetries
+	case cfg.StreamRetries < 0:
+		cfg.StreamRetries = 0
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()

@@ -179,6 +179,9 @@ func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness
 	if lg := l.Parsed.File.Ledger; lg != nil {
 		cfg.UserHeader = lg.UserHeader
 	}
+	if gc := l.Parsed.File.Gateway; gc != nil {
+		cfg.StreamRetries = gateway.StreamRetriesOf(gc.StreamRetries)
+	}
 	for _, name := range []string{"openai", "anthropic", "gemini"} {
 		cfg.Upstreams = append(cfg.Upstreams, gateway.Upstream{Name: name, URL: h.up.baseURL})
 	}

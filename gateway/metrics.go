@@ -26,6 +26,7 @@ type Metrics struct {
 	ledgerBlocks   prometheus.Counter
 	upstreamErrors *prometheus.CounterVec
 	denyRetries    *prometheus.CounterVec
+	corrections    *prometheus.CounterVec
 }
 
 // latencyBuckets run from 10 µs to about 10 s: a guardrail and Warden's own share of an exchange are
@@ -53,8 +54,10 @@ func NewMetrics() *Metrics {
 			[]string{"upstream", "code"}),
 		denyRetries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "warden_deny_retries_total",
 			Help: "Follow-up requests sent after denied tool calls (on_deny: retry), by upstream."}, []string{"upstream"}),
+		corrections: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "warden_stream_corrections_total",
+			Help: "Continuations sent after a stream guardrail asked the model to correct itself, by upstream."}, []string{"upstream"}),
 	}
-	m.reg.MustRegister(m.requests, m.evaluations, m.guardrailTime, m.addedTime, m.ledgerBlocks, m.upstreamErrors, m.denyRetries,
+	m.reg.MustRegister(m.requests, m.evaluations, m.guardrailTime, m.addedTime, m.ledgerBlocks, m.upstreamErrors, m.denyRetries, m.corrections,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -100,5 +103,8 @@ func (m *Metrics) exchangeDone(x *exchange) {
 	}
 	if x.retries > 0 {
 		m.denyRetries.WithLabelValues(x.rt.up.Name).Add(float64(x.retries))
+	}
+	if x.corrections > 0 {
+		m.corrections.WithLabelValues(x.rt.up.Name).Add(float64(x.corrections))
 	}
 }

@@ -74,6 +74,10 @@ type Format struct {
 	// stream, written to the client as the rounds before it left off. Nil when the format's streams cannot
 	// be joined; on_deny retry then explains in streams.
 	JoinStreams func() StreamGuard
+	// Continue continues request req from partial, the assistant's message so far ending with a stream
+	// guardrail's feedback, for a self-correction: the model's next stream goes on after it. Nil when the
+	// format has none; a stream guardrail's retry then ends the stream with its error event.
+	Continue func(req []byte, partial string) ([]byte, error)
 }
 
 // StreamGuard guards the provider streams one client's stream is made of, one Guard call each, as
@@ -187,7 +191,8 @@ func init() {
 		EndUser:     openaiEndUser,
 		WithEndUser: openai.WithEndUser,
 		FollowUp:    openai.ChatFollowUp,
-		JoinStreams: func() StreamGuard { return StreamGuardFunc(openai.GuardChatStream) },
+		JoinStreams: func() StreamGuard { return new(openai.ChatClientStream) },
+		Continue:    openai.ChatContinue,
 	})
 	Register(&Format{
 		Name:           "openai-responses",
@@ -209,6 +214,7 @@ func init() {
 		WithEndUser: openai.WithEndUser,
 		FollowUp:    openai.ResponsesFollowUp,
 		JoinStreams: func() StreamGuard { return new(openai.ResponsesClientStream) },
+		Continue:    openai.ResponsesContinue,
 	})
 	Register(&Format{
 		Name:          "anthropic",
@@ -241,6 +247,7 @@ func init() {
 		WithEndUser: anthropic.WithEndUser,
 		FollowUp:    anthropic.FollowUp,
 		JoinStreams: func() StreamGuard { return new(anthropic.ClientStream) },
+		Continue:    anthropic.Continue,
 	})
 	Register(&Format{
 		Name:           "gemini",
@@ -257,6 +264,7 @@ func init() {
 		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 		FollowUp:    gemini.FollowUp,
 		JoinStreams: func() StreamGuard { return new(gemini.ClientStream) },
+		Continue:    gemini.Continue,
 	})
 	Register(&Format{
 		Name:           "bedrock",

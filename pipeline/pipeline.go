@@ -535,12 +535,44 @@ func (p *Pipeline) Stream(ctx context.Context, f *Format, in io.Reader, out io.W
 	return p.StreamRound(ctx, f, new(Rounds), in, out, flush, info)
 }
 
-// Rounds is one client's stream across the provider streams on_deny retry joins into it: the stream whose
-// call was denied, then each follow-up's. The zero value is a client stream nothing was written to. Not
-// safe for concurrent use.
+// Rounds is one client's stream across the provider streams joined into it: the stream whose call was
+// denied, then each follow-up's (on_deny retry), and the stream a stream guardrail asked to correct, then
+// each continuation's. The zero value is a client stream nothing was written to, which may not correct
+// itself. Not safe for concurrent use.
 type Rounds struct {
-	guard StreamGuard
-	f     *Format
+	// Corrections is how many more times a stream guardrail's retry may be answered by a continuation:
+	// while it is above 0, and the format has Continue and a correcting guard, StreamRound writes the
+	// feedback and returns a *CorrectionError (and counts it down); otherwise the retry ends the stream with
+	// its error event.
+	Corrections int
+	guard       StreamGuard
+	f           *Format
+	// released is the text of the current assistant message the client has, across corrections: what the
+	// stream guardrails see before a continuation's text, and what a continuation continues from.
+	released  string
+	corrected int // corrections made
+}
+
+// Corrector is a StreamGuard that can write a self-correction's feedback into the client's stream after a
+// round a stream guardrail cut short, closing whatever text the round left open, so that a continuation's
+// stream can follow.
+type Corrector interface {
+	Correct(out io.Writer, flush func(), text string) error
+}
+
+// CorrectionError is a stream guardrail's retry that StreamRound answered by writing the feedback: the
+// caller sends Format.Continue of its request and Partial and guards the continuation's stream as the next
+// round. If it cannot, it ends the stream with the format's error event.
+type CorrectionError struct {
+	// Partial is the assistant's message as the client has it, ending with the feedback: what the model
+	// continues from.
+	Partial string
+	// Guardrail and Code name the guardrail that asked and its reason code.
+	Guardrail, Code string
+}
+
+func (e *CorrectionError) Error() string {
+	return fmt.Sprintf("stream guardrail %q asked for a correction (%s)", e.Guardrail, e.Code)
 }
 
 // StreamRound is Stream on one round of the client's stream rounds: the first round, or a follow-up's
@@ -560,8 +592,10 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		p = p.WithOnDeny(DenyExplain)
 	}
 	var gate warden.TextGate
+	var streamGate *stream.Gate
 	if p.Engine.Has(warden.StageStream) {
-		gate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, "")
+		streamGate = (&stream.Runner{Engine: p.Engine}).Gate(ctx, info, rounds.released)
+		gate = streamGate
 	}
 	var held *holdGate
 	if p.Engine.Has(warden.StageOutput) {
@@ -587,12 +621,34 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		if b, ok := rounds.guard.(StreamBody); ok {
 			denied.Body = b.Body()
 		}
-		return denied // nothing of the response's end was written; the caller follows up
+		rounds.released = "" // the follow-up answers with a message of its own
+		return denied        // nothing of the response's end was written; the caller follows up
 	case errors.As(err, &denied):
 		r = &Refusal{Status: http.StatusForbidden, Code: denied.Decision.FirstReason().Code, Cause: err}
 		r.Body = f.StreamError(deniedMessage(denied), r.Code)
 	case errors.As(err, &retry):
+		if c, ok := rounds.guard.(Corrector); ok && rounds.Corrections > 0 && f.Continue != nil {
+			// The text the client has: with output guardrails none of this round's was released.
+			partial := rounds.released
+			if held == nil {
+				partial = streamGate.Released()
+			}
+			fb := retry.Feedback
+			if partial != "" && !strings.HasSuffix(partial, " ") && !strings.HasSuffix(partial, "\n") {
+				fb = " " + fb
+			}
+			if err := c.Correct(out, flush, fb); err != nil {
+				return err
+			}
+			rounds.Corrections--
+			rounds.corrected++
+			rounds.released = partial + fb
+			return &CorrectionError{Partial: rounds.released, Guardrail: retry.Guardrail, Code: retry.Code}
+		}
 		msg := fmt.Sprintf("Warden stopped this response: stream guardrail %q asked the model to correct itself (%s), and this stream cannot be re-issued", retry.Guardrail, retry.Code)
+		if rounds.corrected > 0 {
+			msg = fmt.Sprintf("Warden stopped this response: stream guardrail %q asked the model to correct itself (%s) again after %d corrections, the most allowed", retry.Guardrail, retry.Code, rounds.corrected)
+		}
 		r = &Refusal{Status: http.StatusForbidden, Code: retry.Code, Cause: err, Body: f.StreamError(msg, retry.Code)}
 	default:
 		return err

@@ -85,7 +85,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 				return err
 			}
 			cfg := gateway.Config{Pipeline: pipeline.New(l, logger), Upstreams: ups, MaxBodyBytes: gc.MaxBodyBytes,
-				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries, Metrics: metrics}
+				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries, StreamRetries: gateway.StreamRetriesOf(gc.StreamRetries), Metrics: metrics}
 			if lg := l.Parsed.File.Ledger; lg != nil {
 				cfg.UserHeader = lg.UserHeader
 			}

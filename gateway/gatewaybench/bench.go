@@ -263,6 +263,7 @@ func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options
 	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics}
 	if gc := l.Parsed.File.Gateway; gc != nil && !off {
 		cfg.OnDeny, cfg.DenyRetries = pipeline.OnDeny(gc.OnDeny), gc.DenyRetries
+		cfg.StreamRetries = gateway.StreamRetriesOf(gc.StreamRetries)
 		cfg.MaxBodyBytes, cfg.MaxResponseBytes = gc.MaxBodyBytes, gc.MaxResponseBytes
 	}
 	g, err := gateway.New(cfg)

@@ -213,3 +213,29 @@ func BenchStream(b *testing.B, data []byte, events int, guard func(io.Reader, io
 		})
 	}
 }
+
+// RetryGate is a gate that lets text through as it comes and fails, as a stream guardrail asking for a
+// correction does, on a delta holding Word, or at the Finish call numbered AtFinish (1 for the first).
+type RetryGate struct {
+	Word     string
+	AtFinish int
+	finishes int
+}
+
+// ErrRetry is what RetryGate fails with.
+var ErrRetry = errors.New("pipelinetest: a correction is asked for")
+
+func (g *RetryGate) Text(delta string) (string, error) {
+	if g.Word != "" && strings.Contains(delta, g.Word) {
+		return "", ErrRetry
+	}
+	return delta, nil
+}
+
+func (g *RetryGate) Finish(warden.Part) (string, error) {
+	g.finishes++
+	if g.finishes == g.AtFinish {
+		return "", ErrRetry
+	}
+	return "", nil
+}
