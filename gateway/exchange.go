@@ -160,27 +160,36 @@ func followable(err error) *pipeline.DeniedError {
 
 // followUp sends the follow-up that answers a denial: the last request plus the model's message (from
 // the whole response body resp, which for a stream is what its guard assembled, or d's when there is
-// none) and a result for each of its calls. It returns the
-// upstream's answer when it is a success of the kind asked for (a stream or not); otherwise nil, and the
-// caller answers the denial without it. The reason is logged, never the content.
+// none) and a result for each of its calls. It returns the upstream's answer when it is a success of the
+// kind asked for (a stream or not); otherwise nil, and the caller answers the denial without it.
 func (x *exchange) followUp(ctx context.Context, resp []byte, d *pipeline.DeniedError, wantStream bool) *http.Response {
 	next, err := x.f.FollowUp(x.body, resp, d.Response.Message, d.Results)
+	up := x.reissue(ctx, "the follow-up to a denied tool call", next, err, wantStream)
+	if up != nil {
+		x.retries++
+	}
+	return up
+}
+
+// reissue sends body, a request Warden built (err when it could not), in place of the last one, and
+// returns the upstream's answer when it is a success of the kind asked for (a stream or not); otherwise
+// nil. Why not is logged as about what, never the content.
+func (x *exchange) reissue(ctx context.Context, what string, body []byte, err error, wantStream bool) *http.Response {
 	if err != nil {
-		x.g.log.Warn("could not build the follow-up to a denied tool call", "format", x.f.Name, "err", err)
+		x.g.log.Warn("could not build "+what, "format", x.f.Name, "err", err)
 		return nil
 	}
-	up, err := x.forward(ctx, next)
+	up, err := x.forward(ctx, body)
 	if err != nil {
-		x.g.log.Warn("the follow-up to a denied tool call failed", "upstream", x.rt.up.Name, "err", redactURLError(err))
+		x.g.log.Warn(what+" failed", "upstream", x.rt.up.Name, "err", redactURLError(err))
 		return nil
 	}
 	if up.StatusCode/100 != 2 || isEventStream(up.Header) != wantStream {
 		up.Body.Close()
-		x.g.log.Warn("the provider did not accept the follow-up to a denied tool call", "upstream", x.rt.up.Name, "status", up.StatusCode)
+		x.g.log.Warn("the provider did not accept "+what, "upstream", x.rt.up.Name, "status", up.StatusCode)
 		return nil
 	}
-	x.body = next
-	x.retries++
+	x.body = body
 	return up
 }
 
@@ -345,26 +354,13 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 }
 
 // continueStream sends the continuation a self-correction asks for: request base continued from the
-// message the client has. It returns the upstream's stream, or nil (logged, without content) when it
-// could not be built, sent or was not a stream.
+// message the client has. It returns the upstream's stream, or nil when there is none.
 func (x *exchange) continueStream(ctx context.Context, base []byte, c *pipeline.CorrectionError) *http.Response {
 	body, err := x.f.Continue(base, c.Partial)
-	if err != nil {
-		x.g.log.Warn("could not build the continuation of a stream guardrail's correction", "format", x.f.Name, "err", err)
-		return nil
+	up := x.reissue(ctx, "the continuation of a stream guardrail's correction", body, err, true)
+	if up != nil {
+		x.corrections++
 	}
-	up, err := x.forward(ctx, body)
-	if err != nil {
-		x.g.log.Warn("the continuation of a stream guardrail's correction failed", "upstream", x.rt.up.Name, "err", redactURLError(err))
-		return nil
-	}
-	if up.StatusCode/100 != 2 || !isEventStream(up.Header) {
-		up.Body.Close()
-		x.g.log.Warn("the provider did not accept the continuation of a stream guardrail's correction", "upstream", x.rt.up.Name, "status", up.StatusCode)
-		return nil
-	}
-	x.body = body
-	x.corrections++
 	return up
 }
 
