@@ -575,9 +575,12 @@ func (e *CorrectionError) Error() string {
 	return fmt.Sprintf("stream guardrail %q asked for a correction (%s)", e.Guardrail, e.Code)
 }
 
-// StreamRound is Stream on one round of the client's stream rounds: the first round, or a follow-up's
-// stream, which goes out after what the rounds before it wrote (renumbered, without a second opening, in
-// formats whose events refer to each other). Every round of one Rounds must be in the same format.
+// StreamRound is Stream on one round of the client's stream rounds: the first round, or a follow-up's or
+// a continuation's stream, which goes out after what the rounds before it wrote (renumbered, without a
+// second opening, in formats whose events refer to each other). A stream guardrail's retry, while
+// rounds.Corrections allows, writes the guardrail's feedback after the text the client has and comes back
+// as a *CorrectionError for the caller to continue; the stream guardrails of a continuation see the text
+// the client already has of the message. Every round of one Rounds must be in the same format.
 func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
 	switch {
 	case rounds.f == nil:
