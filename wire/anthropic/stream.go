@@ -41,10 +41,11 @@ func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate 
 	return new(ClientStream).Guard(in, out, flush, decide, gate)
 }
 
-// ClientStream is the stream one client reads. Under on_deny retry it carries more than one provider
-// stream: a follow-up's stream goes on where the stream whose tool call was denied stopped, before that
-// stream's end (its message_delta and message_stop, which Guard does not write when decide fails). The
-// zero value is a stream nothing has been written to. Not safe for concurrent use.
+// ClientStream is the stream one client reads. It may carry more than one provider stream: under on_deny
+// retry a follow-up's stream goes on where the stream whose tool call was denied stopped, before that
+// stream's end (its message_delta and message_stop, which Guard does not write when decide fails); after a
+// stream guardrail's retry, Correct's feedback and then a continuation's stream go on after the text the
+// guardrail cut short. The zero value is a stream nothing has been written to. Not safe for concurrent use.
 type ClientStream struct {
 	started bool   // a round was guarded: the client has its message_start
 	blocks  int    // the index the client expects for the next block

@@ -42,13 +42,14 @@ func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Deci
 	return new(ResponsesClientStream).Guard(in, out, flush, decide, gate)
 }
 
-// ResponsesClientStream is the Responses event stream one client reads. Under on_deny retry it carries more
-// than one provider stream: a follow-up's stream goes on where the stream whose tool call was denied
-// stopped, before that stream's terminal event (which Guard does not write when decide fails). Every event
-// it carries that has a sequence_number has the client's own, counting up by one in the order the client
-// receives them from the first event's number, Warden's events included: the provider's are renumbered
-// where Warden moved, dropped or added events, and after a round. The zero value is a stream nothing has been written to. Not safe for
-// concurrent use.
+// ResponsesClientStream is the Responses event stream one client reads. It may carry more than one provider
+// stream: under on_deny retry a follow-up's stream goes on where the stream whose tool call was denied
+// stopped, before that stream's terminal event (which Guard does not write when decide fails); after a
+// stream guardrail's retry, Correct's feedback and then a continuation's stream go on after the text the
+// guardrail cut short. Every event it carries that has a sequence_number has the client's own, counting up
+// by one in the order the client receives them from the first event's number, Warden's events included:
+// the provider's are renumbered where Warden moved, dropped or added events, and after a round. The zero
+// value is a stream nothing has been written to. Not safe for concurrent use.
 type ResponsesClientStream struct {
 	started  bool              // a round was guarded: the client has response.created
 	items    int               // the output index the client expects for the next item
@@ -105,23 +106,25 @@ func (c *ResponsesClientStream) Correct(out io.Writer, flush func(), text string
 	return c.endItem(g, si)
 }
 
+// text returns the released text of a part the client has, kept so that the part's done events and its
+// item's carry what Correct adds to it.
 func (c *ResponsesClientStream) text(k textKey) *gatedText {
-	if t := c.texts[k]; t != nil {
-		return t
+	if c.texts == nil {
+		c.texts = map[textKey]*gatedText{}
 	}
-	return &gatedText{}
+	t := c.texts[k]
+	if t == nil {
+		t = &gatedText{}
+		c.texts[k] = t
+	}
+	return t
 }
 
 // addPart adds text to an open item as one more content part and ends the item.
 func (c *ResponsesClientStream) addPart(g *responsesStreamGuard, si *streamItem, text string) error {
 	si.openPart = si.parts
 	si.parts++
-	if c.texts == nil {
-		c.texts = map[textKey]*gatedText{}
-	}
-	t := &gatedText{}
-	t.released.WriteString(text)
-	c.texts[textKey{si.id, si.openPart}] = t
+	c.text(textKey{si.id, si.openPart}).released.WriteString(text)
 	for _, ev := range []struct{ typ, member string }{{"response.content_part.added", "part"}, {"response.output_text.delta", "delta"}, {"response.output_text.done", "text"}} {
 		value := any(text)
 		if ev.member == "part" {

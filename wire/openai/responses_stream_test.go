@@ -250,6 +250,8 @@ func TestResponsesClientStreamCorrect(t *testing.T) {
 	}{
 		{desc: "the feedback ends the message item the guardrail cut short", first: forbidden, gate: &pipelinetest.RetryGate{Word: "FORBIDDEN"},
 			wantDone: "message message", wantFinal: "message,message", wantText: "All 42 tests  Let me rephrase.All 42 tests pass."},
+		{desc: "the feedback is the whole text of a part the guardrail cut at its first delta", first: bytes.ReplaceAll(text, []byte("All 42"), []byte("FORBIDDEN")),
+			gate: &pipelinetest.RetryGate{Word: "FORBIDDEN"}, wantDone: "message message", wantFinal: "message,message", wantText: " Let me rephrase.All 42 tests pass."},
 		{desc: "feedback after the round's items ended comes as an item of its own", first: text, gate: &pipelinetest.RetryGate{AtFinish: 2},
 			wantDone: "message message message", wantFinal: "message,message,message", wantText: "All 42 tests pass. Let me rephrase.All 42 tests pass."},
 	}
