@@ -16,11 +16,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Event is one event block: the lines up to and including the blank line that ends it.
 type Event struct {
-	// Raw is the event's bytes as read.
+	// Raw is the event's bytes as read. It must not be written to: Data may share its bytes.
 	Raw []byte
 	// Type is the event field ("" when absent).
 	Type string
@@ -65,7 +66,7 @@ func (r *Reader) SetMaxEventSize(n int) { r.max = n }
 // the underlying reader's or ErrEventTooLarge.
 func (r *Reader) Next() (Event, error) {
 	ev := Event{Retry: -1}
-	var data strings.Builder
+	var data eventData
 	var raw []byte
 	for {
 		line, ended, err := r.readLine(&raw)
@@ -96,14 +97,47 @@ func (r *Reader) Next() (Event, error) {
 	}
 }
 
-func (ev *Event) finish(raw []byte, data *strings.Builder) Event {
+func (ev *Event) finish(raw []byte, data *eventData) Event {
 	ev.Raw = raw
 	ev.Data = data.String()
 	return *ev
 }
 
+// eventData gathers an event's data lines. The one data line most events have is kept as the slice of the
+// event's raw bytes it is, and Data shares those bytes (one allocation an event fewer); several are joined
+// into a string of their own.
+type eventData struct {
+	first  []byte
+	joined strings.Builder
+	lines  int
+}
+
+func (d *eventData) add(value []byte) {
+	d.lines++
+	switch d.lines {
+	case 1:
+		d.first = value
+		return
+	case 2:
+		d.joined.Write(d.first)
+	}
+	d.joined.WriteByte('\n')
+	d.joined.Write(value)
+}
+
+func (d *eventData) String() string {
+	switch {
+	case d.lines > 1:
+		return d.joined.String()
+	case len(d.first) == 0:
+		return ""
+	}
+	// The raw bytes are never written again once read (Event.Raw documents it).
+	return unsafe.String(&d.first[0], len(d.first))
+}
+
 // field applies one line to the event.
-func (ev *Event) field(line []byte, data *strings.Builder) {
+func (ev *Event) field(line []byte, data *eventData) {
 	if line[0] == ':' {
 		ev.Comments = append(ev.Comments, string(line[1:]))
 		return
@@ -117,10 +151,7 @@ func (ev *Event) field(line []byte, data *strings.Builder) {
 	}
 	switch string(name) {
 	case "data":
-		if ev.HasData {
-			data.WriteByte('\n')
-		}
-		data.Write(value)
+		data.add(value)
 		ev.HasData = true
 	case "event":
 		ev.Type = string(value)
