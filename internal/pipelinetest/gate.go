@@ -239,3 +239,32 @@ func (g *RetryGate) Finish(warden.Part) (string, error) {
 	}
 	return "", nil
 }
+
+// Round is one provider stream of a client's stream: a testdata fixture (without .sse), and whether
+// its decision is denied (as a denied tool call under on_deny retry leaves the round).
+type Round struct {
+	Fixture string
+	Deny    bool
+}
+
+// GuardRounds guards the rounds one after the other into one client's stream through guard (a wire
+// package's client stream), each decided by Decide or denied, and returns what the client got. Every round
+// but the last must fail, as a denied round does, and the last must not.
+func GuardRounds(t *testing.T, guard interface {
+	Guard(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error
+}, rounds ...Round) []byte {
+	t.Helper()
+	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
+	var out bytes.Buffer
+	for i, r := range rounds {
+		decide := Decide(t)
+		if r.Deny {
+			decide = deny
+		}
+		err := guard.Guard(bytes.NewReader(Testdata(t, r.Fixture+".sse")), &out, nil, decide, nil)
+		if last := i == len(rounds)-1; last != (err == nil) {
+			t.Fatalf("round %d: err = %v", i+1, err)
+		}
+	}
+	return out.Bytes()
+}

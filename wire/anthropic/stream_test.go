@@ -155,47 +155,27 @@ func TestGuardStream(t *testing.T) {
 
 func TestClientStreamRounds(t *testing.T) {
 	t.Parallel()
-	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
-	type round struct {
-		fixture string
-		deny    bool
-	}
 	tests := []struct {
 		desc       string
-		rounds     []round
+		rounds     []pipelinetest.Round
 		wantBlocks string
 		wantText   string
 		wantStop   string
 	}{
 		{desc: "a follow-up's blocks go on after the blocks the client has",
-			rounds:     []round{{"stream_denied_first_call", true}, {"stream_tool_use", false}},
+			rounds:     []pipelinetest.Round{{Fixture: "stream_denied_first_call", Deny: true}, {Fixture: "stream_tool_use"}},
 			wantBlocks: `text text text tool_use{"command": "go test ./..."}`, wantText: "Cleaning up.Done.Running the tests.", wantStop: "tool_use"},
 		{desc: "a third round goes on after both earlier rounds",
-			rounds:     []round{{"stream_denied_first_call", true}, {"stream_denied_first_call", true}, {"stream_text", false}},
+			rounds:     []pipelinetest.Round{{Fixture: "stream_denied_first_call", Deny: true}, {Fixture: "stream_denied_first_call", Deny: true}, {Fixture: "stream_text"}},
 			wantBlocks: `text text text text text`, wantText: "Cleaning up.Done.Cleaning up.Done.", wantStop: "end_turn"},
 		{desc: "a follow-up explained goes on after the blocks the client has",
-			rounds:     []round{{"stream_denied_first_call", true}, {"stream_denied_first_call", false}},
+			rounds:     []pipelinetest.Round{{Fixture: "stream_denied_first_call", Deny: true}, {Fixture: "stream_denied_first_call"}},
 			wantBlocks: `text text text text tool_use{"command": "ls"} text`, wantText: "Guardrail denied", wantStop: "tool_use"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			var c anthropic.ClientStream
-			var out bytes.Buffer
-			for i, r := range tt.rounds {
-				in, err := os.ReadFile(filepath.Join("testdata", r.fixture+".sse"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				decide := pipelinetest.Decide(t)
-				if r.deny {
-					decide = deny
-				}
-				err = c.Guard(bytes.NewReader(in), &out, nil, decide, nil)
-				if last := i == len(tt.rounds)-1; last != (err == nil) {
-					t.Fatalf("round %d: err = %v", i+1, err)
-				}
-			}
+			out := bytes.NewBuffer(pipelinetest.GuardRounds(t, new(anthropic.ClientStream), tt.rounds...))
 			if n := strings.Count(out.String(), "event: message_start"); n != 1 {
 				t.Errorf("the client got %d message_start events, want 1", n)
 			}

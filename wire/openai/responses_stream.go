@@ -150,7 +150,7 @@ func (c *ResponsesClientStream) writePartEvent(g *responsesStreamGuard, si *stre
 	if err := o.SetJSON(member, value); err != nil {
 		return err
 	}
-	if typ != "response.content_part.added" {
+	if strings.HasPrefix(typ, "response.output_text.") {
 		o.Set("logprobs", json.RawMessage("[]"))
 	}
 	_ = o.SetJSON("sequence_number", c.seq)
@@ -159,15 +159,9 @@ func (c *ResponsesClientStream) writePartEvent(g *responsesStreamGuard, si *stre
 
 // endPart writes the open part's done event with its text.
 func (c *ResponsesClientStream) endPart(g *responsesStreamGuard, si *streamItem, text string) error {
-	o := &jsonobj.Object{}
-	_ = o.SetJSON("type", "response.content_part.done")
-	_ = o.SetJSON("item_id", si.id)
-	_ = o.SetJSON("output_index", si.out)
-	_ = o.SetJSON("content_index", si.openPart)
-	o.Set("part", outputTextPart(text))
-	_ = o.SetJSON("sequence_number", c.seq)
+	err := c.writePartEvent(g, si, "response.content_part.done", "part", outputTextPart(text))
 	si.openPart = -1
-	return g.write(sse.Named("response.content_part.done", string(encodeObject(o))).Encode())
+	return err
 }
 
 // endItem writes an open message item's done event, its parts with the text the client has of each, and
@@ -257,7 +251,8 @@ type streamItem struct {
 	out    int // the output index the client sees; -1 while held
 	held   [][]byte
 	// What the client has of a message item: its id, content parts added, the part whose done event has not
-	// gone (-1 none) and whether that part's text done event went, and whether the item's done event went.
+	// gone (-1 none) and whether that part's text done event went (track), and whether the item's done event
+	// went (set as it passes, for every item).
 	id       string
 	parts    int
 	openPart int
@@ -278,8 +273,6 @@ func (si *streamItem) track(e *responsesEvent) {
 		si.textDone = true
 	case "response.content_part.done":
 		si.openPart = -1
-	case "response.output_item.done":
-		si.done = true
 	}
 }
 

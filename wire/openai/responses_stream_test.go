@@ -146,47 +146,27 @@ func (got responsesStreamRead) check(t *testing.T, wantDone, wantFinal, wantInTe
 
 func TestResponsesClientStreamRounds(t *testing.T) {
 	t.Parallel()
-	deny := func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("denied") }
-	type round struct {
-		fixture string
-		deny    bool
-	}
 	tests := []struct {
 		desc       string
-		rounds     []round
+		rounds     []pipelinetest.Round
 		wantDone   string
 		wantFinal  string
 		wantInText string
 	}{
 		{desc: "a follow-up's items go on after the items the client has",
-			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_function_call", false}},
+			rounds:   []pipelinetest.Round{{Fixture: "responses_stream_denied_first_call", Deny: true}, {Fixture: "responses_stream_function_call"}},
 			wantDone: "message message message function_call:bash", wantFinal: "message,message,message,function_call", wantInText: "Cleaning up.Done.Running the tests."},
 		{desc: "a third round goes on after both earlier rounds",
-			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_denied_first_call", true}, {"responses_stream_text", false}},
+			rounds:   []pipelinetest.Round{{Fixture: "responses_stream_denied_first_call", Deny: true}, {Fixture: "responses_stream_denied_first_call", Deny: true}, {Fixture: "responses_stream_text"}},
 			wantDone: "message message message message message", wantFinal: "message,message,message,message,message", wantInText: "Cleaning up.Done.Cleaning up.Done."},
 		{desc: "a follow-up explained goes on after the items the client has",
-			rounds:   []round{{"responses_stream_denied_first_call", true}, {"responses_stream_denied_first_call", false}},
+			rounds:   []pipelinetest.Round{{Fixture: "responses_stream_denied_first_call", Deny: true}, {Fixture: "responses_stream_denied_first_call"}},
 			wantDone: "message message message message function_call:bash message", wantFinal: "message,message,message,message,function_call,message", wantInText: "Guardrail denied"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			var c openai.ResponsesClientStream
-			var out bytes.Buffer
-			for i, r := range tt.rounds {
-				in, err := os.ReadFile(filepath.Join("testdata", r.fixture+".sse"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				decide := pipelinetest.Decide(t)
-				if r.deny {
-					decide = deny
-				}
-				err = c.Guard(bytes.NewReader(in), &out, nil, decide, nil)
-				if last := i == len(tt.rounds)-1; last != (err == nil) {
-					t.Fatalf("round %d: err = %v", i+1, err)
-				}
-			}
+			out := bytes.NewBuffer(pipelinetest.GuardRounds(t, new(openai.ResponsesClientStream), tt.rounds...))
 			got := readResponsesStream(t, out.Bytes())
 			if got.opened != 1 || strings.Count(out.String(), "event: response.in_progress") != 1 {
 				t.Errorf("the client got %d response.created and %d response.in_progress events, want 1 of each", got.opened, strings.Count(out.String(), "event: response.in_progress"))
