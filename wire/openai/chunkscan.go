@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -71,7 +72,8 @@ type scanner struct {
 }
 
 func (s *scanner) ws() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+	// Most chunks are compact: the common case is one comparison.
+	for s.i < len(s.b) && s.b[s.i] <= ' ' && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
 		s.i++
 	}
 }
@@ -243,22 +245,60 @@ func (s *scanner) int() (int, bool) {
 	return n, err == nil
 }
 
+// plainASCII marks the bytes a string may hold as they are: printable ASCII but for '"' and '\\'.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainRun is how many of the 8 bytes of w, from the first, are plain ASCII (as plainASCII says), tested
+// all at once: a byte is flagged when it is a control character, has its high bit set, or equals '"' or
+// '\\'. The bit tricks can flag a byte above a flagged one wrongly, never the lowest, which is all this
+// needs.
+func plainRun(w string) int {
+	_ = w[7]
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zeroByte := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	flagged := x&highs | (x-0x20*ones)&^x&highs | zeroByte(x^'"'*ones) | zeroByte(x^'\\'*ones)
+	return bits.TrailingZeros64(flagged) / 8
+}
+
 // str reads a JSON string, unescaping it; it declines invalid escapes and control characters.
 func (s *scanner) str() (string, bool) {
 	if !s.eat('"') {
 		return "", false
 	}
 	start := s.i
+	// Strings are mostly plain ASCII, which one table lookup a byte passes and which needs no UTF-8 check.
+	b, i := s.b, s.i // locals, so that the loops keep them in registers
+	for i+8 <= len(b) {
+		if n := plainRun(b[i : i+8]); n < 8 {
+			i += n
+			break
+		}
+		i += 8
+	}
+	for i < len(b) && plainASCII[b[i]] {
+		i++
+	}
+	s.i = i
+	ascii := true
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; {
 		case c == '"':
 			v := s.b[start:s.i]
 			s.i++
-			return v, utf8.ValidString(v)
+			return v, ascii || utf8.ValidString(v)
 		case c == '\\':
 			return s.strSlow(start)
 		case c < 0x20:
 			return "", false
+		case c >= 0x80:
+			ascii = false
 		}
 		s.i++
 	}

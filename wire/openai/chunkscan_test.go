@@ -114,3 +114,33 @@ func FuzzScanChunk(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainRun checks the 8-bytes-at-once test against the byte table: every byte value at every place in
+// a plain word, and words whose every byte is special, so that a flag above a special byte never counts.
+func TestPlainRun(t *testing.T) {
+	t.Parallel()
+	byTable := func(w string) int {
+		n := 0
+		for n < len(w) && plainASCII[w[n]] {
+			n++
+		}
+		return n
+	}
+	for c := range 256 {
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			if got, want := plainRun(string(w)), byTable(string(w)); got != want {
+				t.Errorf("byte %#x at %d: plainRun says %d plain bytes, the table %d", c, at, got, want)
+			}
+			for _, after := range []byte{0x00, 0x1f, '"', '\\', 0x80, 0xff} {
+				for i := at + 1; i < 8; i++ {
+					w[i] = after
+				}
+				if got, want := plainRun(string(w)), byTable(string(w)); got != want {
+					t.Errorf("%q: plainRun says %d plain bytes, the table %d", w, got, want)
+				}
+			}
+		}
+	}
+}
