@@ -123,6 +123,10 @@ func (x *exchange) serve() {
 		if err == nil {
 			resp.Body.Close()
 		}
+		// A halt is known before its stage is recorded (the record waits for the stage's other parallel
+		// guardrails, cancelled by the halt): wait for it, so that the answer's tally counts them. The
+		// client loses nothing by it, since the answer leaves when the handler returns, after Close.
+		prep.Close()
 		x.refused(werr)
 		return
 	}

@@ -121,3 +121,42 @@ func TestParallelInputOverlapsTheUpstreamCall(t *testing.T) {
 		})
 	}
 }
+
+// lingerOnCancel is a parallel input guardrail that notices a cancellation late: it returns a while after
+// its context ends, so that its stage's record comes well after a sibling's halt is known.
+type lingerOnCancel struct{}
+
+func (lingerOnCancel) CheckInput(ctx context.Context, _ warden.InputCheck) (warden.Decision, error) {
+	<-ctx.Done()
+	time.Sleep(50 * time.Millisecond)
+	return warden.Decision{}, ctx.Err()
+}
+
+func init() {
+	warden.Register(warden.ModuleInfo{ID: "guardrail.input.linger_on_cancel", New: func() any { return new(lingerOnCancel) },
+		Summary: "test: returns a while after its context ends"})
+}
+
+// TestParallelHaltCountsItsSiblings: a parallel input guardrail's halt is answered with a tally that counts
+// the stage's other parallel guardrails too (here one the halt cancelled, which errored), not with the
+// tally from before the stage was recorded.
+func TestParallelHaltCountsItsSiblings(t *testing.T) {
+	t.Parallel()
+	key := t.Name()
+	arrived := make(chan struct{})
+	upstreamArrivals.Store(key, arrived)
+	h := newHarness(t, "version: 1\naudit: {sink: none}\nguardrails:\n  input:\n"+
+		"    - use: await_upstream\n      execution: parallel\n      config: {key: \""+key+"\", halt: true}\n"+
+		"    - use: linger_on_cancel\n      execution: parallel\n")
+	h.up.answer(reply{body: fixture(t, "openai", "healthy_text.json"), arrived: arrived, cancelled: make(chan struct{})})
+	resp, body := h.post(t, "/v1/chat/completions", "application/json", chatBody, nil)
+	if resp.StatusCode != 403 || !strings.Contains(body, "test.parallel_halt") {
+		t.Fatalf("status %d, want 403 with the halt's code: %s", resp.StatusCode, body)
+	}
+	if got := resp.Header.Get(gateway.HeaderEvaluated); got != "1/2" {
+		t.Errorf("%s = %q, want 1/2: the halting guardrail evaluated, its cancelled sibling errored", gateway.HeaderEvaluated, got)
+	}
+	if got := resp.Header.Get(gateway.HeaderDecision); got != warden.ActionHalt.String() {
+		t.Errorf("%s = %q, want %s", gateway.HeaderDecision, got, warden.ActionHalt)
+	}
+}
