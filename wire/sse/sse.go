@@ -52,7 +52,14 @@ type Reader struct {
 	max     int
 	skipLF  bool // the last line ended with \r at the end of what was read; a \n next belongs to it
 	started bool
+	// slab holds the raw bytes of the events read so far, which stay the caller's; the free space after
+	// them takes the next events', so that one allocation serves many events.
+	slab []byte
 }
+
+// slabSize is the size of a new slab: many ordinary events, few enough bytes that the slab one kept event
+// holds on to is small.
+const slabSize = 8 << 10
 
 // NewReader returns a reader with the default event size limit.
 func NewReader(r io.Reader) *Reader {
@@ -67,7 +74,7 @@ func (r *Reader) SetMaxEventSize(n int) { r.max = n }
 func (r *Reader) Next() (Event, error) {
 	ev := Event{Retry: -1}
 	var data eventData
-	var raw []byte
+	raw := r.slab[len(r.slab):] // grows in the slab's free space; append moves it out when it does not fit
 	for {
 		line, ended, err := r.readLine(&raw)
 		if !r.started {
@@ -88,13 +95,27 @@ func (r *Reader) Next() (Event, error) {
 				ev.field(line, &data)
 			}
 			ev.Incomplete = len(line) > 0 || len(ev.Comments) > 0 || ev.HasData || ev.HasID || ev.Type != "" || ev.Retry >= 0
-			return ev.finish(raw, &data), nil
+			return ev.finish(r.keep(raw), &data), nil
 		}
 		if len(line) == 0 {
-			return ev.finish(raw, &data), nil
+			return ev.finish(r.keep(raw), &data), nil
 		}
 		ev.field(line, &data)
 	}
+}
+
+// keep makes an event's raw bytes its own: their capacity ends with them, so that an append to Raw cannot
+// reach the next event's bytes. When they were read into the slab, the slab's free space starts after
+// them, and a slab with little space left is replaced by a new one.
+func (r *Reader) keep(raw []byte) []byte {
+	n := len(raw)
+	if free := r.slab[len(r.slab):cap(r.slab)]; n > 0 && n <= len(free) && &raw[0] == &free[0] {
+		r.slab = r.slab[:len(r.slab)+n]
+	}
+	if cap(r.slab)-len(r.slab) < 512 {
+		r.slab = make([]byte, 0, slabSize)
+	}
+	return raw[:n:n]
 }
 
 func (ev *Event) finish(raw []byte, data *eventData) Event {

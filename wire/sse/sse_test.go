@@ -105,6 +105,56 @@ func join(evs []sse.Event) string {
 	return b.String()
 }
 
+// TestEventsKeepTheirBytes reads events whose raw bytes share the reader's buffers: each event keeps its
+// bytes while later ones are read (small events, events larger than a slab, a slab's worth and more), and
+// an append to one event's Raw leaves the next event's bytes alone.
+func TestEventsKeepTheirBytes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc  string
+		sizes []int
+	}{
+		{"many small events fill several slabs", repeatSize(40, 2000)},
+		{"an event larger than a slab between small ones", []int{40, 40, 20000, 40, 40}},
+		{"events that nearly fill a slab", []int{8000, 100, 8100, 7600, 40}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			var in strings.Builder
+			for i, n := range tc.sizes {
+				fmt.Fprintf(&in, "data: %d %s\n\n", i, strings.Repeat("x", n))
+			}
+			evs := readAll(t, iotest.HalfReader(strings.NewReader(in.String())))
+			if len(evs) != len(tc.sizes) {
+				t.Fatalf("read %d events, want %d", len(evs), len(tc.sizes))
+			}
+			for i := range evs[:len(evs)-1] {
+				next := string(evs[i+1].Raw)
+				_ = append(evs[i].Raw, "!!!!"...)
+				if string(evs[i+1].Raw) != next {
+					t.Fatalf("appending to event %d's Raw changed event %d's", i, i+1)
+				}
+			}
+			if got := join(evs); got != in.String() {
+				t.Errorf("the events' bytes joined differ from the stream's (%d bytes vs %d)", len(got), in.Len())
+			}
+			for i, ev := range evs {
+				if want := fmt.Sprintf("%d %s", i, strings.Repeat("x", tc.sizes[i])); ev.Data != want {
+					t.Fatalf("event %d's Data changed after later reads (%d bytes, want %d)", i, len(ev.Data), len(want))
+				}
+			}
+		})
+	}
+}
+
+func repeatSize(n, count int) []int {
+	out := make([]int, count)
+	for i := range out {
+		out[i] = n
+	}
+	return out
+}
+
 func TestEventTooLarge(t *testing.T) {
 	t.Parallel()
 	rd := sse.NewReader(strings.NewReader("data: " + strings.Repeat("x", 100) + "\n\n"))
