@@ -83,6 +83,7 @@ type chatStreamGuard struct {
 	choices map[int]*streamChoice
 	// template holds the stream's id, object, created, model, system_fingerprint for chunks Warden writes.
 	template map[string]json.RawMessage
+	scanner  chunkScanner
 }
 
 type streamChoice struct {
@@ -141,7 +142,7 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	if g.template == nil {
 		_ = json.Unmarshal([]byte(data), &g.template)
 	}
-	if fc, ok := scanChunk(data); ok {
+	if fc, ok := g.scanner.scan(data); ok {
 		return g.fastEvent(ev, fc)
 	}
 	var c chunk

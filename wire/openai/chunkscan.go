@@ -27,20 +27,52 @@ type fastChunk struct {
 // choices, unexpected types, malformed JSON — returns ok=false, and the caller decodes with encoding/json.
 // It never guesses: when in doubt it declines.
 func scanChunk(data string) (c fastChunk, ok bool) {
+	return new(chunkScanner).scan(data)
+}
+
+// chunkScanner is scanChunk for the chunks of one stream, which all begin alike: what comes before
+// "choices" (id, object, created, model, fingerprint) is the same in every chunk. Once a chunk was read
+// up to its "choices" key, a later chunk that starts with the same bytes is read from that key on, the
+// scanner's state there being the same. The prefix ends just before the key's opening quote, where no
+// decision looked ahead at bytes the prefix lacks (a number, say, or whitespace). A chunk that the read
+// from there declines is read again from its start, so that the answer is always scanChunk's. It is not
+// safe for concurrent use.
+type chunkScanner struct {
+	prefix string
+}
+
+func (cs *chunkScanner) scan(data string) (fastChunk, bool) {
+	if cs.prefix != "" && strings.HasPrefix(data, cs.prefix) {
+		if c, ok := cs.read(data, true); ok {
+			return c, true
+		}
+	}
+	return cs.read(data, false)
+}
+
+// read reads data from its start, or with resumed from the end of the prefix it begins with.
+func (cs *chunkScanner) read(data string, resumed bool) (c fastChunk, ok bool) {
 	s := scanner{b: data}
-	s.ws()
-	if !s.eat('{') {
-		return c, false
+	if resumed {
+		s.i = len(cs.prefix)
+	} else {
+		s.ws()
+		if !s.eat('{') {
+			return c, false
+		}
 	}
 	seenChoices := false
 	for first := true; ; first = false {
-		s.ws()
-		if s.eat('}') {
-			break
+		if !(first && resumed) {
+			s.ws()
+			if s.eat('}') {
+				break
+			}
+			if !first && !(s.eat(',') && s.wsThen()) {
+				return c, false
+			}
 		}
-		if !first && !(s.eat(',') && s.wsThen()) {
-			return c, false
-		}
+		keyAt := s.i
 		key, ok := s.str()
 		if !ok || !s.colon() {
 			return c, false
@@ -48,6 +80,9 @@ func scanChunk(data string) (c fastChunk, ok bool) {
 		if key == "choices" {
 			if seenChoices || !s.choices(&c) {
 				return c, false
+			}
+			if !resumed {
+				cs.prefix = strings.Clone(data[:keyAt])
 			}
 			seenChoices = true
 			continue

@@ -115,6 +115,32 @@ func FuzzScanChunk(f *testing.F) {
 	})
 }
 
+// FuzzScanChunkPair: a stream's scanner reads a chunk after another as it reads that chunk alone, however
+// the two begin alike (the second read from where the first chunk's "choices" key was).
+func FuzzScanChunkPair(f *testing.F) {
+	const head = `{"id":"c","object":"chat.completion.chunk","created":17,"model":"m",`
+	for _, s := range [][2]string{
+		{head + `"choices":[{"index":0,"delta":{"content":"a"}}]}`, head + `"choices":[{"index":0,"delta":{"content":"b"}}]}`},
+		{`{"created":17,"choices":[]}`, `{"created":170,"choices":[]}`},
+		{`{"a":1, "choices":[]}`, `{"a":1,  "choices":[]}`},
+		{`{"choices":[]}`, `{}`},
+		{`{"choices":[]}`, `{"choices":[],"choices":[]}`},
+		{head + `"choices":[]}`, head + `"Choices":[]}`},
+		{head + `"choices":[]}`, head + `"usage":{},"choices":[{"index":1,"delta":{},"finish_reason":"stop"}]}`},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, first, second string) {
+		var cs chunkScanner
+		cs.scan(first)
+		got, ok := cs.scan(second)
+		want, wok := scanChunk(second)
+		if ok != wok || got != want {
+			t.Fatalf("after %q, %q reads as %+v (ok %v); alone as %+v (ok %v)", first, second, got, ok, want, wok)
+		}
+	})
+}
+
 // TestPlainRun checks the 8-bytes-at-once test against the byte table: every byte value at every place in
 // a plain word, and words whose every byte is special, so that a flag above a special byte never counts.
 func TestPlainRun(t *testing.T) {
