@@ -87,7 +87,10 @@ type chatStreamGuard struct {
 }
 
 type streamChoice struct {
-	resp  warden.Response
+	resp warden.Response
+	// text is the choice's text so far; it becomes resp's one text part when the choice finishes (one
+	// builder, not a part a delta).
+	text  strings.Builder
 	calls map[int]*streamCall
 	held  []heldEvent
 }
@@ -245,11 +248,7 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 	return g.write(raw)
 }
 
-func addText(sc *streamChoice, text string) {
-	if text != "" {
-		sc.resp.Message.Content = append(sc.resp.Message.Content, warden.ContentPart{Kind: warden.ContentText, Text: text})
-	}
-}
+func addText(sc *streamChoice, text string) { sc.text.WriteString(text) }
 
 var errSeveralChoices = errors.New("the stream has several choices; Warden's stream guardrails guard streams with one choice (n=1)")
 
@@ -378,6 +377,9 @@ func (g *chatStreamGuard) finish(i int, raw []byte, evIdx []int) error {
 		c := sc.calls[idx]
 		sc.resp.Message.ToolCalls = append(sc.resp.Message.ToolCalls, warden.NewToolCall(c.id, c.name, []byte(c.args.String())))
 		byID[c.id] = idx
+	}
+	if sc.text.Len() > 0 {
+		sc.resp.Message.Content = []warden.ContentPart{{Kind: warden.ContentText, Text: sc.text.String()}}
 	}
 	before := sc.resp
 	after, err := g.decide(before)
