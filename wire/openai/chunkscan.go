@@ -37,17 +37,52 @@ func scanChunk(data string) (c fastChunk, ok bool) {
 // decision looked ahead at bytes the prefix lacks (a number, say, or whitespace). A chunk that the read
 // from there declines is read again from its start, so that the answer is always scanChunk's. It is not
 // safe for concurrent use.
+//
+// Most chunks of a text stream go further: they differ from the one before only in the content string.
+// When a chunk's bytes before and after its content string are those of the last chunk read with
+// content, only the string is read, and the rest of the answer is that chunk's.
 type chunkScanner struct {
 	prefix string
+	// head and tail are the bytes around the content string of the last chunk read with content, and
+	// last is what was read of that chunk.
+	head, tail string
+	last       fastChunk
 }
 
 func (cs *chunkScanner) scan(data string) (fastChunk, bool) {
-	if cs.prefix != "" && strings.HasPrefix(data, cs.prefix) {
-		if c, ok := cs.read(data, true); ok {
-			return c, true
-		}
+	if c, ok := cs.sameShape(data); ok {
+		return c, true
 	}
-	return cs.read(data, false)
+	c, ok := fastChunk{}, false
+	if cs.prefix != "" && strings.HasPrefix(data, cs.prefix) {
+		c, ok = cs.read(data, true)
+	}
+	if !ok {
+		c, ok = cs.read(data, false)
+	}
+	if ok && c.hasContent {
+		cs.head, cs.tail = strings.Clone(data[:c.contentAt[0]]), strings.Clone(data[c.contentAt[1]:])
+		cs.last = c
+	}
+	return c, ok
+}
+
+// sameShape reads a chunk that is the last one read with content but for the content string. The
+// scanner's decisions up to the string looked at its opening quote and no further, the string's reading
+// does not depend on its value, and what follows is the same bytes: the answer is the last one's with this
+// string.
+func (cs *chunkScanner) sameShape(data string) (fastChunk, bool) {
+	if cs.head == "" || !strings.HasPrefix(data, cs.head) {
+		return fastChunk{}, false
+	}
+	s := scanner{b: data, i: len(cs.head)}
+	v, ok := s.str()
+	if !ok || data[s.i:] != cs.tail {
+		return fastChunk{}, false
+	}
+	c := cs.last
+	c.content, c.contentAt = v, [2]int{len(cs.head), s.i}
+	return c, true
 }
 
 // read reads data from its start, or with resumed from the end of the prefix it begins with.

@@ -127,6 +127,12 @@ func FuzzScanChunkPair(f *testing.F) {
 		{`{"choices":[]}`, `{"choices":[],"choices":[]}`},
 		{head + `"choices":[]}`, head + `"Choices":[]}`},
 		{head + `"choices":[]}`, head + `"usage":{},"choices":[{"index":1,"delta":{},"finish_reason":"stop"}]}`},
+		{head + `"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`, head + `"choices":[{"index":0,"delta":{"content":"\u00e9\"b"},"finish_reason":null}]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a"}}]} `},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":null}}]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a"x}}]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a\ud83d"}}]}`},
+		{`{"choices":[{"index":0,"delta":{"refusal":"","content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"refusal":"","content":"\n"}}]}`},
 	} {
 		f.Add(s[0], s[1])
 	}
