@@ -16,12 +16,22 @@ func BenchmarkGuardTextStream(b *testing.B) {
 	pipelinetest.BenchStream(b, data, events, openai.GuardChatStream)
 }
 
+// BenchmarkGuardTextStreamObfuscated is BenchmarkGuardTextStream with OpenAI's "obfuscation" member after
+// "choices", different in every chunk, as OpenAI sends by default.
+func BenchmarkGuardTextStreamObfuscated(b *testing.B) {
+	data, events := chatTextStreamWith(func(i int) string { return fmt.Sprintf(`,"obfuscation":"%x"`, i*7919) })
+	pipelinetest.BenchStream(b, data, events, openai.GuardChatStream)
+}
+
 // chatTextStream builds the benchmarks' stream and says how many events it has.
-func chatTextStream() ([]byte, int) {
+func chatTextStream() ([]byte, int) { return chatTextStreamWith(func(int) string { return "" }) }
+
+// chatTextStreamWith builds the stream with after(i) after chunk i's "choices".
+func chatTextStreamWith(after func(i int) string) ([]byte, int) {
 	var in strings.Builder
 	const n = 1000
 	for i := range n {
-		fmt.Fprintf(&in, "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"token %d \"},\"finish_reason\":null}]}\n\n", i)
+		fmt.Fprintf(&in, "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"token %d \"},\"finish_reason\":null}]%s}\n\n", i, after(i))
 	}
 	in.WriteString("data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	return []byte(in.String()), n + 2

@@ -38,102 +38,137 @@ func scanChunk(data string) (c fastChunk, ok bool) {
 // from there declines is read again from its start, so that the answer is always scanChunk's. It is not
 // safe for concurrent use.
 //
-// Most chunks of a text stream go further: they differ from the one before only in the content string.
-// When a chunk's bytes before and after its content string are those of the last chunk read with
-// content, only the string is read, and the rest of the answer is that chunk's.
+// Most chunks of a text stream go further: up to the end of "choices" they differ from the one before
+// only in the content string. When a chunk's bytes before its content string and from there to the end of
+// "choices" are those of the last chunk read with content, only the string and the members after
+// "choices" (OpenAI's "obfuscation", which differs in every chunk) are read; the rest of the answer is that
+// chunk's.
 type chunkScanner struct {
 	prefix string
-	// head and tail are the bytes around the content string of the last chunk read with content, and
-	// last is what was read of that chunk.
-	head, tail string
-	last       fastChunk
+	// head is the bytes before the content string of the last chunk read with content, mid those from
+	// after it to the end of "choices", and last what was read of that chunk.
+	head, mid string
+	last      fastChunk
 }
 
 func (cs *chunkScanner) scan(data string) (fastChunk, bool) {
 	if c, ok := cs.sameShape(data); ok {
 		return c, true
 	}
-	c, ok := fastChunk{}, false
+	var r readChunk
 	if cs.prefix != "" && strings.HasPrefix(data, cs.prefix) {
-		c, ok = cs.read(data, true)
+		r = cs.read(data, len(cs.prefix))
 	}
-	if !ok {
-		c, ok = cs.read(data, false)
+	if !r.ok {
+		r = cs.read(data, 0)
 	}
-	if ok && c.hasContent {
-		cs.head, cs.tail = strings.Clone(data[:c.contentAt[0]]), strings.Clone(data[c.contentAt[1]:])
-		cs.last = c
+	if r.ok && r.c.hasContent {
+		cs.head, cs.mid = strings.Clone(data[:r.c.contentAt[0]]), strings.Clone(data[r.c.contentAt[1]:r.choicesEnd])
+		cs.last = r.c
 	}
-	return c, ok
+	return r.c, r.ok
 }
 
-// sameShape reads a chunk that is the last one read with content but for the content string. The
-// scanner's decisions up to the string looked at its opening quote and no further, the string's reading
-// does not depend on its value, and what follows is the same bytes: the answer is the last one's with this
-// string.
+// sameShape reads a chunk that is the last one read with content up to the end of "choices" but for the
+// content string. The scanner's decisions before the string looked at its opening quote and no further,
+// the string's reading does not depend on its value, and after it come the same bytes: the answer is the
+// last one's with this string, once the members after "choices" are read.
 func (cs *chunkScanner) sameShape(data string) (fastChunk, bool) {
 	if cs.head == "" || !strings.HasPrefix(data, cs.head) {
 		return fastChunk{}, false
 	}
 	s := scanner{b: data, i: len(cs.head)}
 	v, ok := s.str()
-	if !ok || data[s.i:] != cs.tail {
+	if !ok || !strings.HasPrefix(data[s.i:], cs.mid) {
 		return fastChunk{}, false
 	}
 	c := cs.last
 	c.content, c.contentAt = v, [2]int{len(cs.head), s.i}
+	s.i += len(cs.mid)
+	if _, _, ok := s.members(&c, afterMember, true); !ok {
+		return fastChunk{}, false
+	}
 	return c, true
 }
 
-// read reads data from its start, or with resumed from the end of the prefix it begins with.
-func (cs *chunkScanner) read(data string, resumed bool) (c fastChunk, ok bool) {
-	s := scanner{b: data}
-	if resumed {
-		s.i = len(cs.prefix)
-	} else {
+// readChunk is what read found: the chunk, and where its "choices" member ends.
+type readChunk struct {
+	c          fastChunk
+	choicesEnd int
+	ok         bool
+}
+
+// read reads data from its start (at 0), or from at, where the prefix it shares with an earlier chunk
+// ends.
+func (cs *chunkScanner) read(data string, at int) (r readChunk) {
+	s := scanner{b: data, i: at}
+	if at == 0 {
 		s.ws()
 		if !s.eat('{') {
-			return c, false
+			return r
 		}
 	}
-	seenChoices := false
-	for first := true; ; first = false {
-		if !(first && resumed) {
+	from := afterBrace
+	if at > 0 {
+		from = atKey
+	}
+	keyAt, choicesEnd, ok := s.members(&r.c, from, false)
+	if at == 0 && keyAt >= 0 {
+		cs.prefix = strings.Clone(data[:keyAt])
+	}
+	r.choicesEnd, r.ok = choicesEnd, ok
+	return r
+}
+
+// membersFrom says where in the chunk object members starts reading.
+type membersFrom int
+
+const (
+	afterBrace  membersFrom = iota // just after the object's opening brace
+	atKey                          // at a member's key, the separator before it read
+	afterMember                    // just after a member
+)
+
+// members reads the chunk object's members to its end, from where from says. seenChoices says "choices"
+// was read before. It returns where the "choices" member it read starts and ends (-1 when it read none).
+func (s *scanner) members(c *fastChunk, from membersFrom, seenChoices bool) (keyAt, choicesEnd int, ok bool) {
+	keyAt, choicesEnd = -1, -1
+	for first := from == afterBrace; ; first = false {
+		if from == atKey {
+			from = afterMember
+		} else {
 			s.ws()
 			if s.eat('}') {
 				break
 			}
 			if !first && !(s.eat(',') && s.wsThen()) {
-				return c, false
+				return keyAt, choicesEnd, false
 			}
 		}
-		keyAt := s.i
+		at := s.i
 		key, ok := s.str()
 		if !ok || !s.colon() {
-			return c, false
+			return keyAt, choicesEnd, false
 		}
 		if key == "choices" {
-			if seenChoices || !s.choices(&c) {
-				return c, false
+			if seenChoices || !s.choices(c) {
+				return keyAt, choicesEnd, false
 			}
-			if !resumed {
-				cs.prefix = strings.Clone(data[:keyAt])
-			}
-			seenChoices = true
+			seenChoices, keyAt, choicesEnd = true, at, s.i
 			continue
 		}
 		if strings.EqualFold(key, "choices") {
-			return c, false // encoding/json would read "Choices" as choices: decline rather than disagree
+			return keyAt, choicesEnd, false // encoding/json would read "Choices" as choices: decline rather than disagree
 		}
 		if !s.skip() {
-			return c, false
+			return keyAt, choicesEnd, false
 		}
 	}
 	if !seenChoices {
 		c.index = -1
 	}
 	s.ws()
-	return c, s.i == len(s.b)
+	return keyAt, choicesEnd, s.i == len(s.b)
 }
 
 type scanner struct {

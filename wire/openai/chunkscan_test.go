@@ -133,6 +133,11 @@ func FuzzScanChunkPair(f *testing.F) {
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a"x}}]}`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a\ud83d"}}]}`},
 		{`{"choices":[{"index":0,"delta":{"refusal":"","content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"refusal":"","content":"\n"}}]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"obfuscation":"x1"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"obfuscation":"y22"}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"o":"x"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"choices":[]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"o":"x"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"CHOICES":[]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"b"}}]`},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],}`},
 	} {
 		f.Add(s[0], s[1])
 	}
