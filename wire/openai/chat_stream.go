@@ -46,15 +46,38 @@ func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide, g
 // after the stream before (whose finish was not written), their chunks as they come, since each chunk
 // stands alone. The zero value is a stream nothing has been written to. Not safe for concurrent use.
 type ChatClientStream struct {
-	template map[string]json.RawMessage // the last round's stream id, model and so on
-	choice   int                        // the choice the last round's gate guarded
+	template chunkTemplate // the last round's stream id, model and so on
+	choice   int           // the choice the last round's gate guarded
+}
+
+// chunkTemplate is the first chunk of a stream, whose id, object, created, model and fingerprint the
+// chunks Warden writes carry. It is decoded only when Warden writes one, which most streams never do.
+type chunkTemplate struct {
+	data   string
+	fields map[string]json.RawMessage
+}
+
+// from keeps data, a chunk read as JSON, when the template has no chunk yet.
+func (t *chunkTemplate) from(data string) {
+	if t.data == "" {
+		t.data = strings.Clone(data)
+	}
+}
+
+// field returns the chunk's member k.
+func (t *chunkTemplate) field(k string) (json.RawMessage, bool) {
+	if t.fields == nil && t.data != "" {
+		_ = json.Unmarshal([]byte(t.data), &t.fields)
+	}
+	v, ok := t.fields[k]
+	return v, ok
 }
 
 // Guard copies one provider stream into the client's stream as GuardChatStream does.
 func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	g := &chatStreamGuard{out: out, flush: flush, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
 	defer func() {
-		if g.template != nil {
+		if g.template.data != "" {
 			c.template = g.template
 		}
 		c.choice = max(g.gated, 0)
@@ -82,7 +105,7 @@ type chatStreamGuard struct {
 	gated   int // the choice the gate guards; -1 until one is seen
 	choices map[int]*streamChoice
 	// template holds the stream's id, object, created, model, system_fingerprint for chunks Warden writes.
-	template map[string]json.RawMessage
+	template chunkTemplate
 	scanner  chunkScanner
 }
 
@@ -142,16 +165,15 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	if !ev.HasData || data == "[DONE]" || !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
-	if g.template == nil {
-		_ = json.Unmarshal([]byte(data), &g.template)
-	}
 	if fc, ok := g.scanner.scan(data); ok {
+		g.template.from(data)
 		return g.fastEvent(ev, fc)
 	}
 	var c chunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		return fmt.Errorf("stream chunk is not JSON: %v", err)
 	}
+	g.template.from(data)
 	var holdIdx []int
 	finished := -1
 	gatedAt, gatedContent := -1, ""
@@ -547,7 +569,7 @@ func carries(delta *jsonobj.Object, finish json.RawMessage) bool {
 func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
 	var o jsonobj.Object
 	for _, k := range []string{"id", "object", "created", "model", "system_fingerprint"} {
-		if v, ok := g.template[k]; ok {
+		if v, ok := g.template.field(k); ok {
 			o.Set(k, v)
 		}
 	}
@@ -577,7 +599,7 @@ func (c *ChatClientStream) Correct(out io.Writer, flush func(), text string) err
 func (g *chatStreamGuard) toolCallChunk(i, n int, id, name, args string) []byte {
 	var o jsonobj.Object
 	for _, k := range []string{"id", "object", "created", "model", "system_fingerprint"} {
-		if v, ok := g.template[k]; ok {
+		if v, ok := g.template.field(k); ok {
 			o.Set(k, v)
 		}
 	}
