@@ -193,18 +193,7 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 			}
 		}
 		for _, tc := range ch.Delta.ToolCalls {
-			call := sc.calls[tc.Index]
-			if call == nil {
-				call = &streamCall{}
-				sc.calls[tc.Index] = call
-			}
-			if tc.ID != "" {
-				call.id = tc.ID
-			}
-			if tc.Function.Name != "" {
-				call.name = tc.Function.Name
-			}
-			call.args.WriteString(tc.Function.Arguments)
+			sc.addCall(callDelta{index: tc.Index, id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
 			holdIdx = append(holdIdx, tc.Index)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
@@ -254,15 +243,24 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 			addText(sc, fc.content)
 		} else {
 			var err error
-			if raw, err = g.gateContent(raw, fc.index, fc.content, fc.finishReason == "", placeFast(ev.Data, fc)); err != nil {
+			if raw, err = g.gateContent(raw, fc.index, fc.content, fc.finishReason == "" && !fc.hasCall, placeFast(ev.Data, fc)); err != nil {
 				return err
 			}
 		}
 	}
+	var holdIdx []int
+	if fc.hasCall {
+		sc.addCall(fc.call)
+		holdIdx = oneIndex(fc.call.index)
+	}
 	if fc.finishReason != "" {
 		sc.resp.FinishReason = normalizeFinish(fc.finishReason)
 		sc.resp.Signal = warden.Signal{Field: "finish_reason", Value: fc.finishReason}
-		return g.finish(fc.index, raw, nil)
+		return g.finish(fc.index, raw, holdIdx)
+	}
+	if fc.hasCall {
+		sc.held = append(sc.held, heldEvent{raw: raw, indexes: holdIdx})
+		return nil
 	}
 	if raw == nil {
 		return nil // the gate holds all the chunk said
@@ -271,6 +269,40 @@ func (g *chatStreamGuard) fastEvent(ev sse.Event, fc fastChunk) error {
 }
 
 func addText(sc *streamChoice, text string) { sc.text.WriteString(text) }
+
+// oneIndexes holds the one-index lists of the first calls, shared (and never written), so that holding a
+// tool-call delta does not allocate one.
+var oneIndexes = func() (t [8][]int) {
+	for i := range t {
+		t[i] = []int{i}
+	}
+	return t
+}()
+
+// oneIndex is the list of one call index i.
+func oneIndex(i int) []int {
+	if i >= 0 && i < len(oneIndexes) {
+		return oneIndexes[i]
+	}
+	return []int{i}
+}
+
+// addCall adds a tool-call delta to the call it belongs to: its id and name when it has them, its piece of
+// the arguments.
+func (sc *streamChoice) addCall(d callDelta) {
+	call := sc.calls[d.index]
+	if call == nil {
+		call = &streamCall{}
+		sc.calls[d.index] = call
+	}
+	if d.id != "" {
+		call.id = d.id
+	}
+	if d.name != "" {
+		call.name = d.name
+	}
+	call.args.WriteString(d.args)
+}
 
 var errSeveralChoices = errors.New("the stream has several choices; Warden's stream guardrails guard streams with one choice (n=1)")
 

@@ -36,3 +36,17 @@ func chatTextStreamWith(after func(i int) string) ([]byte, int) {
 	in.WriteString("data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	return []byte(in.String()), n + 2
 }
+
+// BenchmarkGuardToolCallStream: an agent's turn as OpenAI streams it, a tool call whose arguments come in
+// 1,000 pieces (held until the finish, then released), through the stream guard.
+func BenchmarkGuardToolCallStream(b *testing.B) {
+	const head = `data: {"id":"chatcmpl-9","object":"chat.completion.chunk","created":1732000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":`
+	var in strings.Builder
+	in.WriteString(head + `{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"bash","arguments":""}}]},"logprobs":null,"finish_reason":null}]}` + "\n\n")
+	const n = 1000
+	for i := range n {
+		fmt.Fprintf(&in, head+`{"tool_calls":[{"index":0,"function":{"arguments":"piece %d "}}]},"logprobs":null,"finish_reason":null}]}`+"\n\n", i)
+	}
+	in.WriteString(head + `{},"logprobs":null,"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
+	pipelinetest.BenchStream(b, []byte(in.String()), n+3, openai.GuardChatStream)
+}

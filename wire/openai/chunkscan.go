@@ -8,8 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// fastChunk is what the stream guard reads of an ordinary chunk: one choice's role, content delta and
-// finish reason. scanChunk fills it without encoding/json's reflection, which dominates a stream's cost.
+// fastChunk is what the stream guard reads of an ordinary chunk: one choice's role, content delta, tool
+// call delta and finish reason. scanChunk fills it without encoding/json's reflection, which dominates a
+// stream's cost.
 type fastChunk struct {
 	index        int
 	role         string
@@ -20,6 +21,17 @@ type fastChunk struct {
 	// take its place without re-encoding the rest; logprobs says the choice has logprobs that are not null.
 	contentAt [2]int
 	logprobs  bool
+	// call is the delta's one tool-call delta, when hasCall; argsAt is where its arguments string sits
+	// (zero when it has none).
+	call    callDelta
+	hasCall bool
+	argsAt  [2]int
+}
+
+// callDelta is one element of a delta's tool_calls: which call, and the pieces of it this chunk carries.
+type callDelta struct {
+	index          int
+	id, name, args string
 }
 
 // scanChunk reads a chunk of the common shape: an object whose "choices" holds at most one choice whose
@@ -38,17 +50,18 @@ func scanChunk(data string) (c fastChunk, ok bool) {
 // from there declines is read again from its start, so that the answer is always scanChunk's. It is not
 // safe for concurrent use.
 //
-// Most chunks of a text stream go further: up to the end of "choices" they differ from the one before
-// only in the content string. When a chunk's bytes before its content string and from there to the end of
-// "choices" are those of the last chunk read with content, only the string and the members after
-// "choices" (OpenAI's "obfuscation", which differs in every chunk) are read; the rest of the answer is that
-// chunk's.
+// Most chunks of a stream go further: up to the end of "choices" they differ from the one before only in
+// one string, the content's in text, the arguments' in a tool call. When a chunk's bytes before that
+// string and from there to the end of "choices" are those of the last chunk read with one, only the string
+// and the members after "choices" (OpenAI's "obfuscation", which differs in every chunk) are read; the
+// rest of the answer is that chunk's.
 type chunkScanner struct {
 	prefix string
-	// head is the bytes before the content string of the last chunk read with content, mid those from
-	// after it to the end of "choices", and last what was read of that chunk.
+	// head is the bytes before the string of the last chunk read with one, mid those from after it to
+	// the end of "choices", last what was read of that chunk, and args says the string is the arguments.
 	head, mid string
 	last      fastChunk
+	args      bool
 }
 
 func (cs *chunkScanner) scan(data string) (fastChunk, bool) {
@@ -62,11 +75,20 @@ func (cs *chunkScanner) scan(data string) (fastChunk, bool) {
 	if !r.ok {
 		r = cs.read(data, 0)
 	}
-	if r.ok && r.c.hasContent {
-		cs.head, cs.mid = strings.Clone(data[:r.c.contentAt[0]]), strings.Clone(data[r.c.contentAt[1]:r.choicesEnd])
-		cs.last = r.c
+	switch {
+	case !r.ok:
+	case r.c.hasContent:
+		cs.remember(data, r, r.c.contentAt, false)
+	case r.c.argsAt[1] > 0:
+		cs.remember(data, r, r.c.argsAt, true)
 	}
 	return r.c, r.ok
+}
+
+// remember takes a chunk read whole as the shape of the next: the string at at varies.
+func (cs *chunkScanner) remember(data string, r readChunk, at [2]int, args bool) {
+	cs.head, cs.mid = strings.Clone(data[:at[0]]), strings.Clone(data[at[1]:r.choicesEnd])
+	cs.last, cs.args = r.c, args
 }
 
 // sameShape reads a chunk that is the last one read with content up to the end of "choices" but for the
@@ -83,7 +105,11 @@ func (cs *chunkScanner) sameShape(data string) (fastChunk, bool) {
 		return fastChunk{}, false
 	}
 	c := cs.last
-	c.content, c.contentAt = v, [2]int{len(cs.head), s.i}
+	if at := [2]int{len(cs.head), s.i}; cs.args {
+		c.call.args, c.argsAt = v, at
+	} else {
+		c.content, c.contentAt = v, at
+	}
 	s.i += len(cs.mid)
 	if _, _, ok := s.members(&c, afterMember, true); !ok {
 		return fastChunk{}, false
@@ -296,6 +322,7 @@ func (s *scanner) delta(c *fastChunk) bool {
 	if !s.eat('{') {
 		return false
 	}
+	seenCalls := false
 	for first := true; ; first = false {
 		s.ws()
 		if s.eat('}') {
@@ -310,8 +337,14 @@ func (s *scanner) delta(c *fastChunk) bool {
 		}
 		switch key {
 		case "role", "content", "refusal", "reasoning_content":
+		case "tool_calls":
+			if seenCalls || !s.toolCalls(c) {
+				return false
+			}
+			seenCalls = true
+			continue
 		default:
-			return false // tool_calls, function_call, or anything new: the slow path reads it
+			return false // function_call, or anything new: the slow path reads it
 		}
 		if s.lit("null") {
 			continue
@@ -336,6 +369,118 @@ func (s *scanner) delta(c *fastChunk) bool {
 			}
 		}
 	}
+}
+
+// toolCalls reads a delta's tool_calls: null, empty, or one call's delta whose members are index, id,
+// type and function (name and arguments), each once, as strings or null but for index, a number. Several
+// calls, and anything else, are the slow path's.
+func (s *scanner) toolCalls(c *fastChunk) bool {
+	if s.lit("null") {
+		return true
+	}
+	if !s.eat('[') {
+		return false
+	}
+	s.ws()
+	if s.eat(']') {
+		return true
+	}
+	var d callDelta
+	var seen [4]bool // index, id, type, function
+	ok := s.object(func(key string) bool {
+		var at int
+		switch key {
+		case "index":
+			at = 0
+		case "id":
+			at = 1
+		case "type":
+			at = 2
+		case "function":
+			at = 3
+		default:
+			return false
+		}
+		if seen[at] {
+			return false // a repeated key is read differently by different parsers
+		}
+		seen[at] = true
+		switch at {
+		case 0:
+			n, ok := s.int()
+			d.index = n
+			return ok
+		case 1:
+			return s.strOrNull(&d.id)
+		case 2:
+			var typ string
+			return s.strOrNull(&typ)
+		}
+		if s.lit("null") {
+			return true
+		}
+		var seenName, seenArgs bool
+		return s.object(func(key string) bool {
+			switch {
+			case key == "name" && !seenName:
+				seenName = true
+				return s.strOrNull(&d.name)
+			case key == "arguments" && !seenArgs:
+				seenArgs = true
+				start := s.i
+				if !s.strOrNull(&d.args) {
+					return false
+				}
+				if s.b[start] == '"' {
+					c.argsAt = [2]int{start, s.i}
+				}
+				return true
+			}
+			return false
+		})
+	})
+	if !ok || !seen[0] {
+		return false
+	}
+	s.ws()
+	if !s.eat(']') {
+		return false
+	}
+	c.call, c.hasCall = d, true
+	return true
+}
+
+// object reads a JSON object, giving each member's key to member, which reads the value (after the
+// colon) and says whether it could.
+func (s *scanner) object(member func(key string) bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		s.ws()
+		if s.eat('}') {
+			return true
+		}
+		if !first && !(s.eat(',') && s.wsThen()) {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || !s.colon() || !member(key) {
+			return false
+		}
+	}
+}
+
+// strOrNull reads a string into v, or null, which leaves v as it is (as encoding/json does).
+func (s *scanner) strOrNull(v *string) bool {
+	if s.lit("null") {
+		return true
+	}
+	str, ok := s.str()
+	if ok {
+		*v = str
+	}
+	return ok
 }
 
 func (s *scanner) int() (int, bool) {

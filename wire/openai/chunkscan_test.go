@@ -16,7 +16,9 @@ func slowRead(data string) (fastChunk, bool) {
 			Logprobs     json.RawMessage `json:"logprobs"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal([]byte(data), &c); err != nil {
+	// The stream guard's own slow-path type reads the tool calls, as it does.
+	var calls chunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil || json.Unmarshal([]byte(data), &calls) != nil {
 		return fastChunk{}, false
 	}
 	if len(c.Choices) == 0 {
@@ -32,6 +34,14 @@ func slowRead(data string) (fastChunk, bool) {
 	}
 	if r, ok := ch.Delta["content"]; ok && string(r) != "null" {
 		out.hasContent = json.Unmarshal(r, &out.content) == nil
+	}
+	switch tcs := calls.Choices[0].Delta.ToolCalls; len(tcs) {
+	case 0:
+	case 1:
+		tc := tcs[0]
+		out.call, out.hasCall = callDelta{index: tc.Index, id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments}, true
+	default:
+		return fastChunk{}, false // never read by the scanner: a difference will show
 	}
 	return out, true
 }
@@ -49,7 +59,13 @@ func agree(data string, got, want fastChunk) string {
 	if want.logprobs && !got.logprobs {
 		return "logprobs missed"
 	}
-	got.contentAt, got.logprobs, want.logprobs = [2]int{}, false, false
+	if got.argsAt[1] > 0 {
+		var at string
+		if err := json.Unmarshal([]byte(data[got.argsAt[0]:got.argsAt[1]]), &at); err != nil || at != got.call.args {
+			return fmt.Sprintf("the arguments' place %v holds %q", got.argsAt, data[got.argsAt[0]:got.argsAt[1]])
+		}
+	}
+	got.contentAt, got.argsAt, got.logprobs, want.logprobs = [2]int{}, [2]int{}, false, false
 	if got != want {
 		return fmt.Sprintf("scanned %+v, encoding/json reads %+v", got, want)
 	}
@@ -67,7 +83,15 @@ func TestScanChunk(t *testing.T) {
 		{"escapes are unescaped", `{"choices":[{"index":0,"delta":{"content":"a\n\"b\" \u00e9 \ud83d\ude00 \/"}}]}`, true},
 		{"a finish", `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`, true},
 		{"a usage chunk", `{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`, true},
-		{"tool calls go to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0}]}}]}`, false},
+		{"a tool call's first delta", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"bash","arguments":""}}]},"finish_reason":null}]}`, true},
+		{"a piece of a tool call's arguments", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\"command\":"}}]}}]}`, true},
+		{"null members of a tool call", `{"choices":[{"index":0,"delta":{"content":null,"tool_calls":[{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":"x"}}]}}]}`, true},
+		{"empty tool calls", `{"choices":[{"index":0,"delta":{"tool_calls":[]}}]}`, true},
+		{"two tool calls go to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0},{"index":1}]}}]}`, false},
+		{"a tool call without an index goes to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":"x"}}]}}]}`, false},
+		{"a tool call's unknown member goes to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"extra":1}]}}]}`, false},
+		{"a tool call's repeated member goes to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a","arguments":"b"}}]}}]}`, false},
+		{"a case variant of a tool call's member goes to the slow path", `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"ID":"x"}]}}]}`, false},
 		{"two choices go to the slow path", `{"choices":[{"index":0,"delta":{}},{"index":1,"delta":{}}]}`, false},
 		{"a repeated key goes to the slow path", `{"choices":[{"index":0,"index":1,"delta":{}}]}`, false},
 		{"a lone surrogate goes to the slow path", `{"choices":[{"index":0,"delta":{"content":"\ud83d x"}}]}`, false},
@@ -97,7 +121,9 @@ func TestScanChunk(t *testing.T) {
 func FuzzScanChunk(f *testing.F) {
 	for _, s := range []string{`{"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`,
 		`{"id":"a","choices":[{"index":2,"delta":{"role":"assistant","content":"\u00e9\n"},"logprobs":{"x":[1,2.5e3,true]},"finish_reason":"length"}],"usage":null}`,
-		`{"choices":[]}`, `{"choices":[{"delta":{"content":"\ud83d\ude00"}}]}`} {
+		`{"choices":[]}`, `{"choices":[{"delta":{"content":"\ud83d\ude00"}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"a\":"}}]},"finish_reason":null}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"\u00e9"}}]},"finish_reason":"tool_calls"}]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -135,6 +161,10 @@ func FuzzScanChunkPair(f *testing.F) {
 		{`{"choices":[{"index":0,"delta":{"refusal":"","content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"refusal":"","content":"\n"}}]}`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"obfuscation":"x1"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"obfuscation":"y22"}`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"o":"x"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"choices":[]}`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"a\u00e9"}}]}}]}`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":null}}]}}]}`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{","arguments":"x"}}]}}]}`, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"y","arguments":"x"}}]}}]}`},
+		{`{"choices":[{"index":0,"delta":{"content":"a","tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, `{"choices":[{"index":0,"delta":{"content":"b","tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"o":"x"}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],"CHOICES":[]}`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"b"}}]`},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"b"}}],}`},
