@@ -154,6 +154,9 @@ func (x *exchange) deciding() *pipeline.Pipeline {
 // followable returns the denial a follow-up can answer: one the pipeline returned under retry, not a
 // refusal it wrote.
 func followable(err error) *pipeline.DeniedError {
+	if err == nil {
+		return nil // most exchanges: spare errors.As its allocations
+	}
 	var r *pipeline.Refusal
 	var d *pipeline.DeniedError
 	if errors.As(err, &r) || !errors.As(err, &d) {
@@ -337,6 +340,9 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 		// No per-write flush: the reader flushes before it may wait.
 		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, nil, info)
 		resp.Body.Close()
+		if err == nil {
+			return nil
+		}
 		var next *http.Response
 		var c *pipeline.CorrectionError
 		if errors.As(err, &c) {
@@ -460,11 +466,14 @@ func (x *exchange) setTally(h http.Header) {
 
 // logLine logs the exchange without content: route, status, reason code, tally and duration.
 func (x *exchange) logLine() {
-	evaluated, decision := x.t.values()
 	level := slog.LevelInfo
 	if x.status >= 500 {
 		level = slog.LevelWarn
 	}
+	if !x.g.log.Enabled(x.r.Context(), level) {
+		return // spare the arguments' allocations
+	}
+	evaluated, decision := x.t.values()
 	x.g.log.Log(x.r.Context(), level, "exchange", "upstream", x.rt.up.Name, "format", x.f.Name, "path", x.r.URL.Path,
 		"status", x.status, "code", x.code, "evaluated", evaluated, "decision", decision, "deny_retries", x.retries, "corrections", x.corrections, "duration", time.Since(x.start))
 }
