@@ -200,7 +200,12 @@ func (s *scanner) members(c *fastChunk, from membersFrom, seenChoices bool) (key
 type scanner struct {
 	b string
 	i int
+	// depth is how many arrays and objects skip is inside, bounded so that a deeply nested body cannot
+	// run the stack up: past maxSkipDepth the scanner declines, as it does whatever it is not sure of.
+	depth int
 }
+
+const maxSkipDepth = 512
 
 func (s *scanner) ws() {
 	// Most chunks are compact: the common case is one comparison.
@@ -524,18 +529,7 @@ func (s *scanner) str() (string, bool) {
 	}
 	start := s.i
 	// Strings are mostly plain ASCII, which one table lookup a byte passes and which needs no UTF-8 check.
-	b, i := s.b, s.i // locals, so that the loops keep them in registers
-	for i+8 <= len(b) {
-		if n := plainRun(b[i : i+8]); n < 8 {
-			i += n
-			break
-		}
-		i += 8
-	}
-	for i < len(b) && plainASCII[b[i]] {
-		i++
-	}
-	s.i = i
+	s.i = plainFrom(s.b, s.i)
 	ascii := true
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; {
@@ -570,47 +564,98 @@ func (s *scanner) strSlow(start int) (string, bool) {
 			s.i++
 			continue
 		}
-		if s.i+1 >= len(s.b) {
+		r, ok := s.escape()
+		if !ok {
 			return "", false
 		}
-		e := s.b[s.i+1]
-		s.i += 2
-		switch e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := s.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				// Only a clean high-low pair is read here; parsers differ on anything else: decline.
-				if r >= 0xDC00 || s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
-					return "", false
-				}
-				s.i += 2
-				r2, ok := s.hex4()
-				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-					return "", false
-				}
-				r = utf16.DecodeRune(r, r2)
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
+		out = utf8.AppendRune(out, r)
 	}
 	return "", false
+}
+
+// escape reads the escape at s.i (its backslash) and returns the character it stands for. Of the
+// surrogates it reads only a clean high-low pair; parsers differ on anything else: it declines.
+func (s *scanner) escape() (rune, bool) {
+	if s.i+1 >= len(s.b) {
+		return 0, false
+	}
+	e := s.b[s.i+1]
+	s.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return rune(e), true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	case 'u':
+		r, ok := s.hex4()
+		if !ok || !utf16.IsSurrogate(r) {
+			return r, ok
+		}
+		if r >= 0xDC00 || s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
+			return 0, false
+		}
+		s.i += 2
+		r2, ok := s.hex4()
+		if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+			return 0, false
+		}
+		return utf16.DecodeRune(r, r2), true
+	}
+	return 0, false
+}
+
+// skipStr passes over a JSON string, checking it as str does, without building its value. Escapes stand
+// for valid UTF-8, so the string is valid when its raw bytes are.
+func (s *scanner) skipStr() bool {
+	if !s.eat('"') {
+		return false
+	}
+	start, ascii := s.i, true
+	for {
+		s.i = plainFrom(s.b, s.i)
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return ascii || utf8.ValidString(s.b[start:s.i-1])
+		case c == '\\':
+			if _, ok := s.escape(); !ok {
+				return false
+			}
+			continue
+		case c < 0x20:
+			return false
+		case c >= 0x80:
+			ascii = false
+		}
+		s.i++
+	}
+}
+
+// plainFrom is the index of the first byte from i on that is not plain ASCII (as plainASCII says), or
+// len(b): eight bytes at a time, then one.
+func plainFrom(b string, i int) int {
+	for i+8 <= len(b) {
+		n := plainRun(b[i : i+8])
+		i += n
+		if n < 8 {
+			return i
+		}
+	}
+	for i < len(b) && plainASCII[b[i]] {
+		i++
+	}
+	return i
 }
 
 func (s *scanner) hex4() (rune, bool) {
@@ -633,9 +678,13 @@ func (s *scanner) skip() bool {
 	}
 	switch c := s.b[s.i]; {
 	case c == '"':
-		_, ok := s.str()
-		return ok
+		return s.skipStr()
 	case c == '{' || c == '[':
+		if s.depth >= maxSkipDepth {
+			return false
+		}
+		s.depth++
+		defer func() { s.depth-- }()
 		closer := byte('}')
 		if c == '[' {
 			closer = ']'
@@ -650,7 +699,7 @@ func (s *scanner) skip() bool {
 				return false
 			}
 			if c == '{' {
-				if _, ok := s.str(); !ok || !s.colon() {
+				if !s.skipStr() || !s.colon() {
 					return false
 				}
 			}

@@ -35,6 +35,13 @@ func TestEndUser(t *testing.T) {
 			wantID: "u-3", wantField: "safety_identifier"},
 		{desc: "no end user is empty", body: sdkBody(sdk.ChatCompletionNewParams{Model: "gpt-5.1", Messages: msgs})},
 		{desc: "a body that is not JSON is an error", body: `{`, wantErr: "not a request body"},
+		{desc: "the last of repeated fields wins", body: `{"user":"a","user":"b"}`, wantID: "b", wantField: "user"},
+		{desc: "a null after a value empties the field", body: `{"safety_identifier":"a","safety_identifier":null,"user":"u"}`, wantID: "u", wantField: "user"},
+		{desc: "a case variant of the key is read as encoding/json reads it", body: `{"User":"c"}`, wantID: "c", wantField: "user"},
+		{desc: "an escaped id is unescaped", body: `{"model":"m","messages":[{"role":"user","content":"a\nb"}],"user":"u\u00e9"}`, wantID: "ué", wantField: "user"},
+		{desc: "a number for the id is an error", body: `{"user":7}`, wantErr: "not a request body"},
+		{desc: "trailing data is an error", body: `{"user":"u"} x`, wantErr: "not a request body"},
+		{desc: "a deeply nested body is read", body: `{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `,"user":"deep"}`, wantID: "deep", wantField: "user"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
