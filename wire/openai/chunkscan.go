@@ -252,107 +252,59 @@ func (s *scanner) choices(c *fastChunk) bool {
 }
 
 func (s *scanner) choice(c *fastChunk) bool {
-	if !s.eat('{') {
-		return false
-	}
 	var seenIndex, seenDelta, seenFinish bool
-	for first := true; ; first = false {
-		s.ws()
-		if s.eat('}') {
-			return true
-		}
-		if !first && !(s.eat(',') && s.wsThen()) {
-			return false
-		}
-		key, ok := s.str()
-		if !ok || !s.colon() {
-			return false
-		}
-		// A repeated key is read differently by different parsers: decline.
+	return s.object(func(key string) bool {
 		switch key {
 		case "index":
 			if seenIndex {
-				return false
+				return false // a repeated key is read differently by different parsers: decline
 			}
 			seenIndex = true
+			n, ok := s.int()
+			c.index = n
+			return ok
 		case "delta":
 			if seenDelta {
 				return false
 			}
 			seenDelta = true
+			return s.delta(c)
 		case "finish_reason":
 			if seenFinish {
 				return false
 			}
 			seenFinish = true
+			return s.strOrNull(&c.finishReason)
 		}
-		switch key {
-		case "index":
-			n, ok := s.int()
-			if !ok {
-				return false
-			}
-			c.index = n
-		case "delta":
-			if !s.delta(c) {
-				return false
-			}
-		case "finish_reason":
+		if strings.EqualFold(key, "index") || strings.EqualFold(key, "delta") || strings.EqualFold(key, "finish_reason") {
+			return false // read case-insensitively by encoding/json: decline rather than disagree
+		}
+		if strings.EqualFold(key, "logprobs") {
 			if s.lit("null") {
-				continue
+				return true
 			}
-			v, ok := s.str()
-			if !ok {
-				return false
-			}
-			c.finishReason = v
-		default:
-			if strings.EqualFold(key, "index") || strings.EqualFold(key, "delta") || strings.EqualFold(key, "finish_reason") {
-				return false // read case-insensitively by encoding/json: decline rather than disagree
-			}
-			if strings.EqualFold(key, "logprobs") {
-				if s.lit("null") {
-					continue
-				}
-				c.logprobs = true // a case variant or a repeat may hide a null: erring this way only costs time
-			}
-			if !s.skip() {
-				return false
-			}
+			c.logprobs = true // a case variant or a repeat may hide a null: erring this way only costs time
 		}
-	}
+		return s.skip()
+	})
 }
 
 func (s *scanner) delta(c *fastChunk) bool {
-	if !s.eat('{') {
-		return false
-	}
 	seenCalls := false
-	for first := true; ; first = false {
-		s.ws()
-		if s.eat('}') {
-			return true
-		}
-		if !first && !(s.eat(',') && s.wsThen()) {
-			return false
-		}
-		key, ok := s.str()
-		if !ok || !s.colon() {
-			return false
-		}
+	return s.object(func(key string) bool {
 		switch key {
 		case "role", "content", "refusal", "reasoning_content":
 		case "tool_calls":
-			if seenCalls || !s.toolCalls(c) {
+			if seenCalls {
 				return false
 			}
 			seenCalls = true
-			continue
+			return s.toolCalls(c)
 		default:
 			return false // function_call, or anything new: the slow path reads it
 		}
 		if s.lit("null") {
-			continue
+			return true
 		}
 		start := s.i
 		v, ok := s.str()
@@ -373,7 +325,8 @@ func (s *scanner) delta(c *fastChunk) bool {
 				return false // not accumulated by the guard's text: let the slow path see it
 			}
 		}
-	}
+		return true
+	})
 }
 
 // toolCalls reads a delta's tool_calls: null, empty, or one call's delta whose members are index, id,
