@@ -21,7 +21,8 @@ import (
 
 // Event is one event block: the lines up to and including the blank line that ends it.
 type Event struct {
-	// Raw is the event's bytes as read. It must not be written to: Data may share its bytes.
+	// Raw is the event's bytes as read. It must not be written to: Data may share its bytes, and its
+	// array may hold other events' (its capacity ends with its bytes, so appending copies it).
 	Raw []byte
 	// Type is the event field ("" when absent).
 	Type string
