@@ -346,13 +346,13 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 		var next *http.Response
 		var c *pipeline.CorrectionError
 		if errors.As(err, &c) {
-			out.flushNow() // the feedback reaches the client while the continuation is asked for
+			out.Flush() // the feedback reaches the client while the continuation is asked for
 			if base == nil {
 				base = x.body
 			}
 			next = x.continueStream(ctx, base, c)
 		} else if d := followable(err); d != nil {
-			out.flushNow()
+			out.Flush()
 			base = nil // the follow-up's answer is a message of its own
 			next = x.followUp(ctx, d.Body, d, true)
 		}
@@ -377,6 +377,8 @@ func (x *exchange) continueStream(ctx context.Context, base []byte, c *pipeline.
 // flushBeforeRead writes a stream to the client and flushes it before each read from the upstream, not
 // after each write: a read is where the gateway may wait, so nothing written sits in a buffer while it
 // does, and the events of one upstream read go out in one flush (one syscall, not one per event).
+// It is an http.Flusher, which the pipeline flushes before the checks at a stream's finish, the other
+// place where the gateway may wait.
 type flushBeforeRead struct {
 	w     io.Writer
 	flush func()
@@ -385,13 +387,15 @@ type flushBeforeRead struct {
 	waited *time.Duration
 }
 
+var _ http.Flusher = (*flushBeforeRead)(nil)
+
 func (f *flushBeforeRead) Write(p []byte) (int, error) {
 	f.dirty = true
 	return f.w.Write(p)
 }
 
-// flushNow flushes what was written, if anything.
-func (f *flushBeforeRead) flushNow() {
+// Flush flushes what was written, if anything.
+func (f *flushBeforeRead) Flush() {
 	if f.dirty {
 		f.dirty = false
 		f.flush()
@@ -407,7 +411,7 @@ type flushingReader struct {
 }
 
 func (r flushingReader) Read(p []byte) (int, error) {
-	r.f.flushNow()
+	r.f.Flush()
 	start := time.Now()
 	n, err := r.r.Read(p)
 	*r.f.waited += time.Since(start)

@@ -581,6 +581,9 @@ func (e *CorrectionError) Error() string {
 // rounds.Corrections allows, writes the guardrail's feedback after the text the client has and comes back
 // as a *CorrectionError for the caller to continue; the stream guardrails of a continuation see the text
 // the client already has of the message. Every round of one Rounds must be in the same format.
+//
+// An out that buffers may implement http.Flusher: StreamRound flushes it before the response stage at
+// the stream's finish (tool-call authorization and output guardrails), which may wait.
 func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, in io.Reader, out io.Writer, flush func(), info stream.Info) error {
 	switch {
 	case rounds.f == nil:
@@ -605,7 +608,13 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		held = &holdGate{inner: gate}
 		gate = held
 	}
+	// The response stage may wait (a webhook authorizer, a remote guardrail): what out buffered reaches
+	// the client first, so that released text never waits on the checks of what comes after it.
+	flushOut, _ := out.(http.Flusher)
 	decide := func(r warden.Response) (warden.Response, error) {
+		if flushOut != nil {
+			flushOut.Flush()
+		}
 		if held != nil {
 			return p.decideHeld(ctx, info.Run, r, held.take())
 		}

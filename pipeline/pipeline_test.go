@@ -756,3 +756,49 @@ func TestResponsesNoGuardrailChangesGoOutAsTheyCame(t *testing.T) {
 		})
 	}
 }
+
+// bufferedClient is a client's stream behind a buffer, as the gateway's is: what is written reaches the
+// client on Flush.
+type bufferedClient struct{ pending, client bytes.Buffer }
+
+func (b *bufferedClient) Write(p []byte) (int, error) { return b.pending.Write(p) }
+func (b *bufferedClient) Flush()                      { b.pending.WriteTo(&b.client) }
+
+func TestReleasedTextReachesTheClientBeforeTheFinishChecks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, format, fixture, text string
+	}{
+		{desc: "a chat stream's text is flushed before its calls are authorized", format: "openai-chat", fixture: "../wire/openai/testdata/stream_denied_call.sse", text: "Cleaning up."},
+		{desc: "a Responses stream's text is flushed before its call is authorized", format: "openai-responses", fixture: "../wire/openai/testdata/responses_stream_function_call.sse", text: "Running the tests."},
+		{desc: "an Anthropic stream's text is flushed before its call is authorized", format: "anthropic", fixture: "../wire/anthropic/testdata/stream_tool_use.sse", text: "the tests."},
+		{desc: "a Gemini stream's text is flushed before its call is authorized", format: "gemini", fixture: "../wire/gemini/testdata/stream_function_call.sse", text: "the tests."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			out := &bufferedClient{}
+			var clientHad []string // what the client had when each call was authorized
+			authorize := warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) {
+				clientHad = append(clientHad, out.client.String())
+				return warden.Allow(), nil
+			})
+			e, err := warden.NewEngine(warden.Spec{ToolCall: []warden.Entry{{Name: "record", Guardrail: authorize}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = (&pipeline.Pipeline{Engine: e}).Stream(context.Background(), format(t, tt.format), bytes.NewReader(read(t, tt.fixture)), out, nil, stream.Info{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(clientHad) == 0 {
+				t.Fatal("no tool call was authorized")
+			}
+			for i, had := range clientHad {
+				if !strings.Contains(had, tt.text) {
+					t.Errorf("call %d was authorized while the client lacked the text %q released before it; it had:\n%s", i, tt.text, had)
+				}
+			}
+		})
+	}
+}
