@@ -20,10 +20,12 @@ func newBenchCommand(s streams) *cobra.Command {
   warden-off    Warden's gateway with no guardrails
   warden        Warden's gateway with the config's guardrails (the embedded defaults unless --config)
 and measures each with the same requests: a coding agent's Chat Completions turn whose answer is a tool
-call, whole and streamed (--chunks text deltas --chunk-interval apart, then the tool call).
+call, whole and streamed (--chunks text deltas, then the tool call and the finish, each event
+--chunk-interval apart).
 
-It reports latency p50/p99 at concurrency 1, a stream's time to first token and each chunk's trip from
-the upstream to the client, and throughput at --concurrency with the upstream answering at once; then
+It reports latency p50/p99 at concurrency 1, a stream's time to first token (--requests streams whose
+first chunk comes alone) and each chunk's trip from the upstream to the client (--stream-requests paced
+streams), and throughput at --concurrency with the upstream answering at once; then
 the guarded target against the bare proxy and issue #7's targets: p99 within 150µs, time to first token
 within 100µs, per chunk within 5µs, throughput at least 70%. The concurrency-1 phases interleave the
 targets in --rounds rounds, so that a slow spell of a shared machine falls on all of them alike.
@@ -67,10 +69,10 @@ not comparable with a bench that pins each part to its own cores. Audit records 
 	f := cmd.Flags()
 	f.StringVarP(&o.Config, "config", "c", "", "config `file` of the guarded target (default: the embedded default)")
 	f.BoolVar(&o.KeepAudit, "keep-audit", false, "write the config's audit records to its sink (default: discard them)")
-	f.IntVar(&o.Requests, "requests", gatewaybench.DefaultRequests, "whole requests a target at concurrency 1")
-	f.IntVar(&o.StreamRequests, "stream-requests", gatewaybench.DefaultStreamRequests, "streams a target at concurrency 1")
+	f.IntVar(&o.Requests, "requests", gatewaybench.DefaultRequests, "whole requests, and streams timed to their first token, a target at concurrency 1")
+	f.IntVar(&o.StreamRequests, "stream-requests", gatewaybench.DefaultStreamRequests, "paced streams a target at concurrency 1, for the chunks' trips")
 	f.IntVar(&o.Chunks, "chunks", gatewaybench.DefaultChunks, "text deltas in a stream")
-	f.DurationVar(&o.ChunkInterval, "chunk-interval", gatewaybench.DefaultChunkInterval, "the upstream's pause between text deltas at concurrency 1")
+	f.DurationVar(&o.ChunkInterval, "chunk-interval", gatewaybench.DefaultChunkInterval, "the upstream's pause between a stream's events at concurrency 1")
 	f.IntVar(&o.Concurrency, "concurrency", gatewaybench.DefaultConcurrency, "clients at once in the throughput phase")
 	f.DurationVar(&o.Duration, "duration", gatewaybench.DefaultDuration, "length of each target's throughput phase, whole and streamed each")
 	f.IntVar(&o.Rounds, "rounds", gatewaybench.DefaultRounds, "rounds the concurrency-1 phases interleave the targets in")

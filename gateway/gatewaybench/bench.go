@@ -37,14 +37,17 @@ type Options struct {
 	// KeepAudit writes the config's audit records to its sink; by default they are discarded, so that the
 	// figures are the gateway's and not the sink's.
 	KeepAudit bool
-	// Requests is how many whole requests each target answers at concurrency 1.
+	// Requests is how many whole requests each target answers at concurrency 1, and how many streams it
+	// answers there to time their first token.
 	Requests int
-	// StreamRequests is how many streams each target answers at concurrency 1.
+	// StreamRequests is how many streams paced by ChunkInterval each target answers at concurrency 1, to
+	// time each chunk's trip.
 	StreamRequests int
 	// Chunks is how many text deltas a stream carries before its tool call and finish.
 	Chunks int
-	// ChunkInterval is the upstream's pause between text deltas in the concurrency-1 streams (throughput
-	// streams have none, so that the CPU is what limits them).
+	// ChunkInterval is the upstream's pause between a stream's events (text deltas, the tool call, the
+	// finish) in the concurrency-1 streams, as a model streams them; throughput streams have none, so that
+	// the CPU is what limits them.
 	ChunkInterval time.Duration
 	// Concurrency is how many clients the throughput phase runs at once.
 	Concurrency int
@@ -151,6 +154,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	if err := m.latency(ctx, targets, rep); err != nil {
+		return nil, err
+	}
+	if err := m.firstToken(ctx, targets, rep); err != nil {
 		return nil, err
 	}
 	if err := m.streamLatency(ctx, targets, rep); err != nil {

@@ -182,12 +182,29 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 	return err
 }
 
-func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Report) error {
-	m.progress("streams at concurrency 1: %d a target, %d chunks %v apart", m.o.StreamRequests, m.o.Chunks, m.o.ChunkInterval)
+// firstToken times streams to their first text chunk, as many a target as whole requests. The upstream
+// sends the first chunk on its own and the rest after one pause: a p99 needs thousands of samples, which
+// streams paced throughout as a model's cannot give in a run's time.
+func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report) error {
+	m.progress("streams timed to their first token at concurrency 1: %d a target", m.o.Requests)
 	ttft := make([][]time.Duration, len(targets))
+	m.up.setPacing(pacing{interval: m.o.ChunkInterval, firstAlone: true})
+	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
+		s, _, err := m.stream(ctx, t)
+		ttft[i] = append(ttft[i], s.ttft)
+		return err
+	})
+	for i := range targets {
+		rep.Targets[i].TTFT = summarize(ttft[i])
+	}
+	return err
+}
+
+func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Report) error {
+	m.progress("streams at concurrency 1: %d a target, their events %v apart", m.o.StreamRequests, m.o.ChunkInterval)
 	total := make([][]time.Duration, len(targets))
 	chunk := make([][]time.Duration, len(targets))
-	m.up.setInterval(m.o.ChunkInterval)
+	m.up.setPacing(pacing{interval: m.o.ChunkInterval})
 	err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
 		m.up.trace(true)
 		s, a, err := m.stream(ctx, t)
@@ -195,7 +212,6 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 		if err != nil {
 			return err
 		}
-		ttft[i] = append(ttft[i], s.ttft)
 		total[i] = append(total[i], s.total)
 		for k, sent := range m.up.departures() {
 			chunk[i] = append(chunk[i], s.arrived[k]-sent)
@@ -204,7 +220,6 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 		return nil
 	})
 	for i := range targets {
-		rep.Targets[i].TTFT = summarize(ttft[i])
 		rep.Targets[i].Stream = summarize(total[i])
 		rep.Targets[i].Chunk = summarize(chunk[i])
 	}
@@ -214,7 +229,7 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 // throughput interleaves the targets as the concurrency-1 phases do: each round gives every target a
 // share of Duration, whole and then streamed, and the rates add up over the rounds.
 func (m *measurer) throughput(ctx context.Context, targets []target, rep *Report) error {
-	m.up.setInterval(0)
+	m.up.setPacing(pacing{})
 	m.progress("throughput at concurrency %d: %v a target, whole and streamed each, in %d rounds", m.o.Concurrency, m.o.Duration, m.o.ThroughputRounds)
 	share := m.o.Duration / time.Duration(m.o.ThroughputRounds)
 	whole := make([]Rate, len(targets))

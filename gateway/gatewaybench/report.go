@@ -26,7 +26,8 @@ type Report struct {
 type TargetResult struct {
 	Name string `json:"name"`
 	// Whole is the latency of a whole request at concurrency 1; TTFT is the time to a stream's first text
-	// chunk, Stream the time to its end, Chunk each text chunk's trip from the upstream to the client.
+	// chunk (sent on its own); Stream is the time to a paced stream's end, Chunk each of its text chunks'
+	// trip from the upstream to the client.
 	Whole  Latency `json:"whole"`
 	TTFT   Latency `json:"ttft"`
 	Stream Latency `json:"stream"`
@@ -160,7 +161,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.Whole.P50), us(t.Whole.P99), us(t.Whole.Mean), vs(t.Name, t.Whole.P99-bare.Whole.P99))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nStreams (%d text chunks %v apart, then a tool call), concurrency 1, %d a target:\n", o.Chunks, o.ChunkInterval, o.StreamRequests)
+	fmt.Fprintf(w, "\nStreams (%d text chunks, a tool call, the finish), concurrency 1: first token over %d a target (sent alone), chunks over %d a target (events %v apart):\n",
+		o.Chunks, o.Requests, o.StreamRequests, o.ChunkInterval)
 	fmt.Fprintln(tw, "target\tTTFT p50\tTTFT p99\tvs bare\tchunk p50\tchunk p99\tvs bare\tstream p50\t")
 	for _, t := range r.Targets {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.TTFT.P50), us(t.TTFT.P99), vs(t.Name, t.TTFT.P99-bare.TTFT.P99),

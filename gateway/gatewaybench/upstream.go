@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -33,17 +32,35 @@ const wholeResponse = `{"id":"chatcmpl-bench","object":"chat.completion","create
 // match a chunk's arrival with its departure.
 const chunkMark = "tok"
 
-// upstream is the fake provider: whole requests get wholeResponse, streams get chunks text deltas (one
-// event each, flushed, interval apart) and then the tool call and the finish. When tracing is on it notes
-// when each text chunk left, which the concurrency-1 stream phase reads back.
+// upstream is the fake provider: whole requests get wholeResponse, streams get chunks text deltas and
+// then the tool call and the finish, one event each, flushed, paced as the phase sets. When tracing is on
+// it notes when each text chunk left, which the concurrency-1 stream phase reads back.
 type upstream struct {
-	chunks   int
-	interval atomic.Int64 // time.Duration between text deltas
-	epoch    time.Time
+	chunks int
+	epoch  time.Time
 
 	mu      sync.Mutex
+	pacing  pacing
 	tracing bool
 	sent    []time.Duration // since epoch, by chunk index
+}
+
+// pacing is how the upstream spaces a stream's events. The tool call and the finish are paced as the text
+// is: sent at once after the last text delta, they made that delta's trip measure the proxy's work at the
+// stream's end (authorizing the call) on a machine whose CPUs the client shares, not the delta's relay.
+type pacing struct {
+	// interval is the pause before each event but the first.
+	interval time.Duration
+	// firstAlone pauses only between the first event and the second: the first goes out on its own, as a
+	// model's first token does, and the stream takes little longer than the interval.
+	firstAlone bool
+}
+
+// pauseBefore sleeps as long as the pacing says before event i.
+func (p pacing) pauseBefore(i int) {
+	if p.interval > 0 && i > 0 && (!p.firstAlone || i == 1) {
+		time.Sleep(p.interval)
+	}
 }
 
 func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -63,29 +80,37 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	flusher, _ := w.(http.Flusher)
+	flush := func() {
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
 	u.mu.Lock()
-	tracing := u.tracing
+	tracing, pace := u.tracing, u.pacing
 	u.mu.Unlock()
 	for i := range u.chunks {
-		if d := time.Duration(u.interval.Load()); i > 0 && d > 0 {
-			time.Sleep(d)
-		}
+		pace.pauseBefore(i)
 		if tracing {
 			u.mu.Lock()
 			u.sent[i] = time.Since(u.epoch)
 			u.mu.Unlock()
 		}
 		fmt.Fprintf(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{"content":"%s%d "},"finish_reason":null}]}`+"\n\n", chunkMark, i)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		flush()
 	}
+	pace.pauseBefore(u.chunks)
 	io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"go test ./pkg/parse/...\"}"}}]},"finish_reason":null}]}`+"\n\n")
-	io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n")
-	io.WriteString(w, "data: [DONE]\n\n")
+	flush()
+	pace.pauseBefore(u.chunks + 1)
+	io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n"+"data: [DONE]\n\n")
+	flush()
 }
 
-func (u *upstream) setInterval(d time.Duration) { u.interval.Store(int64(d)) }
+func (u *upstream) setPacing(p pacing) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.pacing = p
+}
 
 // trace turns the departure notes on (the next stream's chunks are noted afresh) or off (the notes stay
 // for departures).
