@@ -69,10 +69,12 @@ type scored struct {
 }
 
 // byGroup combines hits: the strongest hit of each group counts once (repeating a phrase is not new
-// evidence), and groups combine by noisy-or. weight lets the caller scale a hit (by position, say).
+// evidence), and groups combine by noisy-or. weight lets the caller scale a hit (by position, say). Hits
+// of supporting groups alone say nothing.
 func byGroup(p *phrases, hits []hit, where, prefix string, weight func(hit) float64) scored {
 	best := map[int]float64{}
 	var s scored
+	supported := false
 	for _, h := range hits {
 		w := p.groups[h.group].Weight
 		if weight != nil {
@@ -81,6 +83,7 @@ func byGroup(p *phrases, hits []hit, where, prefix string, weight func(hit) floa
 		if w <= 0 {
 			continue
 		}
+		supported = supported || !p.groups[h.group].Supporting
 		if w > best[h.group] {
 			best[h.group] = w
 		}
@@ -88,6 +91,9 @@ func byGroup(p *phrases, hits []hit, where, prefix string, weight func(hit) floa
 		if sev := p.groups[h.group].Severity; sev.Rank() > s.severity.Rank() {
 			s.severity = sev
 		}
+	}
+	if !supported {
+		return scored{}
 	}
 	ws := make([]float64, 0, len(best))
 	for _, w := range best {

@@ -76,14 +76,16 @@ func loadCorpus(name string, v any) {
 }
 
 // group is a named list of phrase templates with a weight (how much one match says) and, for injection, a
-// severity. Opening groups count only near the start of a text.
+// severity. Opening groups count only near the start of a text; supporting groups count only beside a
+// hit of another group.
 type group struct {
-	Name     string   `yaml:"name"`
-	Severity Severity `yaml:"severity"`
-	Weight   float64  `yaml:"weight"`
-	Opening  bool     `yaml:"opening"`
-	Phrases  []string `yaml:"phrases"`
-	Literals []string `yaml:"literals"`
+	Name       string   `yaml:"name"`
+	Severity   Severity `yaml:"severity"`
+	Weight     float64  `yaml:"weight"`
+	Opening    bool     `yaml:"opening"`
+	Supporting bool     `yaml:"supporting"`
+	Phrases    []string `yaml:"phrases"`
+	Literals   []string `yaml:"literals"`
 }
 
 // expand turns a template into every phrase it stands for: {a|b|} is a choice (an empty choice is nothing),
