@@ -41,6 +41,8 @@ type actionsCorpus struct {
 	Subcommands map[string]string `yaml:"subcommands"`
 	SQL         map[string]string `yaml:"sql"`
 	SystemPaths []string          `yaml:"system_paths"`
+	NounsToo    []string          `yaml:"nouns_too"`
+	Determiners []string          `yaml:"determiners"`
 }
 
 // ActionTable maps tool calls to action categories. It is built once from corpus/actions.yaml and is safe
@@ -55,6 +57,8 @@ type ActionTable struct {
 	sql        map[string]string
 	systemPath []string
 	names      []string
+	nounToo    map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
+	determiner map[string]bool
 }
 
 // Actions returns the shipped action table.
@@ -66,6 +70,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 	for _, w := range c.Read {
 		t.read[w] = true
 	}
+	t.nounToo, t.determiner = setOf(c.NounsToo), setOf(c.Determiners)
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
 		t.weight[cat.Name] = cat.Weight
@@ -98,10 +103,16 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 		fileish := slices.ContainsFunc(ws, func(w string) bool {
 			return w == "file" || w == "files" || w == "folder" || w == "directory" || w == "dir" || w == "path"
 		})
+		verbSeen := false
 		for _, w := range ws {
+			if verbSeen && a.nounToo[w] {
+				continue // the object of the verb before it: get_order, cancel_order
+			}
 			if a.read[w] {
 				set[Read] = true
+				verbSeen = true
 			}
+			verbSeen = verbSeen || len(a.verb[w]) > 0
 			for _, c := range a.verb[w] {
 				if c == "data_write" && fileish {
 					c = "file_write"
@@ -289,7 +300,17 @@ func (a *ActionTable) systemFile(p string) bool {
 	return false
 }
 
-// Allowed returns the categories a task in words allows: those its verbs name, always with Read.
+func setOf(words []string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// Allowed returns the categories a task in words allows: those its verbs name, always with Read. A word
+// that is a noun as often as a verb allows nothing after a determiner: "read the latest email" does not
+// allow sending one.
 func (a *ActionTable) Allowed(task string) map[string]bool {
 	allowed := map[string]bool{Read: true}
 	ws := toolwords.Split(task)
@@ -297,6 +318,9 @@ func (a *ActionTable) Allowed(task string) map[string]bool {
 		if (w == "tell" || w == "show" || w == "send") && i+1 < len(ws) && (ws[i+1] == "me" || ws[i+1] == "us") ||
 			w == "call" && i > 0 && ws[i-1] == "on" {
 			continue // "tell me who is on call" asks for an answer, not for a message to someone
+		}
+		if i > 0 && a.determiner[ws[i-1]] && a.nounToo[w] {
+			continue
 		}
 		for _, c := range a.scope[w] {
 			allowed[c] = true
