@@ -65,12 +65,9 @@ type ActionTable struct {
 var Actions = sync.OnceValue(func() *ActionTable {
 	var c actionsCorpus
 	loadCorpus("actions.yaml", &c)
-	t := &ActionTable{read: map[string]bool{}, verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
-		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths}
-	for _, w := range c.Read {
-		t.read[w] = true
-	}
-	t.nounToo, t.determiner = setOf(c.NounsToo), setOf(c.Determiners)
+	t := &ActionTable{read: setOf(c.Read), verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
+		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths,
+		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners)}
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
 		t.weight[cat.Name] = cat.Weight
@@ -110,9 +107,8 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 			}
 			if a.read[w] {
 				set[Read] = true
-				verbSeen = true
 			}
-			verbSeen = verbSeen || len(a.verb[w]) > 0
+			verbSeen = verbSeen || a.read[w] || len(a.verb[w]) > 0
 			for _, c := range a.verb[w] {
 				if c == "data_write" && fileish {
 					c = "file_write"
