@@ -169,7 +169,7 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	g.transport = cfg.Transport
 	if g.transport == nil {
-		g.transport = newTransport()
+		g.transport = NewTransport()
 	}
 	g.client = &http.Client{Transport: g.transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	names := map[string]bool{}
@@ -256,8 +256,10 @@ func (g *Gateway) upstreams() []*Upstream {
 	return append(out, g.prefixed...)
 }
 
-// newTransport is tuned for many concurrent exchanges with few upstream hosts.
-func newTransport() *http.Transport {
+// NewTransport returns the transport a Gateway uses when Config.Transport is nil, tuned for many
+// concurrent exchanges with few upstream hosts; a caller that wraps the transport (to trace or time the
+// upstream calls) starts from it.
+func NewTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,

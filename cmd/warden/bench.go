@@ -25,10 +25,14 @@ call, whole and streamed (--chunks text deltas, then the tool call and the finis
 
 It reports latency p50/p99 at concurrency 1, a stream's time to first token (--requests streams whose
 first chunk comes alone) and each chunk's trip from the upstream to the client (--stream-requests paced
-streams), and throughput at --concurrency with the upstream answering at once; then
-the guarded target against the bare proxy and issue #7's targets: p99 within 150µs, time to first token
-within 100µs, per chunk within 5µs, throughput at least 70%. The concurrency-1 phases interleave the
-targets in --rounds rounds, so that a slow spell of a shared machine falls on all of them alike.
+streams), and throughput at --concurrency with the upstream answering at once. The same exchanges are
+also timed inside each proxy, counting only its own spans (a chunk: from its read off the upstream to its
+flush to the client), which a shared machine's scheduling of the client and the upstream does not reach;
+and before the run, how often this machine takes the CPU from a busy thread, the noise under every p99.
+Then the guarded target against the bare proxy and issue #7's targets: p99 within 150µs, time to first
+token within 100µs, per chunk within 5µs (on the wire, and inside the proxy), throughput at least 70%.
+The concurrency-1 phases interleave the targets in --rounds rounds (by default one paced stream a target
+a round), so that a slow spell of a shared machine falls on all of them alike.
 
 Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
 X-Warden-Evaluated report stops the run with an error instead of a figure. The load generator and the

@@ -7,7 +7,9 @@
 // It must never report a figure for an exchange that went wrong: a non-200 answer, a stream that lost a
 // chunk, or a Warden answer without its X-Warden-Evaluated report fails the run. Everything runs in one
 // process, so the load generator and the upstream share the CPUs with the proxy under test; the figures
-// are comparable with each other, not with a bench that pins each part to its own cores.
+// are comparable with each other, not with a bench that pins each part to its own cores. That is why the
+// concurrency-1 exchanges are timed inside the proxies as well (see probe), and why the report gives this
+// machine's stall rate.
 // Its API serves the CLI and may change.
 package gatewaybench
 
@@ -54,7 +56,9 @@ type Options struct {
 	// Duration is how long each target's throughput phase lasts, for whole requests and for streams each.
 	Duration time.Duration
 	// Rounds interleaves the targets: each concurrency-1 phase runs in this many rounds, every target
-	// taking its share in each, so that a slow spell of a shared machine falls on all of them alike.
+	// taking its share in each, so that a slow spell of a shared machine falls on all of them alike. It is
+	// at most the fewer of Requests and StreamRequests; by default each round gives a target one paced
+	// stream.
 	Rounds int
 	// ThroughputRounds does the same for the throughput phase: each target's Duration is cut in this many
 	// shares.
@@ -71,7 +75,7 @@ const (
 	DefaultChunkInterval    = time.Millisecond
 	DefaultConcurrency      = 64
 	DefaultDuration         = 2 * time.Second
-	DefaultRounds           = 10
+	DefaultRounds           = DefaultStreamRequests
 	DefaultThroughputRounds = 4
 )
 
@@ -130,7 +134,8 @@ const (
 type target struct {
 	name   string
 	url    string
-	warden bool // its answers must carry X-Warden-Evaluated
+	warden bool   // its answers must carry X-Warden-Evaluated
+	probe  *probe // times what is the proxy's own; nil for the upstream reached directly
 }
 
 // Run starts the upstream and the three proxies on loopback, measures each and reports.
@@ -150,6 +155,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
 	}
+	m.progress("timing this machine's stalls")
+	rep.Stalls = measureStalls(o.Duration / 4)
 	if err := m.warmUp(ctx, targets); err != nil {
 		return nil, err
 	}
@@ -205,31 +212,32 @@ func start(ctx context.Context, o Options) (_ *bench, err error) {
 		return nil, err
 	}
 	base, _ := url.Parse(upURL)
-	bareURL, err := serve(bareProxy(base))
+	bareProbe, offProbe, onProbe := new(probe), new(probe), new(probe)
+	bareURL, err := serve(bareProbe.handler(bareProxy(base, probeTransport{tunedTransport()})))
 	if err != nil {
 		return nil, err
 	}
-	wardenURL := func(file string, off bool) (string, error) {
-		g, closeGateway, err := newWarden(ctx, base, file, o, off)
+	wardenURL := func(file string, off bool, p *probe) (string, error) {
+		g, closeGateway, err := newWarden(ctx, base, file, o, off, probeTransport{gateway.NewTransport()})
 		if err != nil {
 			return "", err
 		}
 		b.closers = append(b.closers, closeGateway)
-		return serve(g)
+		return serve(p.handler(g))
 	}
-	offURL, err := wardenURL("", true)
+	offURL, err := wardenURL("", true, offProbe)
 	if err != nil {
 		return nil, err
 	}
-	onURL, err := wardenURL(o.Config, false)
+	onURL, err := wardenURL(o.Config, false, onProbe)
 	if err != nil {
 		return nil, err
 	}
 	b.targets = []target{
 		{name: Direct, url: upURL},
-		{name: BareProxy, url: bareURL},
-		{name: WardenOff, url: offURL, warden: true},
-		{name: WardenGuard, url: onURL, warden: true},
+		{name: BareProxy, url: bareURL, probe: bareProbe},
+		{name: WardenOff, url: offURL, warden: true, probe: offProbe},
+		{name: WardenGuard, url: onURL, warden: true, probe: onProbe},
 	}
 	return b, nil
 }
@@ -241,8 +249,9 @@ func guardrailsName(file string) string {
 	return file
 }
 
-// newWarden builds a gateway the way `warden serve` does. off builds it with no guardrails at all.
-func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options, off bool) (http.Handler, func(), error) {
+// newWarden builds a gateway the way `warden serve` does, reaching the upstream through transport. off
+// builds it with no guardrails at all.
+func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options, off bool, transport http.RoundTripper) (http.Handler, func(), error) {
 	metrics := gateway.NewMetrics()
 	opts := config.Options{Stderr: io.Discard, Stdout: io.Discard,
 		WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }}
@@ -266,7 +275,7 @@ func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options
 	for _, name := range []string{gateway.ProviderOpenAI, gateway.ProviderAnthropic, gateway.ProviderGemini} {
 		ups = append(ups, gateway.Upstream{Name: name, URL: upstreamURL})
 	}
-	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics}
+	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics, Transport: transport}
 	if gc := l.Parsed.File.Gateway; gc != nil && !off {
 		cfg.OnDeny, cfg.DenyRetries = pipeline.OnDeny(gc.OnDeny), gc.DenyRetries
 		cfg.StreamRetries = gateway.StreamRetriesOf(gc.StreamRetries)
@@ -280,14 +289,14 @@ func newWarden(ctx context.Context, upstreamURL *url.URL, file string, o Options
 	return g, func() { l.Close() }, nil
 }
 
-// bareProxy is the floor: an httputil.ReverseProxy with a transport tuned as Warden's is, so that
-// connection reuse at concurrency 64 favours neither. It reads the request body before forwarding it, as
+// bareProxy is the floor: an httputil.ReverseProxy with a transport tuned as Warden's is (tunedTransport),
+// so that connection reuse at concurrency 64 favours neither. It reads the request body before forwarding it, as
 // Warden does (and must, to inspect it). Streaming the body through instead breaks streams now and then:
 // the upstream answers once it has the body, the proxy flushes the answer's headers, which ends the
 // client's body, and the transport's check for bytes beyond Content-Length then fails and closes the
 // upstream connection mid-stream.
-func bareProxy(base *url.URL) http.Handler {
-	rp := &httputil.ReverseProxy{Transport: tunedTransport(), Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(base) }}
+func bareProxy(base *url.URL, transport http.RoundTripper) http.Handler {
+	rp := &httputil.ReverseProxy{Transport: transport, Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(base) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {

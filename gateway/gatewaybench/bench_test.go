@@ -34,6 +34,20 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 				t.Errorf("%s %s: %+v, want %d samples with 0 < p50 <= p99", tr.Name, l.what, l.l, l.n)
 			}
 		}
+		// Inside a proxy: every exchange and every chunk timed; nothing for the upstream reached directly.
+		inProxy := []struct {
+			what string
+			l    Latency
+			n    int
+		}{{"whole in proxy", tr.WholeInProxy, 40}, {"ttft in proxy", tr.TTFTInProxy, 40}, {"chunk in proxy", tr.ChunkInProxy, 64}}
+		for _, l := range inProxy {
+			switch {
+			case tr.Name == Direct && l.l.N != 0:
+				t.Errorf("direct %s: %+v, want no samples", l.what, l.l)
+			case tr.Name != Direct && (l.l.N != l.n || l.l.P50 <= 0 || l.l.P50 > l.l.P99):
+				t.Errorf("%s %s: %+v, want %d samples with 0 < p50 <= p99", tr.Name, l.what, l.l, l.n)
+			}
+		}
 		if tr.WholeRate.Exchanges == 0 || tr.StreamRate.Exchanges == 0 || tr.WholeRate.PerSecond <= 0 {
 			t.Errorf("%s: throughput %+v %+v, want exchanges counted", tr.Name, tr.WholeRate, tr.StreamRate)
 		}
@@ -48,14 +62,18 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if off := rep.target(WardenOff); off.Evaluated != "0/0" {
 		t.Errorf("warden-off evaluated %q, want 0/0", off.Evaluated)
 	}
-	if len(rep.Checks) != 5 {
-		t.Errorf("%d checks, want 5", len(rep.Checks))
+	if len(rep.Checks) != 6 {
+		t.Errorf("%d checks, want 6", len(rep.Checks))
+	}
+	if rep.Stalls.Over20us < rep.Stalls.Over100us || rep.Stalls.Over100us < 0 {
+		t.Errorf("stalls %+v: more over 100µs than over 20µs", rep.Stalls)
 	}
 	var text, js bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails"} {
+	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails",
+		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}

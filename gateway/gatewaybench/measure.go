@@ -170,16 +170,45 @@ func (m *measurer) rounds(targets []target, n int, each func(i int, t target) er
 func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) error {
 	m.progress("whole requests at concurrency 1: %d a target", m.o.Requests)
 	samples := make([][]time.Duration, len(targets))
+	own := make([][]time.Duration, len(targets))
 	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
-		d, a, err := m.whole(ctx, t)
+		var d time.Duration
+		var a answer
+		x, err := m.probed(ctx, t, 0, func() (err error) {
+			d, a, err = m.whole(ctx, t)
+			return err
+		})
+		if err != nil {
+			return err
+		}
 		samples[i] = append(samples[i], d)
+		if x != nil {
+			own[i] = append(own[i], x.whole())
+		}
 		rep.Targets[i].Evaluated, rep.Targets[i].Decision = a.evaluated, a.decision
-		return err
+		return nil
 	})
 	for i := range targets {
-		rep.Targets[i].Whole = summarize(samples[i])
+		rep.Targets[i].Whole, rep.Targets[i].WholeInProxy = summarize(samples[i]), summarize(own[i])
 	}
 	return err
+}
+
+// probed runs one exchange with t's probe armed and returns what it noted, or nil for a target without
+// a probe.
+func (m *measurer) probed(ctx context.Context, t target, chunks int, exchange func() error) (*probed, error) {
+	if t.probe == nil {
+		return nil, exchange()
+	}
+	x := t.probe.arm(chunks)
+	if err := exchange(); err != nil {
+		t.probe.disarm()
+		return nil, err
+	}
+	if err := x.wait(ctx); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // firstToken times streams to their first text chunk, as many a target as whole requests. The upstream
@@ -188,14 +217,29 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report) error {
 	m.progress("streams timed to their first token at concurrency 1: %d a target", m.o.Requests)
 	ttft := make([][]time.Duration, len(targets))
+	own := make([][]time.Duration, len(targets))
 	m.up.setPacing(pacing{interval: m.o.ChunkInterval, firstAlone: true})
 	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
-		s, _, err := m.stream(ctx, t)
+		var s streamed
+		x, err := m.probed(ctx, t, m.o.Chunks, func() (err error) {
+			s, _, err = m.stream(ctx, t)
+			return err
+		})
+		if err != nil {
+			return err
+		}
 		ttft[i] = append(ttft[i], s.ttft)
-		return err
+		if x != nil {
+			d, ok := x.firstToken()
+			if !ok {
+				return fmt.Errorf("%s: the probe did not see the first chunk both come and go", t.name)
+			}
+			own[i] = append(own[i], d)
+		}
+		return nil
 	})
 	for i := range targets {
-		rep.Targets[i].TTFT = summarize(ttft[i])
+		rep.Targets[i].TTFT, rep.Targets[i].TTFTInProxy = summarize(ttft[i]), summarize(own[i])
 	}
 	return err
 }
@@ -204,10 +248,16 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 	m.progress("streams at concurrency 1: %d a target, their events %v apart", m.o.StreamRequests, m.o.ChunkInterval)
 	total := make([][]time.Duration, len(targets))
 	chunk := make([][]time.Duration, len(targets))
+	own := make([][]time.Duration, len(targets))
 	m.up.setPacing(pacing{interval: m.o.ChunkInterval})
 	err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
+		var s streamed
+		var a answer
 		m.up.trace(true)
-		s, a, err := m.stream(ctx, t)
+		x, err := m.probed(ctx, t, m.o.Chunks, func() (err error) {
+			s, a, err = m.stream(ctx, t)
+			return err
+		})
 		m.up.trace(false)
 		if err != nil {
 			return err
@@ -216,12 +266,18 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 		for k, sent := range m.up.departures() {
 			chunk[i] = append(chunk[i], s.arrived[k]-sent)
 		}
+		if x != nil {
+			var ok bool
+			if own[i], ok = x.stays(own[i]); !ok {
+				return fmt.Errorf("%s: the probe did not see every chunk both come and go", t.name)
+			}
+		}
 		rep.Targets[i].StreamEvaluated, rep.Targets[i].StreamDecision = a.evaluated, a.decision
 		return nil
 	})
 	for i := range targets {
 		rep.Targets[i].Stream = summarize(total[i])
-		rep.Targets[i].Chunk = summarize(chunk[i])
+		rep.Targets[i].Chunk, rep.Targets[i].ChunkInProxy = summarize(chunk[i]), summarize(own[i])
 	}
 	return err
 }

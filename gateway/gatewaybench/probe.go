@@ -1,0 +1,207 @@
+package gatewaybench
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A probe times, inside a proxy, what is the proxy's own in an exchange. Taken on the wire, a figure on a
+// machine whose CPUs the proxy shares with the client and the upstream carries their scheduling too, and
+// on a small VM that tail is many times the 5µs a chunk may add: the bare proxy's p99 moves by tens of
+// microseconds from one run to the next. Benches that pin the proxy to cores of its own remove most of it;
+// the probe removes it by timing only the spans the proxy is responsible for:
+//
+//   - a whole request: from the request reaching the proxy's handler to the handler's return, less the
+//     span from the upstream call to the upstream body's end;
+//   - the first token: from the request reaching the handler to the first chunk's flush to the client,
+//     less the span from the upstream call to the proxy's read of that chunk;
+//   - a chunk: from the proxy's read of it from the upstream's body to its flush to the client.
+//
+// The probe wraps the bare proxy and Warden alike (the handler, its ResponseWriter, and the upstream
+// transport), so what it costs falls on both. It is armed for one exchange at a time: the
+// concurrency-1 phases arm it before each exchange, and an unarmed probe passes everything through.
+type probe struct {
+	armed atomic.Pointer[probed]
+}
+
+// probed is what the probe noted of one exchange. Its fields are written by the handler's goroutine and
+// the transport's, and read once done is closed.
+type probed struct {
+	mu                sync.Mutex
+	arrived, returned time.Time
+	upstream          time.Duration // from each upstream call to its body's end, summed
+	firstCall, called time.Time     // the first upstream call's start; the pending one's
+	read, flushed     []time.Time   // by chunk index
+	written           []int         // chunks written and not yet flushed
+	done              chan struct{} // closed when the handler returns
+}
+
+type probeKey struct{}
+
+// arm makes the next exchange the handler sees the probed one, for a stream of chunks text chunks.
+func (p *probe) arm(chunks int) *probed {
+	x := &probed{read: make([]time.Time, chunks), flushed: make([]time.Time, chunks), done: make(chan struct{})}
+	p.armed.Store(x)
+	return x
+}
+
+// disarm forgets an armed probe that no exchange took (one that failed before reaching the proxy).
+func (p *probe) disarm() { p.armed.Store(nil) }
+
+// handler wraps a proxy's handler so that an armed probe times the exchange it serves.
+func (p *probe) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		x := p.armed.Swap(nil)
+		if x == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		x.arrived = time.Now()
+		defer func() {
+			x.mu.Lock()
+			x.returned = time.Now()
+			x.stamp(x.flushed, x.returned) // what the server flushes after the handler returns
+			x.mu.Unlock()
+			close(x.done)
+		}()
+		next.ServeHTTP(&probeWriter{ResponseWriter: w, x: x}, r.WithContext(context.WithValue(r.Context(), probeKey{}, x)))
+	})
+}
+
+// stamp gives the chunks written since the last flush the time t in into, and forgets them.
+func (x *probed) stamp(into []time.Time, t time.Time) {
+	for _, i := range x.written {
+		if i < len(into) && into[i].IsZero() {
+			into[i] = t
+		}
+	}
+	x.written = x.written[:0]
+}
+
+// probeWriter notes which chunks the proxy writes, and when its flushes of them return.
+type probeWriter struct {
+	http.ResponseWriter
+	x *probed
+}
+
+var _ http.Flusher = (*probeWriter)(nil)
+
+func (w *probeWriter) Write(p []byte) (int, error) {
+	w.x.mu.Lock()
+	w.x.written = chunkIndexes(p, w.x.written)
+	w.x.mu.Unlock()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *probeWriter) Flush() {
+	http.NewResponseController(w.ResponseWriter).Flush()
+	now := time.Now()
+	w.x.mu.Lock()
+	w.x.stamp(w.x.flushed, now)
+	w.x.mu.Unlock()
+}
+
+// Unwrap lets http.ResponseController reach the server's writer, as every writer wrapper must.
+func (w *probeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// probeTransport times the upstream calls of a probed exchange and notes when each chunk is read from
+// the upstream's body.
+type probeTransport struct{ next http.RoundTripper }
+
+func (t probeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	x, _ := r.Context().Value(probeKey{}).(*probed)
+	if x == nil {
+		return t.next.RoundTrip(r)
+	}
+	x.mu.Lock()
+	x.called = time.Now()
+	if x.firstCall.IsZero() {
+		x.firstCall = x.called
+	}
+	x.mu.Unlock()
+	resp, err := t.next.RoundTrip(r)
+	if err != nil {
+		x.upstreamEnded(time.Now())
+		return nil, err
+	}
+	resp.Body = &probeBody{ReadCloser: resp.Body, x: x}
+	return resp, nil
+}
+
+// upstreamEnded adds the pending upstream call's span, once.
+func (x *probed) upstreamEnded(at time.Time) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.called.IsZero() {
+		x.upstream += at.Sub(x.called)
+		x.called = time.Time{}
+	}
+}
+
+type probeBody struct {
+	io.ReadCloser
+	x     *probed
+	marks []int
+}
+
+func (b *probeBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	now := time.Now()
+	if n > 0 {
+		b.marks = chunkIndexes(p[:n], b.marks[:0])
+		b.x.mu.Lock()
+		for _, i := range b.marks {
+			if i < len(b.x.read) && b.x.read[i].IsZero() {
+				b.x.read[i] = now
+			}
+		}
+		b.x.mu.Unlock()
+	}
+	if err != nil {
+		b.x.upstreamEnded(now)
+	}
+	return n, err
+}
+
+func (b *probeBody) Close() error {
+	b.x.upstreamEnded(time.Now())
+	return b.ReadCloser.Close()
+}
+
+// wait blocks until the probed exchange's handler returned.
+func (x *probed) wait(ctx context.Context) error {
+	select {
+	case <-x.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// whole is the proxy's own time in a whole exchange.
+func (x *probed) whole() time.Duration { return x.returned.Sub(x.arrived) - x.upstream }
+
+// firstToken is the proxy's own time to the first chunk's flush: false when the chunk was not seen both
+// coming and going.
+func (x *probed) firstToken() (time.Duration, bool) {
+	if len(x.read) == 0 || x.read[0].IsZero() || x.flushed[0].IsZero() {
+		return 0, false
+	}
+	return x.flushed[0].Sub(x.arrived) - x.read[0].Sub(x.firstCall), true
+}
+
+// stays appends each chunk's stay in the proxy, from its read to its flush: false when a chunk was not
+// seen both coming and going.
+func (x *probed) stays(into []time.Duration) ([]time.Duration, bool) {
+	for i := range x.read {
+		if x.read[i].IsZero() || x.flushed[i].IsZero() {
+			return into, false
+		}
+		into = append(into, x.flushed[i].Sub(x.read[i]))
+	}
+	return into, true
+}
