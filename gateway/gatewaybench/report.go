@@ -36,7 +36,9 @@ type TargetResult struct {
 	Stream Latency `json:"stream"`
 	Chunk  Latency `json:"chunk"`
 	// WholeInProxy, TTFTInProxy and ChunkInProxy are the same exchanges timed inside the proxy, counting
-	// only the spans that are its own (see probe); none for the upstream reached directly.
+	// only the spans that are its own (see probe); none for the upstream reached directly. Only the chunk
+	// figure compares like with like: the bare proxy copies a whole answer to the client while reading it,
+	// inside its upstream span, where Warden reads the answer first and works on it after.
 	WholeInProxy Latency `json:"whole_in_proxy"`
 	TTFTInProxy  Latency `json:"ttft_in_proxy"`
 	ChunkInProxy Latency `json:"chunk_in_proxy"`
