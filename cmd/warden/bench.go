@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentwarden/warden/gateway/gatewaybench"
 	"github.com/spf13/cobra"
@@ -19,9 +20,10 @@ func newBenchCommand(s streams) *cobra.Command {
   bare-proxy    a bare httputil.ReverseProxy (the floor for any Go proxy)
   warden-off    Warden's gateway with no guardrails
   warden        Warden's gateway with the config's guardrails (the embedded defaults unless --config)
-and measures each with the same requests: a coding agent's Chat Completions turn whose answer is a tool
-call, whole and streamed (--chunks text deltas, then the tool call and the finish, each event
---chunk-interval apart).
+and measures each with the same requests: a coding agent's turn whose answer is a tool call, whole and
+streamed (--chunks text deltas, then the tool call and the finish, each event --chunk-interval apart), in
+the wire format --wire names: openai-chat (Chat Completions, the default), openai-responses, anthropic
+(Messages) or gemini (generateContent, streams as SSE).
 
 It reports latency p50/p99 at concurrency 1, a stream's time to first token (--requests streams whose
 first chunk comes alone) and each chunk's trip from the upstream to the client (--stream-requests paced
@@ -42,6 +44,7 @@ not comparable with a bench that pins each part to its own cores. Audit records 
 		Example: `  warden bench
   warden bench --config warden.yaml --keep-audit
   warden bench --requests 5000 --chunk-interval 20ms --stream-requests 100
+  warden bench --wire anthropic
   warden bench --format json > bench.json`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,6 +75,7 @@ not comparable with a bench that pins each part to its own cores. Audit records 
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.Config, "config", "c", "", "config `file` of the guarded target (default: the embedded default)")
+	f.StringVar(&o.Wire, "wire", gatewaybench.WireChat, "wire `format` to speak: "+strings.Join(gatewaybench.Wires(), ", "))
 	f.BoolVar(&o.KeepAudit, "keep-audit", false, "write the config's audit records to its sink (default: discard them)")
 	f.IntVar(&o.Requests, "requests", gatewaybench.DefaultRequests, "whole requests, and streams timed to their first token, a target at concurrency 1")
 	f.IntVar(&o.StreamRequests, "stream-requests", gatewaybench.DefaultStreamRequests, "paced streams a target at concurrency 1, for the chunks' trips")

@@ -1,5 +1,5 @@
 // Package gatewaybench measures what the gateway adds to an exchange, side by side in one run: a fake
-// OpenAI upstream on loopback, reached directly, through a bare httputil.ReverseProxy, and through Warden
+// upstream of one wire format (OpenAI Chat Completions unless told) on loopback, reached directly, through a bare httputil.ReverseProxy, and through Warden
 // with no guardrails and with a config's guardrails (the embedded defaults unless told). It reports latency
 // percentiles at concurrency 1, time to first token and per-chunk delay of streams, and throughput at a
 // higher concurrency, and sets each against the bare proxy. `warden bench` runs it.
@@ -23,6 +23,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/agentwarden/warden"
@@ -36,6 +37,8 @@ import (
 type Options struct {
 	// Config is the Warden config file of the guarded target; empty means the embedded defaults.
 	Config string
+	// Wire is the wire format the bench speaks (see Wires); empty means openai-chat.
+	Wire string
 	// KeepAudit writes the config's audit records to its sink; by default they are discarded, so that the
 	// figures are the gateway's and not the sink's.
 	KeepAudit bool
@@ -79,7 +82,7 @@ const (
 	DefaultThroughputRounds = 4
 )
 
-// Check says what is wrong with o, if anything: a negative count or duration.
+// Check says what is wrong with o, if anything: a negative count or duration, an unknown wire format.
 func (o Options) Check() error {
 	for _, v := range []struct {
 		name string
@@ -93,6 +96,9 @@ func (o Options) Check() error {
 			return fmt.Errorf("%s cannot be negative", v.name)
 		}
 	}
+	if _, ok := wires[o.Wire]; !ok && o.Wire != "" {
+		return fmt.Errorf("wire format %q: the bench speaks %s", o.Wire, strings.Join(Wires(), ", "))
+	}
 	return nil
 }
 
@@ -105,6 +111,9 @@ func (o *Options) fill() error {
 		if *p == 0 {
 			*p = d
 		}
+	}
+	if o.Wire == "" {
+		o.Wire = WireChat
 	}
 	def(&o.Requests, DefaultRequests)
 	def(&o.StreamRequests, DefaultStreamRequests)
@@ -150,7 +159,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	defer b.close()
 	up, targets := b.up, b.targets
 	m := &measurer{o: o, up: up, client: &http.Client{Transport: tunedTransport()}}
-	rep := &Report{Options: o, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
+	rep := &Report{Options: o, Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config)}
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
@@ -191,7 +200,7 @@ func (b *bench) close() {
 
 // start serves the upstream and the proxies in front of it.
 func start(ctx context.Context, o Options) (_ *bench, err error) {
-	b := &bench{up: &upstream{chunks: o.Chunks, epoch: time.Now()}}
+	b := &bench{up: &upstream{wire: wires[o.Wire], chunks: o.Chunks, epoch: time.Now()}}
 	defer func() {
 		if err != nil {
 			b.close()

@@ -42,3 +42,39 @@ func BenchmarkTarget(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWire is BenchmarkTarget for every wire format: what each format's codec and stream guard cost
+// against the bare proxy (go test -bench 'Wire/anthropic/stream').
+func BenchmarkWire(b *testing.B) {
+	ctx := context.Background()
+	for _, name := range Wires() {
+		o := Options{Wire: name}
+		if err := o.fill(); err != nil {
+			b.Fatal(err)
+		}
+		bn, err := start(ctx, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: tunedTransport()}}
+		for _, t := range bn.targets {
+			b.Run(name+"/whole/"+t.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := m.whole(ctx, t); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(name+"/stream/"+t.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := m.stream(ctx, t); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		bn.close()
+	}
+}

@@ -122,11 +122,52 @@ func TestRunFailsRatherThanMeasureWhatWentWrong(t *testing.T) {
 	}
 }
 
-func TestOptionsRejectNegatives(t *testing.T) {
-	for _, o := range []Options{{Requests: -1}, {Chunks: -1}, {Duration: -time.Second}, {ChunkInterval: -1}} {
-		if _, err := Run(context.Background(), o); err == nil {
-			t.Errorf("%+v: no error", o)
-		}
+func TestOptionsRejectWhatCannotRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc string
+		o    Options
+		want string
+	}{
+		{"a negative request count", Options{Requests: -1}, "requests cannot be negative"},
+		{"a negative chunk count", Options{Chunks: -1}, "chunks cannot be negative"},
+		{"a negative duration", Options{Duration: -time.Second}, "duration cannot be negative"},
+		{"a negative chunk interval", Options{ChunkInterval: -1}, "chunk interval cannot be negative"},
+		{"an unknown wire format, naming the known ones", Options{Wire: "bedrock"}, "anthropic, gemini, openai-chat, openai-responses"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if _, err := Run(context.Background(), tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Every wire format goes through every target: the upstream answers in it, Warden guards it (the
+// default guardrails evaluated on whole answers and streams), and the client finds the tool call and
+// every text chunk.
+func TestRunSpeaksEveryWire(t *testing.T) {
+	for _, name := range Wires() {
+		t.Run(name, func(t *testing.T) {
+			o := Options{Wire: name, Requests: 10, StreamRequests: 2, Chunks: 4, ChunkInterval: 20 * time.Microsecond,
+				Concurrency: 2, Duration: 40 * time.Millisecond, ThroughputRounds: 1}
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Wire != name {
+				t.Errorf("report says wire %q", rep.Wire)
+			}
+			for _, tr := range rep.Targets {
+				if tr.Whole.N != 10 || tr.TTFT.N != 10 || tr.Chunk.N != 8 {
+					t.Errorf("%s: %d whole, %d first tokens, %d chunks; want 10, 10, 8", tr.Name, tr.Whole.N, tr.TTFT.N, tr.Chunk.N)
+				}
+			}
+			if g := rep.target(WardenGuard); g.Evaluated != "2/2" || g.StreamEvaluated != "2/2" || g.StreamDecision != "allow" {
+				t.Errorf("guarded target evaluated %q, stream %q (decision %q); want 2/2 allow", g.Evaluated, g.StreamEvaluated, g.StreamDecision)
+			}
+		})
 	}
 }
 

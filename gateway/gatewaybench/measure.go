@@ -34,8 +34,9 @@ func (m *measurer) progress(format string, args ...any) {
 	}
 }
 
-func (m *measurer) post(ctx context.Context, t target, body string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url+"/v1/chat/completions", strings.NewReader(body))
+func (m *measurer) post(ctx context.Context, t target, stream bool) (*http.Response, error) {
+	w := m.up.wire
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url+w.path(stream), strings.NewReader(w.request(stream)))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func check(t target, resp *http.Response, header http.Header) (answer, error) {
 // whole sends one whole request and reads the answer to its end.
 func (m *measurer) whole(ctx context.Context, t target) (time.Duration, answer, error) {
 	start := time.Now()
-	resp, err := m.post(ctx, t, wholeRequest())
+	resp, err := m.post(ctx, t, false)
 	if err != nil {
 		return 0, answer{}, err
 	}
@@ -70,7 +71,7 @@ func (m *measurer) whole(ctx context.Context, t target) (time.Duration, answer, 
 		return 0, answer{}, fmt.Errorf("%s: %v", t.name, err)
 	}
 	a, err := check(t, resp, resp.Header)
-	if err == nil && !bytes.Contains(body, []byte(`"tool_calls"`)) {
+	if err == nil && !bytes.Contains(body, []byte(m.up.wire.toolMark)) {
 		err = fmt.Errorf("%s answered without the tool call (decision %q): the config denies the bench's `go test` call", t.name, a.decision)
 	}
 	return elapsed, a, err
@@ -85,7 +86,7 @@ type streamed struct {
 // stream sends one streamed request and reads it to its end, noting when each text chunk arrived.
 func (m *measurer) stream(ctx context.Context, t target) (streamed, answer, error) {
 	start := time.Now()
-	resp, err := m.post(ctx, t, streamRequest())
+	resp, err := m.post(ctx, t, true)
 	if err != nil {
 		return streamed{}, answer{}, err
 	}
@@ -96,7 +97,7 @@ func (m *measurer) stream(ctx context.Context, t target) (streamed, answer, erro
 	var idx []int
 	for {
 		line, err := br.ReadSlice('\n')
-		if len(line) > 0 && bytes.HasPrefix(line, []byte("data:")) {
+		if len(line) > 0 && bytes.HasPrefix(line, []byte("data:")) && m.up.wire.textLine(line) {
 			now := time.Now()
 			idx = chunkIndexes(line, idx[:0])
 			for _, i := range idx {

@@ -15,6 +15,8 @@ type Report struct {
 	OS         string  `json:"os"`
 	Arch       string  `json:"arch"`
 	GOMAXPROCS int     `json:"gomaxprocs"`
+	// Wire is the wire format the run spoke.
+	Wire string `json:"wire"`
 	// Guardrails names the config of the guarded target.
 	Guardrails string `json:"guardrails"`
 	// Stalls is how often this machine took the CPU from a busy thread, measured before the run: the
@@ -166,8 +168,8 @@ func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsec
 func (r *Report) WriteText(w io.Writer) error {
 	o := r.Options
 	bare := r.target(BareProxy)
-	fmt.Fprintf(w, "warden bench: OpenAI Chat Completions over loopback, %s %s/%s, GOMAXPROCS=%d; guarded target: %s\n\n",
-		r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
+	fmt.Fprintf(w, "warden bench: %s over loopback, %s %s/%s, GOMAXPROCS=%d; guarded target: %s\n\n",
+		r.Wire, r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
 	fmt.Fprintf(w, "This machine took the CPU from a busy thread for over 20µs %.0f times a second, over 100µs %.0f (worst %s):\na span of w µs is hit about rate·w/10⁶ of the time, which is what the p99s of short spans measure here.\n\n",
 		r.Stalls.Over20us, r.Stalls.Over100us, us(r.Stalls.Worst))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -2,7 +2,6 @@ package gatewaybench
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -10,32 +9,15 @@ import (
 	"time"
 )
 
-// The request every target gets: an agent's second turn, with a system prompt, a tool definition, the
-// model's earlier tool call and its result, so that Warden parses what a real agent sends.
-const requestBody = `{"model":"gpt-4.1","messages":[` +
-	`{"role":"system","content":"You are a coding agent. Use the bash tool to inspect and change the repository; keep answers short."},` +
-	`{"role":"user","content":"The tests in ./pkg/parse fail since yesterday. Find out why and fix it."},` +
-	`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"git log --oneline -5 -- pkg/parse\"}"}}]},` +
-	`{"role":"tool","tool_call_id":"call_1","content":"a1b2c3d parse: accept trailing commas\n9f8e7d6 parse: faster number scanning\n1234abc parse: doc comments"}` +
-	`],"tools":[{"type":"function","function":{"name":"bash","description":"Run a shell command in the repository and return its output.","parameters":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}}}]`
-
-func wholeRequest() string  { return requestBody + `}` }
-func streamRequest() string { return requestBody + `,"stream":true}` }
-
-// wholeResponse is a tool-call answer, so that safety termination and tool-call authorization both run.
-const wholeResponse = `{"id":"chatcmpl-bench","object":"chat.completion","created":1760000000,"model":"gpt-4.1",` +
-	`"choices":[{"index":0,"message":{"role":"assistant","content":"Let me run the failing test.","tool_calls":[` +
-	`{"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"go test ./pkg/parse/...\"}"}}]},` +
-	`"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":180,"completion_tokens":24,"total_tokens":204}}`
-
 // chunkMark prefixes each streamed text delta with its index ("tok17 "), which the client reads back to
 // match a chunk's arrival with its departure.
 const chunkMark = "tok"
 
-// upstream is the fake provider: whole requests get wholeResponse, streams get chunks text deltas and
-// then the tool call and the finish, one event each, flushed, paced as the phase sets. When tracing is on
-// it notes when each text chunk left, which the concurrency-1 stream phase reads back.
+// upstream is the fake provider of one wire format: whole requests get its whole answer, streams get
+// chunks text deltas and then the tool call and the finish, each group flushed, paced as the phase sets.
+// When tracing is on it notes when each text chunk left, which the concurrency-1 stream phase reads back.
 type upstream struct {
+	wire   *wire
 	chunks int
 	epoch  time.Time
 
@@ -64,17 +46,18 @@ func (p pacing) pauseBefore(i int) {
 }
 
 func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Stream bool `json:"stream"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	io.Copy(io.Discard, r.Body)
-	if !req.Stream {
+	if !json.Valid(body) { // as a provider reads the request before it answers
+		http.Error(w, "the request is not JSON", http.StatusBadRequest)
+		return
+	}
+	if !u.wire.streamed(r, body) {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, wholeResponse)
+		io.WriteString(w, u.wire.whole)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -88,6 +71,7 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	tracing, pace := u.tracing, u.pacing
 	u.mu.Unlock()
+	io.WriteString(w, u.wire.head)
 	for i := range u.chunks {
 		pace.pauseBefore(i)
 		if tracing {
@@ -95,14 +79,14 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			u.sent[i] = time.Since(u.epoch)
 			u.mu.Unlock()
 		}
-		fmt.Fprintf(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{"content":"%s%d "},"finish_reason":null}]}`+"\n\n", chunkMark, i)
+		io.WriteString(w, u.wire.text(i))
 		flush()
 	}
 	pace.pauseBefore(u.chunks)
-	io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"go test ./pkg/parse/...\"}"}}]},"finish_reason":null}]}`+"\n\n")
+	io.WriteString(w, u.wire.toolCall(u.chunks))
 	flush()
 	pace.pauseBefore(u.chunks + 1)
-	io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4.1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n"+"data: [DONE]\n\n")
+	io.WriteString(w, u.wire.finish(u.chunks))
 	flush()
 }
 
