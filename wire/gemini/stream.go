@@ -103,7 +103,9 @@ type streamGuard struct {
 	gate    warden.TextGate
 	held    []json.RawMessage    // functionCall parts, in the order they came
 	chunks  [][]byte             // the held parts as chunks of their own, sent as they are if all are kept
-	content []warden.ContentPart // text and thought of the chunks already sent
+	content []warden.ContentPart // text and thought of the chunks already sent, but for the run in text
+	// text is the run of text that ends content: one part built in one builder, not a part a chunk.
+	text    strings.Builder
 	decided bool
 	c       *ClientStream
 	// eol ends the lines of the events Warden writes: the stream's own ending, so that a client never sees
@@ -166,7 +168,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 		}
 	}
 	if text, ok := scanTextChunk(data); ok {
-		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: text})
+		g.text.WriteString(text)
 		return g.write(raw)
 	}
 	var c streamChunk
@@ -207,10 +209,19 @@ func (g *streamGuard) collect(p streamPart) {
 	switch {
 	case p.Text == nil || p.isCall():
 	case p.Thought:
-		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentReasoning, Text: *p.Text})
+		g.content = append(g.contentSoFar(), warden.ContentPart{Kind: warden.ContentReasoning, Text: *p.Text})
 	default:
-		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: *p.Text})
+		g.text.WriteString(*p.Text)
 	}
+}
+
+// contentSoFar returns the text and thought of the chunks already sent, the run of text last.
+func (g *streamGuard) contentSoFar() []warden.ContentPart {
+	if g.text.Len() > 0 {
+		g.content = append(g.content, warden.ContentPart{Kind: warden.ContentText, Text: g.text.String()})
+		g.text.Reset()
+	}
+	return g.content
 }
 
 // holdCalls cuts the functionCall parts out of a chunk, holds them, and sends what is left.
@@ -302,7 +313,7 @@ func (g *streamGuard) finish(raw, data []byte) error {
 	}
 	last := r.Response(0)
 	whole := last
-	whole.Message.Content = append(append([]warden.ContentPart(nil), g.content...), last.Message.Content...)
+	whole.Message.Content = append(append([]warden.ContentPart(nil), g.contentSoFar()...), last.Message.Content...)
 	after, err := g.decide(whole)
 	if err != nil {
 		g.c.body = g.body(combined)
@@ -359,7 +370,7 @@ func (g *streamGuard) body(combined []byte) []byte {
 		return nil
 	}
 	var text strings.Builder
-	for _, p := range g.content {
+	for _, p := range g.contentSoFar() {
 		if p.Kind == warden.ContentText {
 			text.WriteString(p.Text)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/gemini"
 	"github.com/agentwarden/warden/wire/sse"
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 )
 
@@ -221,4 +222,33 @@ func TestGuardStreamGate(t *testing.T) {
 		Guard: gemini.GuardStream,
 		Text:  func(t *testing.T, out []byte) string { return readStream(t, out).text },
 	})
+}
+
+// The response the guardrails decide on holds what the stream said in order: a run of text chunks as one
+// text part (however many chunks carried it), a thought summary where it came, then the text after it.
+func TestGuardStreamDecidesOnTextRunsAndThoughtsInOrder(t *testing.T) {
+	t.Parallel()
+	chunk := func(part string, finish string) string {
+		return `data: {"candidates":[{"content":{"parts":[` + part + `],"role":"model"},"index":0` + finish + `}]}` + "\r\n\r\n"
+	}
+	in := chunk(`{"text":"Let "}`, "") + chunk(`{"text":"me "}`, "") + chunk(`{"text":"think.","thought":true}`, "") +
+		chunk(`{"text":"Done"}`, "") + chunk(`{"text":"."}`, "") + chunk(`{"text":""}`, `,"finishReason":"STOP"`)
+	var got []warden.ContentPart
+	decide := func(r warden.Response) (warden.Response, error) {
+		got = r.Message.Content
+		return r, nil
+	}
+	if err := gemini.GuardStream(strings.NewReader(in), io.Discard, nil, decide, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []warden.ContentPart{{Kind: warden.ContentText, Text: "Let me "}, {Kind: warden.ContentReasoning, Text: "think."}, {Kind: warden.ContentText, Text: "Done."}}
+	var nonEmpty []warden.ContentPart
+	for _, p := range got {
+		if p.Text != "" {
+			nonEmpty = append(nonEmpty, p)
+		}
+	}
+	if diff := cmp.Diff(want, nonEmpty); diff != "" {
+		t.Errorf("decided on content (-want +got):\n%s", diff)
+	}
 }
