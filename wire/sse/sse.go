@@ -109,31 +109,47 @@ func (r *Reader) Next() (Event, error) {
 }
 
 // nextDataLine reads the event most streams are made of, one data line ended by \n and a blank line,
-// when its bytes are buffered whole; for anything else it reads nothing and reports false, and Next's
-// general loop takes over. A chunk of a stream arrives after a pause in which other code ran, so the
-// few cache lines this path touches, against the general loop's calls per line, are what a proxy's
-// per-chunk delay is made of.
+// maybe after one event line (Anthropic's and the Responses API's events name their type), when its bytes
+// are buffered whole; for anything else it reads nothing and reports false, and Next's general loop takes
+// over. A chunk of a stream arrives after a pause in which other code ran, so the few cache lines this
+// path touches, against the general loop's calls per line, are what a proxy's per-chunk delay is made of.
 func (r *Reader) nextDataLine() (Event, bool) {
 	if !r.started || r.skipLF {
 		return Event{}, false
 	}
 	buf, _ := r.br.Peek(r.br.Buffered())
-	i := bytes.IndexByte(buf, '\n')
-	if i < len("data:") || i+1 >= len(buf) || buf[i+1] != '\n' || i+2 > r.max ||
-		string(buf[:len("data:")]) != "data:" || bytes.IndexByte(buf[:i], '\r') >= 0 {
+	typeEnd, dataAt := -1, 0 // the end of the event line, when there is one; the data line's start
+	if bytes.HasPrefix(buf, []byte("event:")) {
+		if typeEnd = bytes.IndexByte(buf, '\n'); typeEnd < 0 {
+			return Event{}, false
+		}
+		dataAt = typeEnd + 1
+	}
+	rest := buf[dataAt:]
+	i := bytes.IndexByte(rest, '\n')
+	n := dataAt + i + 2
+	if i < len("data:") || i+1 >= len(rest) || rest[i+1] != '\n' || n > r.max ||
+		string(rest[:len("data:")]) != "data:" || bytes.IndexByte(buf[:dataAt+i], '\r') >= 0 {
 		return Event{}, false
 	}
-	raw := r.keep(append(r.slab[len(r.slab):], buf[:i+2]...))
-	_, _ = r.br.Discard(i + 2)
-	value := raw[len("data:"):i]
-	if len(value) > 0 && value[0] == ' ' {
-		value = value[1:]
-	}
+	raw := r.keep(append(r.slab[len(r.slab):], buf[:n]...))
+	_, _ = r.br.Discard(n)
 	ev := Event{Raw: raw, HasData: true, Retry: -1}
-	if len(value) > 0 {
+	if typeEnd >= 0 {
+		ev.Type = string(fieldValue(raw[len("event:"):typeEnd]))
+	}
+	if value := fieldValue(raw[dataAt+len("data:") : dataAt+i]); len(value) > 0 {
 		ev.Data = unsafe.String(&value[0], len(value)) // raw is never written again (Event.Raw says so)
 	}
 	return ev, true
+}
+
+// fieldValue is a field's value as a line carries it after the colon: without one leading space.
+func fieldValue(v []byte) []byte {
+	if len(v) > 0 && v[0] == ' ' {
+		return v[1:]
+	}
+	return v
 }
 
 // keep makes an event's raw bytes its own: their capacity ends with them, so that an append to Raw cannot
@@ -197,10 +213,7 @@ func (ev *Event) field(line []byte, data *eventData) {
 	}
 	name, value := line, []byte(nil)
 	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
+		name, value = line[:i], fieldValue(line[i+1:])
 	}
 	switch string(name) {
 	case "data":
