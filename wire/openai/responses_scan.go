@@ -3,46 +3,55 @@ package openai
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// scanResponsesDelta reads the events most of a Responses stream is made of, deltas exactly as OpenAI writes
-// them:
+// scanResponsesItemEvent reads the events most of a Responses stream is made of, an item's events exactly
+// as OpenAI writes them, deltas and the done events that close a part or its text:
 //
-//	{"type":"response.….delta","item_id":"…","output_index":N,…}
+//	{"type":"response.…","item_id":"…","output_index":N,…}
 //
-// without encoding/json, which costs more than the rest of the guard per event. All the guard needs of a
-// delta is its output index. It declines (ok false) anything else, and a delta whose other members hold a
-// key that folds to type or output_index (encoding/json would read the last one). A malformed event is not
-// noticed here: it goes to the client as it came. A differential fuzz test holds it to encoding/json's
-// reading of every event encoding/json accepts.
-func scanResponsesDelta(data string) (index int, ok bool) {
+// without encoding/json, which costs more than the rest of the guard per event. All the guard needs of
+// such an event is its type and output index. It declines (ok false) anything else, the events the guard
+// reads more of (an item's addition and its done event, which carry the item), and an event whose other
+// members hold a key that folds to type or output_index (encoding/json would read the last one). A
+// malformed event is not noticed here: it goes to the client as it came. A differential fuzz test holds it
+// to encoding/json's reading of every event encoding/json accepts.
+func scanResponsesItemEvent(data string) (typ string, index int, ok bool) {
 	const head = `{"type":"response.`
 	if !strings.HasPrefix(data, head) {
-		return 0, false
+		return "", 0, false
 	}
 	rest := data[len(head)-len("response."):]
 	end := strings.IndexByte(rest, '"')
 	if end < 0 {
-		return 0, false
+		return "", 0, false
 	}
-	typ := rest[:end]
-	if !strings.HasSuffix(typ, ".delta") || strings.ContainsAny(typ, `\`) {
-		return 0, false
+	typ = rest[:end]
+	switch typ {
+	case "response.output_item.added", "response.output_item.done", "response.created", "response.queued",
+		"response.in_progress", "response.completed", "response.incomplete", "response.failed":
+		return "", 0, false // the guard reads more of these
+	}
+	for i := 0; i < len(typ); i++ {
+		if typ[i] == '\\' || typ[i] >= utf8.RuneSelf {
+			return "", 0, false // escaped or beyond ASCII: encoding/json may read it otherwise
+		}
 	}
 	rest = rest[end+1:]
 	const itemID = `,"item_id":"`
 	if !strings.HasPrefix(rest, itemID) {
-		return 0, false
+		return "", 0, false
 	}
 	rest = rest[len(itemID):]
 	end = strings.IndexByte(rest, '"')
 	if end < 0 || strings.IndexByte(rest[:end], '\\') >= 0 {
-		return 0, false
+		return "", 0, false
 	}
 	rest = rest[end+1:]
 	const outIdx = `,"output_index":`
 	if !strings.HasPrefix(rest, outIdx) {
-		return 0, false
+		return "", 0, false
 	}
 	rest = rest[len(outIdx):]
 	n := 0
@@ -50,21 +59,36 @@ func scanResponsesDelta(data string) (index int, ok bool) {
 		n++
 	}
 	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') || n >= len(rest) || (rest[n] != ',' && rest[n] != '}') {
-		return 0, false
+		return "", 0, false
 	}
 	index, _ = strconv.Atoi(rest[:n])
-	if hasKeyFolding(rest[n:], "type", "output_index") {
-		return 0, false
+	if hasTopLevelKeyFolding(rest[n:], "type", "output_index") {
+		return "", 0, false
 	}
-	return index, true
+	return typ, index, true
 }
 
 // hasKeyFolding reports whether s, the rest of a JSON object, holds a key that folds to one of keys: a
 // string followed by a colon. Strings are skipped with their escapes; a key with an escape counts as a
 // match, since it could spell one after decoding.
-func hasKeyFolding(s string, keys ...string) bool {
+func hasKeyFolding(s string, keys ...string) bool { return foldedKey(s, false, keys) }
+
+// hasTopLevelKeyFolding is hasKeyFolding for the keys of the object itself, not those of the objects in
+// its values: the keys encoding/json matches to a struct's fields.
+func hasTopLevelKeyFolding(s string, keys ...string) bool { return foldedKey(s, true, keys) }
+
+func foldedKey(s string, topOnly bool, keys []string) bool {
+	depth := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] != '"' {
+		switch s[i] {
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+			continue
+		case '"':
+		default:
 			continue
 		}
 		j, escaped := i+1, false
@@ -81,7 +105,7 @@ func hasKeyFolding(s string, keys ...string) bool {
 		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
 			k++
 		}
-		if k < len(s) && s[k] == ':' {
+		if k < len(s) && s[k] == ':' && (!topOnly || depth == 0) {
 			if escaped {
 				return true
 			}

@@ -2,10 +2,11 @@ package openai
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
-func TestScanResponsesDelta(t *testing.T) {
+func TestScanResponsesItemEvent(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		desc, data string
@@ -15,6 +16,10 @@ func TestScanResponsesDelta(t *testing.T) {
 		{desc: "a text delta is read", data: `{"type":"response.output_text.delta","item_id":"msg_1","output_index":3,"content_index":0,"delta":"hi \"there\"\n","logprobs":[],"sequence_number":9}`, wantOK: true, wantIndex: 3},
 		{desc: "an arguments delta is read", data: `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{\"a\"","sequence_number":2}`, wantOK: true, wantIndex: 1},
 		{desc: "an item added event is declined", data: `{"type":"response.output_item.added","output_index":0,"item":{}}`},
+		{desc: "a text done event is read", data: `{"type":"response.output_text.done","item_id":"msg_1","output_index":2,"content_index":0,"text":"all of it","sequence_number":9}`, wantOK: true, wantIndex: 2},
+		{desc: "a part added event is read", data: `{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":""},"sequence_number":3}`, wantOK: true},
+		{desc: "an item done event is declined, whatever it carries", data: `{"type":"response.output_item.done","item_id":"m","output_index":0,"item":{}}`},
+		{desc: "a terminal event is declined, whatever it carries", data: `{"type":"response.completed","item_id":"m","output_index":0,"response":{}}`},
 		{desc: "a later output_index in any case is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"Output_Index":5}`},
 		{desc: "a later type is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"TYPE":"response.completed"}`},
 		{desc: "an escaped key is declined", data: `{"type":"response.output_text.delta","item_id":"m","output_index":0,"\u0074ype":"x"}`},
@@ -23,21 +28,23 @@ func TestScanResponsesDelta(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			index, ok := scanResponsesDelta(tt.data)
-			if ok != tt.wantOK || index != tt.wantIndex {
-				t.Errorf("scanResponsesDelta = %d, %v; want %d, %v", index, ok, tt.wantIndex, tt.wantOK)
+			typ, index, ok := scanResponsesItemEvent(tt.data)
+			if ok != tt.wantOK || index != tt.wantIndex || (ok && !strings.HasPrefix(tt.data, `{"type":"`+typ+`"`)) {
+				t.Errorf("scanResponsesItemEvent = %q, %d, %v; want %d, %v", typ, index, ok, tt.wantIndex, tt.wantOK)
 			}
 		})
 	}
 }
 
-// FuzzScanResponsesDelta: whatever the scanner reads, encoding/json reads the same type (a delta) and
-// output index, unless encoding/json rejects the event outright.
-func FuzzScanResponsesDelta(f *testing.F) {
+// FuzzScanResponsesItemEvent: whatever the scanner reads, encoding/json reads the same type and output
+// index, unless encoding/json rejects the event outright, and the type is none the guard reads more of.
+func FuzzScanResponsesItemEvent(f *testing.F) {
 	f.Add(`{"type":"response.output_text.delta","item_id":"msg_1","output_index":3,"delta":"hi","sequence_number":9}`)
 	f.Add(`{"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"\"output_index\":1"}`)
+	f.Add(`{"type":"response.output_text.done","item_id":"m","output_index":1,"text":"x","sequence_number":5}`)
+	f.Add(`{"type":"response.completed","item_id":"m","output_index":0}`)
 	f.Fuzz(func(t *testing.T, data string) {
-		index, ok := scanResponsesDelta(data)
+		typ, index, ok := scanResponsesItemEvent(data)
 		if !ok {
 			return
 		}
@@ -45,8 +52,12 @@ func FuzzScanResponsesDelta(f *testing.F) {
 		if err := json.Unmarshal([]byte(data), &e); err != nil {
 			return
 		}
-		if e.OutputIndex == nil || *e.OutputIndex != index || len(e.Type) < 6 || e.Type[len(e.Type)-6:] != ".delta" {
-			t.Fatalf("the scanner read index %d from %q; encoding/json reads %+v", index, data, e)
+		if e.OutputIndex == nil || *e.OutputIndex != index || e.Type != typ {
+			t.Fatalf("the scanner read %q, index %d from %q; encoding/json reads %+v", typ, index, data, e)
+		}
+		switch typ {
+		case "response.output_item.added", "response.output_item.done", "response.completed", "response.incomplete", "response.failed":
+			t.Fatalf("the scanner read %q, which the guard must decode", data)
 		}
 	})
 }

@@ -322,8 +322,8 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 			}
 		}
 	}
-	if idx, ok := scanResponsesDelta(ev.Data); ok && (g.gate == nil || !strings.HasPrefix(ev.Data, `{"type":"response.output_text.delta"`)) {
-		if si := g.items[idx]; si != nil && si.out >= 0 {
+	if typ, idx, ok := scanResponsesItemEvent(ev.Data); ok {
+		if si := g.items[idx]; si != nil && si.out >= 0 && g.passesUnread(typ, si) {
 			return g.pass(ev, idx, si)
 		}
 	}
@@ -397,6 +397,19 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	}
 	si.track(&e)
 	return nil
+}
+
+// passesUnread says whether an item's event that scanResponsesItemEvent read goes out as it is, as the
+// general path would send it: any event when no gate reads the text; a delta unless it is the text the
+// gate reads; another event unless the gate tracks its item's text (a message).
+func (g *responsesStreamGuard) passesUnread(typ string, si *streamItem) bool {
+	switch {
+	case g.gate == nil:
+		return true
+	case strings.HasSuffix(typ, ".delta"):
+		return typ != "response.output_text.delta"
+	}
+	return si.typ != "message"
 }
 
 // pass writes an item's event, renumbered when the client sees the item at another output index.
