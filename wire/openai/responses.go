@@ -47,10 +47,6 @@ type outputItem struct {
 
 // DecodeResponse reads a Responses API body.
 func DecodeResponse(body []byte) (*Response, error) {
-	obj, err := jsonobj.Parse(body)
-	if err != nil {
-		return nil, fmt.Errorf("not a response: %v", err)
-	}
 	var head struct {
 		Object            string                   `json:"object"`
 		Status            string                   `json:"status"`
@@ -58,6 +54,15 @@ func DecodeResponse(body []byte) (*Response, error) {
 		Output            []json.RawMessage        `json:"output"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
+		if _, perr := jsonobj.Parse(body); perr != nil {
+			err = perr // not JSON, or not an object: say so rather than name the struct
+		}
+		return nil, fmt.Errorf("not a response: %v", err)
+	}
+	// json.Unmarshal validated the body: the object is read without validating it again, from a copy as
+	// jsonobj.Parse would take.
+	obj, err := jsonobj.ParseTrusted(bytes.Clone(body))
+	if err != nil {
 		return nil, fmt.Errorf("not a response: %v", err)
 	}
 	if head.Object != "response" {

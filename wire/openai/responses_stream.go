@@ -297,6 +297,46 @@ type responsesEvent struct {
 	Response     json.RawMessage  `json:"response"`
 }
 
+// responsesEventKeys are the members responsesEvent reads.
+var responsesEventKeys = [...]string{"type", "output_index", "content_index", "item", "response"}
+
+// decodeResponsesEvent reads an event as json.Unmarshal into a responsesEvent does, without decoding what
+// it only keeps raw: an item's done event carries the item, and the terminal event every item, which
+// encoding/json would walk twice. An event whose member names differ from those read only in case (which
+// encoding/json matches too), or that encoding/json would reject, is left to encoding/json, so that the
+// answer and the error are always json.Unmarshal's; a fuzz test holds the two to one reading.
+func decodeResponsesEvent(data []byte) (responsesEvent, error) {
+	var e responsesEvent
+	obj, err := jsonobj.Parse(data)
+	if err != nil {
+		return e, json.Unmarshal(data, &e)
+	}
+	for _, k := range obj.Keys() {
+		for _, want := range responsesEventKeys {
+			if k != want && strings.EqualFold(k, want) {
+				return e, json.Unmarshal(data, &e)
+			}
+		}
+	}
+	ok := true
+	member := func(key string, into any) {
+		if raw, has := obj.Get(key); has && string(raw) != "null" {
+			ok = ok && json.Unmarshal(raw, into) == nil
+		}
+	}
+	member("type", &e.Type)
+	member("output_index", &e.OutputIndex)
+	member("content_index", &e.ContentIndex)
+	if raw, has := obj.Get("item"); has && string(raw) != "null" {
+		e.Item = &raw
+	}
+	e.Response, _ = obj.Get("response")
+	if !ok {
+		return responsesEvent{}, json.Unmarshal(data, new(responsesEvent)) // a member of the wrong type
+	}
+	return e, nil
+}
+
 func (g *responsesStreamGuard) write(b []byte) error {
 	b, err := g.c.sequenced(b)
 	if err != nil {
@@ -331,8 +371,8 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	if !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
-	var e responsesEvent
-	if err := json.Unmarshal([]byte(data), &e); err != nil {
+	e, err := decodeResponsesEvent([]byte(data))
+	if err != nil {
 		return fmt.Errorf("stream event is not JSON: %v", err)
 	}
 	switch e.Type {
