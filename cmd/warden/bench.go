@@ -15,7 +15,7 @@ func newBenchCommand(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [--config FILE] [flags]",
 		Short: "Measure what the gateway adds to a request, side by side with a bare reverse proxy",
-		Long: `Bench starts, in this process and on loopback, a fake OpenAI upstream and four ways to reach it:
+		Long: `Bench starts, in this process and on loopback, a fake provider upstream and four ways to reach it:
   direct        the upstream itself
   bare-proxy    a bare httputil.ReverseProxy (the floor for any Go proxy)
   warden-off    Warden's gateway with no guardrails
