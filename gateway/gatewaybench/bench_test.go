@@ -65,6 +65,11 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if len(rep.Checks) != 6 {
 		t.Errorf("%d checks, want 6", len(rep.Checks))
 	}
+	for _, c := range rep.Checks {
+		if c.AtMost && c.Low > c.High {
+			t.Errorf("check %q: interval [%v, %v] is upside down", c.Name, c.Low, c.High)
+		}
+	}
 	if rep.Stalls.Over20us < rep.Stalls.Over100us || rep.Stalls.Over100us < 0 {
 		t.Errorf("stalls %+v: more over 100µs than over 20µs", rep.Stalls)
 	}
@@ -73,7 +78,7 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails",
-		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread"} {
+		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread", "95 % bootstrap interval"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}

@@ -191,6 +191,7 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 	})
 	for i := range targets {
 		rep.Targets[i].Whole, rep.Targets[i].WholeInProxy = summarize(samples[i]), summarize(own[i])
+		rep.Targets[i].wholeUnits = units{values: samples[i]}
 	}
 	return err
 }
@@ -241,6 +242,7 @@ func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report
 	})
 	for i := range targets {
 		rep.Targets[i].TTFT, rep.Targets[i].TTFTInProxy = summarize(ttft[i]), summarize(own[i])
+		rep.Targets[i].ttftUnits = units{values: ttft[i]}
 	}
 	return err
 }
@@ -248,8 +250,8 @@ func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report
 func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Report) error {
 	m.progress("streams at concurrency 1: %d a target, their events %v apart", m.o.StreamRequests, m.o.ChunkInterval)
 	total := make([][]time.Duration, len(targets))
-	chunk := make([][]time.Duration, len(targets))
-	own := make([][]time.Duration, len(targets))
+	chunk := make([]units, len(targets)) // a stream's chunks are one unit
+	own := make([]units, len(targets))
 	m.up.setPacing(pacing{interval: m.o.ChunkInterval})
 	err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
 		var s streamed
@@ -265,20 +267,23 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 		}
 		total[i] = append(total[i], s.total)
 		for k, sent := range m.up.departures() {
-			chunk[i] = append(chunk[i], s.arrived[k]-sent)
+			chunk[i].values = append(chunk[i].values, s.arrived[k]-sent)
 		}
+		chunk[i].ends = append(chunk[i].ends, len(chunk[i].values))
 		if x != nil {
 			var ok bool
-			if own[i], ok = x.stays(own[i]); !ok {
+			if own[i].values, ok = x.stays(own[i].values); !ok {
 				return fmt.Errorf("%s: the probe did not see every chunk both come and go", t.name)
 			}
+			own[i].ends = append(own[i].ends, len(own[i].values))
 		}
 		rep.Targets[i].StreamEvaluated, rep.Targets[i].StreamDecision = a.evaluated, a.decision
 		return nil
 	})
 	for i := range targets {
 		rep.Targets[i].Stream = summarize(total[i])
-		rep.Targets[i].Chunk, rep.Targets[i].ChunkInProxy = summarize(chunk[i]), summarize(own[i])
+		rep.Targets[i].Chunk, rep.Targets[i].ChunkInProxy = summarize(chunk[i].values), summarize(own[i].values)
+		rep.Targets[i].chunkUnits, rep.Targets[i].chunkInProxyUnits = chunk[i], own[i]
 	}
 	return err
 }
@@ -355,9 +360,5 @@ func summarize(d []time.Duration) Latency {
 	for _, x := range s {
 		sum += x
 	}
-	rank := func(p float64) time.Duration {
-		i := int(p*float64(len(s))+0.999999) - 1
-		return s[min(max(i, 0), len(s)-1)]
-	}
-	return Latency{N: len(s), P50: rank(0.50), P99: rank(0.99), Mean: sum / time.Duration(len(s))}
+	return Latency{N: len(s), P50: nearestRank(s, 0.50), P99: nearestRank(s, 0.99), Mean: sum / time.Duration(len(s))}
 }

@@ -53,6 +53,9 @@ type TargetResult struct {
 	Decision        string `json:"decision,omitempty"`
 	StreamEvaluated string `json:"stream_evaluated,omitempty"`
 	StreamDecision  string `json:"stream_decision,omitempty"`
+
+	// The samples behind the p99s, in their units, for the checks' intervals.
+	wholeUnits, ttftUnits, chunkUnits, chunkInProxyUnits units
 }
 
 // Latency is a sample's nearest-rank percentiles and mean.
@@ -109,6 +112,11 @@ type Check struct {
 	// (throughput as a percentage of the bare proxy's).
 	AtMost bool `json:"at_most"`
 	Met    bool `json:"met"`
+	// Low and High bound an added latency's 95 % bootstrap interval (see p99DiffInterval); Clear says the
+	// limit lies outside it, so that the verdict is not the luck of this run.
+	Low   float64 `json:"interval_low,omitempty"`
+	High  float64 `json:"interval_high,omitempty"`
+	Clear bool    `json:"clear"`
 }
 
 // Targets of issue #7, with the embedded default guardrails on, against the bare proxy.
@@ -131,22 +139,26 @@ func (r *Report) target(name string) *TargetResult {
 // judge fills the checks.
 func (r *Report) judge() {
 	bare, guarded := r.target(BareProxy), r.target(WardenGuard)
-	added := func(name string, g, b, limit time.Duration) Check {
-		d := micros(g - b)
-		return Check{Name: name, Measured: d, Limit: micros(limit), Unit: "µs", AtMost: true, Met: d <= micros(limit)}
+	added := func(name string, g, b Latency, gu, bu units, limit time.Duration) Check {
+		d, lim := micros(g.P99-b.P99), micros(limit)
+		low, high := p99DiffInterval(gu, bu)
+		c := Check{Name: name, Measured: d, Limit: lim, Unit: "µs", AtMost: true, Met: d <= lim,
+			Low: micros(low), High: micros(high)}
+		c.Clear = c.High <= lim || c.Low > lim
+		return c
 	}
 	share := func(name string, g, b Rate) Check {
 		pc := 100 * g.PerSecond / b.PerSecond
-		return Check{Name: name, Measured: pc, Limit: LimitThroughputPc, Unit: "%", Met: pc >= LimitThroughputPc}
+		return Check{Name: name, Measured: pc, Limit: LimitThroughputPc, Unit: "%", Met: pc >= LimitThroughputPc, Clear: true}
 	}
 	r.Checks = []Check{
-		added("added p99, whole, concurrency 1", guarded.Whole.P99, bare.Whole.P99, LimitAddedP99),
-		added("added time to first token, p99", guarded.TTFT.P99, bare.TTFT.P99, LimitAddedTTFT),
-		added("added delay per chunk, p99", guarded.Chunk.P99, bare.Chunk.P99, LimitAddedChunk),
+		added("added p99, whole, concurrency 1", guarded.Whole, bare.Whole, guarded.wholeUnits, bare.wholeUnits, LimitAddedP99),
+		added("added time to first token, p99", guarded.TTFT, bare.TTFT, guarded.ttftUnits, bare.ttftUnits, LimitAddedTTFT),
+		added("added delay per chunk, p99", guarded.Chunk, bare.Chunk, guarded.chunkUnits, bare.chunkUnits, LimitAddedChunk),
 		// A chunk's 5µs is far below what a shared machine's scheduling moves a trip's p99 by; the same
 		// limit inside the proxy is the part a proxy answers for. The other limits are wide enough to
 		// judge on the wire.
-		added("added delay per chunk in the proxy, p99", guarded.ChunkInProxy.P99, bare.ChunkInProxy.P99, LimitAddedChunk),
+		added("added delay per chunk in the proxy, p99", guarded.ChunkInProxy, bare.ChunkInProxy, guarded.chunkInProxyUnits, bare.chunkInProxyUnits, LimitAddedChunk),
 		share("whole throughput of the bare proxy's", guarded.WholeRate, bare.WholeRate),
 		share("stream throughput of the bare proxy's", guarded.StreamRate, bare.StreamRate),
 	}
@@ -214,16 +226,21 @@ func (r *Report) WriteText(w io.Writer) error {
 				t.Name, t.Evaluated, t.Decision, t.StreamEvaluated, t.StreamDecision)
 		}
 	}
-	fmt.Fprintf(w, "\nTargets (guarded target against the bare proxy):\n")
+	fmt.Fprintf(w, "\nTargets (guarded target against the bare proxy; [95 %% bootstrap interval]; a limit inside it is one this run cannot judge):\n")
 	for _, c := range r.Checks {
-		verdict, rel := "met", "≤"
+		verdict, rel, interval := "met", "≤", ""
 		if !c.Met {
 			verdict = "NOT MET"
 		}
+		if !c.Clear {
+			verdict += ", within this run's noise"
+		}
 		if !c.AtMost {
 			rel = "≥"
+		} else {
+			interval = fmt.Sprintf("[%.1f, %.1f]", c.Low, c.High)
 		}
-		fmt.Fprintf(w, "  %-46s %8.1f %s  (%s %g %s)  %s\n", c.Name, c.Measured, c.Unit, rel, c.Limit, c.Unit, verdict)
+		fmt.Fprintf(w, "  %-46s %8.1f %s %-16s (%s %g %s)  %s\n", c.Name, c.Measured, c.Unit, interval, rel, c.Limit, c.Unit, verdict)
 	}
 	return nil
 }
