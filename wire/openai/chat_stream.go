@@ -84,6 +84,16 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 	}()
 	rd := sse.NewReader(in)
 	for {
+		if raw, data, ok := rd.PeekData(); ok && g.gate == nil {
+			passed, err := g.passText(raw, data)
+			if err != nil {
+				return err
+			}
+			if passed {
+				rd.Skip(len(raw))
+				continue
+			}
+		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -225,6 +235,27 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 		return nil // the gate holds all the chunk said
 	}
 	return g.write(raw)
+}
+
+// passText writes on, straight from the reader's buffer, a chunk that carries only text of a choice
+// already seen and is shaped as the chunk read before it: what most of a stream is, and what event and
+// fastEvent would do with it (the choice gets the text, the client the chunk as it came). raw and data are
+// the reader's buffer and are not kept: the text is copied into the choice's builder, the chunk into the
+// client's stream. Anything else reports false, and the caller reads the event as usual.
+func (g *chatStreamGuard) passText(raw []byte, data string) (bool, error) {
+	if g.template.data == "" || len(data) == 0 || data[0] != '{' || data[len(data)-1] != '}' {
+		return false, nil // the first chunk, or one TrimSpace would change: event reads it
+	}
+	fc, ok := g.scanner.sameShape(data)
+	if !ok || fc.index < 0 || fc.role != "" || fc.content == "" || fc.hasCall || fc.finishReason != "" {
+		return false, nil
+	}
+	sc := g.choices[fc.index]
+	if sc == nil {
+		return false, nil
+	}
+	addText(sc, fc.content)
+	return true, g.write(raw)
 }
 
 // fastEvent handles an ordinary chunk read by scanChunk: its text passes at once (or through the gate),

@@ -297,3 +297,42 @@ func TestChatStreamGateShapes(t *testing.T) {
 		})
 	}
 }
+
+// The response a choice's finish is decided on holds all its text, however its chunks were read: written
+// straight from the reader's buffer (a text chunk shaped as the one before), or read as events (the first
+// chunk, one with a role, one shaped otherwise, one with a member after choices), and the client gets
+// every chunk as it came.
+func TestDecisionSeesTheTextOfEveryChunk(t *testing.T) {
+	t.Parallel()
+	chunk := func(delta, after string) string {
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]` + after + "}\n\n"
+	}
+	for _, tc := range []struct {
+		desc, stream, want string
+	}{
+		{"chunks of one shape", chunk(`{"role":"assistant","content":"a"}`, "") + chunk(`{"content":"b"}`, "") + chunk(`{"content":"c"}`, "") + chunk(`{"content":"d"}`, ""), "abcd"},
+		{"a chunk shaped otherwise between them", chunk(`{"content":"a"}`, "") + chunk(`{"content":"b"}`, "") + chunk(`{"content":"c","refusal":null}`, "") + chunk(`{"content":"d"}`, "") + chunk(`{"content":"e"}`, ""), "abcde"},
+		{"a member after choices in every chunk", chunk(`{"content":"a"}`, `,"obfuscation":"x1"`) + chunk(`{"content":"b"}`, `,"obfuscation":"y22"`) + chunk(`{"content":"c"}`, `,"obfuscation":"z"`), "abc"},
+		{"escaped text", chunk(`{"content":"a"}`, "") + chunk(`{"content":"\"b\"\n"}`, "") + chunk(`{"content":"\u00e9"}`, ""), "a\"b\"\né"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			in := tc.stream + `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+			var text string
+			decide := func(r warden.Response) (warden.Response, error) {
+				text = r.Message.Text()
+				return r, nil
+			}
+			var out bytes.Buffer
+			if err := openai.GuardChatStream(strings.NewReader(in), &out, nil, decide, nil); err != nil {
+				t.Fatal(err)
+			}
+			if text != tc.want {
+				t.Errorf("decided on %q, want %q", text, tc.want)
+			}
+			if out.String() != in {
+				t.Errorf("the client got\n%q\nwant the stream as it came\n%q", out.String(), in)
+			}
+		})
+	}
+}

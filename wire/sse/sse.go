@@ -114,34 +114,69 @@ func (r *Reader) Next() (Event, error) {
 // over. A chunk of a stream arrives after a pause in which other code ran, so the few cache lines this
 // path touches, against the general loop's calls per line, are what a proxy's per-chunk delay is made of.
 func (r *Reader) nextDataLine() (Event, bool) {
-	if !r.started || r.skipLF {
+	buf, at, ok := r.bufferedDataLine()
+	if !ok {
 		return Event{}, false
 	}
-	buf, _ := r.br.Peek(r.br.Buffered())
-	typeEnd, dataAt := -1, 0 // the end of the event line, when there is one; the data line's start
-	if bytes.HasPrefix(buf, []byte("event:")) {
-		if typeEnd = bytes.IndexByte(buf, '\n'); typeEnd < 0 {
-			return Event{}, false
-		}
-		dataAt = typeEnd + 1
-	}
-	rest := buf[dataAt:]
-	i := bytes.IndexByte(rest, '\n')
-	n := dataAt + i + 2
-	if i < len("data:") || i+1 >= len(rest) || rest[i+1] != '\n' || n > r.max ||
-		string(rest[:len("data:")]) != "data:" || bytes.IndexByte(buf[:dataAt+i], '\r') >= 0 {
-		return Event{}, false
-	}
-	raw := r.keep(append(r.slab[len(r.slab):], buf[:n]...))
-	_, _ = r.br.Discard(n)
+	raw := r.keep(append(r.slab[len(r.slab):], buf[:at.end]...))
+	_, _ = r.br.Discard(at.end)
 	ev := Event{Raw: raw, HasData: true, Retry: -1}
-	if typeEnd >= 0 {
-		ev.Type = string(fieldValue(raw[len("event:"):typeEnd]))
+	if at.typeEnd >= 0 {
+		ev.Type = string(fieldValue(raw[len("event:"):at.typeEnd]))
 	}
-	if value := fieldValue(raw[dataAt+len("data:") : dataAt+i]); len(value) > 0 {
+	if value := fieldValue(raw[at.dataAt+len("data:") : at.dataEnd]); len(value) > 0 {
 		ev.Data = unsafe.String(&value[0], len(value)) // raw is never written again (Event.Raw says so)
 	}
 	return ev, true
+}
+
+// PeekData returns the next event without reading it when it is one data line ended by \n and a blank
+// line, with no event line, buffered whole: its bytes and its data. They are the reader's buffer, valid
+// until the next call on r, and must not be kept; Skip(len(raw)) then reads the event. For anything else
+// ok is false. A caller that writes most events on as they came uses it to spare each the copy Next makes.
+func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
+	buf, at, ok := r.bufferedDataLine()
+	if !ok || at.typeEnd >= 0 {
+		return nil, "", false
+	}
+	if value := fieldValue(buf[len("data:"):at.dataEnd]); len(value) > 0 {
+		data = unsafe.String(&value[0], len(value)) // valid as long as raw is, which the caller was told
+	}
+	return buf[:at.end], data, true
+}
+
+// Skip reads the n bytes of the event PeekData returned.
+func (r *Reader) Skip(n int) { _, _ = r.br.Discard(n) }
+
+// dataLineAt is where the parts of a buffered one-line data event lie in the buffer.
+type dataLineAt struct {
+	typeEnd         int // the end of the event line, or -1 when there is none
+	dataAt, dataEnd int // the data line, without its \n
+	end             int // the event's end, after the blank line
+}
+
+// bufferedDataLine finds, in what the reader has buffered, a whole event of one data line (maybe after one
+// event line) ended by \n and a blank line, with no \r in it.
+func (r *Reader) bufferedDataLine() ([]byte, dataLineAt, bool) {
+	at := dataLineAt{typeEnd: -1}
+	if !r.started || r.skipLF {
+		return nil, at, false
+	}
+	buf, _ := r.br.Peek(r.br.Buffered())
+	if bytes.HasPrefix(buf, []byte("event:")) {
+		if at.typeEnd = bytes.IndexByte(buf, '\n'); at.typeEnd < 0 {
+			return nil, at, false
+		}
+		at.dataAt = at.typeEnd + 1
+	}
+	rest := buf[at.dataAt:]
+	i := bytes.IndexByte(rest, '\n')
+	at.dataEnd, at.end = at.dataAt+i, at.dataAt+i+2
+	if i < len("data:") || i+1 >= len(rest) || rest[i+1] != '\n' || at.end > r.max ||
+		string(rest[:len("data:")]) != "data:" || bytes.IndexByte(buf[:at.dataEnd], '\r') >= 0 {
+		return nil, at, false
+	}
+	return buf, at, true
 }
 
 // fieldValue is a field's value as a line carries it after the colon: without one leading space.

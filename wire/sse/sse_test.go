@@ -320,3 +320,74 @@ func TestEncodeLinesEndsEveryLineAlike(t *testing.T) {
 		t.Errorf("Encode = %q, want %q", got, want)
 	}
 }
+
+// readPeeking reads a stream as the chat guard does: an event PeekData offers is taken from it (its bytes
+// copied, since they are the reader's) and skipped; any other is read with Next.
+func readPeeking(t testing.TB, r io.Reader) (evs []sse.Event, peeked int) {
+	t.Helper()
+	rd := sse.NewReader(r)
+	for {
+		if raw, data, ok := rd.PeekData(); ok {
+			evs = append(evs, sse.Event{Raw: bytes.Clone(raw), Data: strings.Clone(data), HasData: true, Retry: -1})
+			rd.Skip(len(raw))
+			peeked++
+			continue
+		}
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return evs, peeked
+		}
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+func TestPeekData(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, in   string
+		wantPeeked int
+	}{
+		{"buffered one-line data events after the first are peeked", "data: a\n\ndata: b\n\ndata: {\"x\":1}\n\n", 2},
+		{"an event line is left to Next", "data: a\n\nevent: e\ndata: b\n\n", 0},
+		{"two data lines are left to Next", "data: a\n\ndata: b\ndata: c\n\n", 0},
+		{"a \\r\\n event is left to Next", "data: a\r\n\r\ndata: b\r\n\r\n", 0},
+		{"a data line without its blank line is left to Next", "data: a\n\ndata: b\n", 0},
+		{"a comment is left to Next", "data: a\n\n: hi\n\n", 0},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got, peeked := readPeeking(t, strings.NewReader(tc.in))
+			if peeked != tc.wantPeeked {
+				t.Errorf("peeked %d events, want %d", peeked, tc.wantPeeked)
+			}
+			if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(tc.in))), eventsOf(got)); diff != "" {
+				t.Errorf("peeking changed the events (-Next +peeking):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzPeekData: reading with PeekData where it offers an event gives the events Next gives.
+func FuzzPeekData(f *testing.F) {
+	for _, s := range []string{"data: a\n\ndata: b\n\n", "data:x\n\ndata:\n\nevent: y\ndata: z\n\n", "data: a\r\n\r\ndata: b\n\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, _ := readPeeking(t, strings.NewReader(in))
+		if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(in))), eventsOf(got)); diff != "" {
+			t.Fatalf("%q: peeking changed the events (-Next +peeking):\n%s", in, diff)
+		}
+	})
+}
+
+// eventsOf is what the peeking tests compare of events: their bytes, type and data.
+func eventsOf(evs []sse.Event) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, string(e.Raw)+"|"+e.Type+"|"+e.Data)
+	}
+	return out
+}
