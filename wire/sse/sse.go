@@ -56,6 +56,8 @@ type Reader struct {
 	// slab holds the raw bytes of the events read so far, which stay the caller's; the free space after
 	// them takes the next events', so that one allocation serves many events.
 	slab []byte
+	// readErr is what the read PeekData waited on failed with, nothing read; Next reports it.
+	readErr error
 }
 
 // slabSize is the size of a new slab: many ordinary events, few enough bytes that the slab one kept event
@@ -73,6 +75,10 @@ func (r *Reader) SetMaxEventSize(n int) { r.max = n }
 // Next returns the next event, or io.EOF when the stream ended cleanly between events. Any other error is
 // the underlying reader's or ErrEventTooLarge.
 func (r *Reader) Next() (Event, error) {
+	if err := r.readErr; err != nil {
+		r.readErr = nil
+		return Event{}, err // io.EOF when the stream ended between events, as the loop below says it
+	}
 	if ev, ok := r.nextDataLine(); ok {
 		return ev, nil
 	}
@@ -131,10 +137,19 @@ func (r *Reader) nextDataLine() (Event, bool) {
 }
 
 // PeekData returns the next event without reading it when it is one data line ended by \n and a blank
-// line, with no event line, buffered whole: its bytes and its data. They are the reader's buffer, valid
+// line, with no event line, buffered whole (it waits for the stream's next bytes when none are buffered):
+// its bytes and its data. They are the reader's buffer, valid
 // until the next call on r, and must not be kept; Skip(len(raw)) then reads the event. For anything else
 // ok is false. A caller that writes most events on as they came uses it to spare each the copy Next makes.
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
+	if r.br.Buffered() == 0 && r.started && !r.skipLF && r.readErr == nil {
+		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
+		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
+		if _, err := r.br.Peek(1); err != nil {
+			r.readErr = err
+			return nil, "", false
+		}
+	}
 	buf, at, ok := r.bufferedDataLine()
 	if !ok || at.typeEnd >= 0 {
 		return nil, "", false

@@ -391,3 +391,60 @@ func eventsOf(evs []sse.Event) []string {
 	}
 	return out
 }
+
+// oneEventAReader gives one event a Read, as a paced upstream's stream arrives, then err once, then
+// io.EOF: an error that is not reported when it comes is lost.
+type oneEventAReader struct {
+	events []string
+	err    error
+}
+
+func (r *oneEventAReader) Read(p []byte) (int, error) {
+	if len(r.events) == 0 {
+		err := r.err
+		r.err = io.EOF
+		return 0, err
+	}
+	n := copy(p, r.events[0])
+	r.events[0] = r.events[0][n:]
+	if r.events[0] == "" {
+		r.events = r.events[1:]
+	}
+	return n, nil
+}
+
+func TestPeekDataWaitsForAnEventThatComesAlone(t *testing.T) {
+	t.Parallel()
+	rd := sse.NewReader(&oneEventAReader{events: []string{"data: a\n\n", "data: b\n\n", "data: c\n\n"}, err: io.EOF})
+	if _, err := rd.Next(); err != nil { // the first event is always Next's
+		t.Fatal(err)
+	}
+	for _, want := range []string{"b", "c"} {
+		raw, data, ok := rd.PeekData()
+		if !ok || data != want {
+			t.Fatalf("PeekData = %q, %q, %v; want the event with %q, read alone", raw, data, ok, want)
+		}
+		rd.Skip(len(raw))
+	}
+	if _, _, ok := rd.PeekData(); ok {
+		t.Fatal("PeekData offered an event after the stream's end")
+	}
+	if _, err := rd.Next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after the end = %v, want io.EOF", err)
+	}
+}
+
+func TestNextReportsTheReadErrorPeekDataMet(t *testing.T) {
+	t.Parallel()
+	reset := errors.New("connection reset")
+	rd := sse.NewReader(&oneEventAReader{events: []string{"data: a\n\n"}, err: reset})
+	if _, err := rd.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := rd.PeekData(); ok {
+		t.Fatal("PeekData offered an event from a failed read")
+	}
+	if _, err := rd.Next(); !errors.Is(err, reset) {
+		t.Fatalf("Next = %v, want the read's error", err)
+	}
+}
