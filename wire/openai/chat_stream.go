@@ -84,14 +84,16 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 	}()
 	rd := sse.NewReader(in)
 	for {
-		if raw, data, ok := rd.PeekData(); ok && g.gate == nil {
-			passed, err := g.passText(raw, data)
-			if err != nil {
-				return err
-			}
-			if passed {
-				rd.Skip(len(raw))
-				continue
+		if g.gate == nil { // a gate reads every text delta: nothing passes unread
+			if raw, data, ok := rd.PeekData(); ok {
+				passed, err := g.passText(raw, data)
+				if err != nil {
+					return err
+				}
+				if passed {
+					rd.Skip(len(raw))
+					continue
+				}
 			}
 		}
 		ev, err := rd.Next()
