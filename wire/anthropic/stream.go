@@ -96,6 +96,18 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 	g.resp.Message.Role = warden.RoleAssistant
 	rd := sse.NewReader(in)
 	for {
+		if g.gate == nil { // a gate reads every text delta: nothing passes unread
+			if raw, _, data, ok := rd.PeekEvent(); ok {
+				passed, err := g.passText(raw, data)
+				if err != nil {
+					return err
+				}
+				if passed {
+					rd.Skip(len(raw))
+					continue
+				}
+			}
+		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			if g.holding() {
@@ -332,6 +344,24 @@ func (g *streamGuard) endText(b *streamBlock) error {
 }
 
 // pass writes a block's event, renumbered when the client sees the block at another index.
+// passText writes on, straight from the reader's buffer, a text delta of a block the client sees at its own
+// index: what most of a stream is, and what event would do with it (the block gets the text, the client
+// the event as it came). raw and data are the reader's buffer and are not kept: the text is copied into
+// the block's builder, the event into the client's stream. Anything else reports false, and the caller
+// reads the event as usual.
+func (g *streamGuard) passText(raw []byte, data string) (bool, error) {
+	index, text, ok := scanTextDelta(data)
+	if !ok {
+		return false, nil
+	}
+	b := g.blocks[index]
+	if b == nil || b.out != index || g.gated(b) {
+		return false, nil
+	}
+	b.text.WriteString(text)
+	return true, g.write(raw)
+}
+
 func (g *streamGuard) pass(ev sse.Event, index int, b *streamBlock) error {
 	if b.out == index {
 		return g.write(ev.Raw)

@@ -343,3 +343,47 @@ func TestGuardStreamGate(t *testing.T) {
 		},
 	})
 }
+
+// The response the stop is decided on holds all the text of every block, however its deltas were read:
+// written straight from the reader's buffer (a text delta of a block the client sees at its own index) or
+// read as events (the first, and any other kind), and the client gets every event as it came.
+func TestDecisionSeesTheTextOfEveryDelta(t *testing.T) {
+	t.Parallel()
+	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+	delta := func(i, text string) string {
+		return ev("content_block_delta", `{"type":"content_block_delta","index":`+i+`,"delta":{"type":"text_delta","text":"`+text+`"}}`)
+	}
+	start := ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}`)
+	block := func(i string) string {
+		return ev("content_block_start", `{"type":"content_block_start","index":`+i+`,"content_block":{"type":"text","text":""}}`)
+	}
+	stop := func(i string) string { return ev("content_block_stop", `{"type":"content_block_stop","index":`+i+`}`) }
+	end := ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`) +
+		ev("message_stop", `{"type":"message_stop"}`)
+	for _, tc := range []struct {
+		desc, stream, want string
+	}{
+		{"one block's deltas", start + block("0") + delta("0", "a") + delta("0", "b") + delta("0", "c") + stop("0") + end, "abc"},
+		{"two blocks, a ping between", start + block("0") + delta("0", "a") + stop("0") + ev("ping", `{"type":"ping"}`) + block("1") + delta("1", "b") + delta("1", "c") + stop("1") + end, "abc"},
+		{"escaped text", start + block("0") + delta("0", `\"a\"`) + delta("0", `\n\u00e9`) + stop("0") + end, "\"a\"\né"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			var text string
+			decide := func(r warden.Response) (warden.Response, error) {
+				text = r.Message.Text()
+				return r, nil
+			}
+			var out bytes.Buffer
+			if err := anthropic.GuardStream(strings.NewReader(tc.stream), &out, nil, decide, nil); err != nil {
+				t.Fatal(err)
+			}
+			if text != tc.want {
+				t.Errorf("decided on %q, want %q", text, tc.want)
+			}
+			if out.String() != tc.stream {
+				t.Errorf("the client got\n%q\nwant the stream as it came\n%q", out.String(), tc.stream)
+			}
+		})
+	}
+}

@@ -142,22 +142,39 @@ func (r *Reader) nextDataLine() (Event, bool) {
 // until the next call on r, and must not be kept; Skip(len(raw)) then reads the event. For anything else
 // ok is false. A caller that writes most events on as they came uses it to spare each the copy Next makes.
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
+	raw, typ, data, ok := r.PeekEvent()
+	if !ok || typ != "" || bytes.HasPrefix(raw, []byte("event:")) {
+		return nil, "", false
+	}
+	return raw, data, true
+}
+
+// PeekEvent is PeekData for an event that may name its type on one event line before its data line, as
+// Anthropic's and the Responses API's do; typ is that name ("" when there is none), and aliases the
+// reader's buffer as raw and data do.
+func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
 	if r.br.Buffered() == 0 && r.started && !r.skipLF && r.readErr == nil {
 		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
 		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
 		if _, err := r.br.Peek(1); err != nil {
 			r.readErr = err
-			return nil, "", false
+			return nil, "", "", false
 		}
 	}
 	buf, at, ok := r.bufferedDataLine()
-	if !ok || at.typeEnd >= 0 {
-		return nil, "", false
+	if !ok {
+		return nil, "", "", false
 	}
-	if value := fieldValue(buf[len("data:"):at.dataEnd]); len(value) > 0 {
-		data = unsafe.String(&value[0], len(value)) // valid as long as raw is, which the caller was told
+	// The strings are valid as long as raw is, which the caller was told.
+	if at.typeEnd >= 0 {
+		if value := fieldValue(buf[len("event:"):at.typeEnd]); len(value) > 0 {
+			typ = unsafe.String(&value[0], len(value))
+		}
 	}
-	return buf[:at.end], data, true
+	if value := fieldValue(buf[at.dataAt+len("data:") : at.dataEnd]); len(value) > 0 {
+		data = unsafe.String(&value[0], len(value))
+	}
+	return buf[:at.end], typ, data, true
 }
 
 // Skip reads the n bytes of the event PeekData returned.

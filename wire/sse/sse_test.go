@@ -324,11 +324,23 @@ func TestEncodeLinesEndsEveryLineAlike(t *testing.T) {
 // readPeeking reads a stream as the chat guard does: an event PeekData offers is taken from it (its bytes
 // copied, since they are the reader's) and skipped; any other is read with Next.
 func readPeeking(t testing.TB, r io.Reader) (evs []sse.Event, peeked int) {
+	return readPeekingWith(t, r, func(rd *sse.Reader) ([]byte, string, string, bool) {
+		raw, data, ok := rd.PeekData()
+		return raw, "", data, ok
+	})
+}
+
+// readPeekingEvents is readPeeking with PeekEvent, as the Anthropic guard reads.
+func readPeekingEvents(t testing.TB, r io.Reader) (evs []sse.Event, peeked int) {
+	return readPeekingWith(t, r, (*sse.Reader).PeekEvent)
+}
+
+func readPeekingWith(t testing.TB, r io.Reader, peek func(*sse.Reader) ([]byte, string, string, bool)) (evs []sse.Event, peeked int) {
 	t.Helper()
 	rd := sse.NewReader(r)
 	for {
-		if raw, data, ok := rd.PeekData(); ok {
-			evs = append(evs, sse.Event{Raw: bytes.Clone(raw), Data: strings.Clone(data), HasData: true, Retry: -1})
+		if raw, typ, data, ok := peek(rd); ok {
+			evs = append(evs, sse.Event{Raw: bytes.Clone(raw), Type: strings.Clone(typ), Data: strings.Clone(data), HasData: true, Retry: -1})
 			rd.Skip(len(raw))
 			peeked++
 			continue
@@ -370,17 +382,37 @@ func TestPeekData(t *testing.T) {
 	}
 }
 
-// FuzzPeekData: reading with PeekData where it offers an event gives the events Next gives.
+// FuzzPeekData: reading with PeekData, or with PeekEvent, where it offers an event gives the events Next
+// gives.
 func FuzzPeekData(f *testing.F) {
-	for _, s := range []string{"data: a\n\ndata: b\n\n", "data:x\n\ndata:\n\nevent: y\ndata: z\n\n", "data: a\r\n\r\ndata: b\n\n"} {
+	for _, s := range []string{"data: a\n\ndata: b\n\n", "data:x\n\ndata:\n\nevent: y\ndata: z\n\n", "data: a\r\n\r\ndata: b\n\n",
+		"data: a\n\nevent:\ndata: b\n\nevent: t\ndata: c\n\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, _ := readPeeking(t, strings.NewReader(in))
-		if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(in))), eventsOf(got)); diff != "" {
-			t.Fatalf("%q: peeking changed the events (-Next +peeking):\n%s", in, diff)
+		want := eventsOf(readAll(t, strings.NewReader(in)))
+		for _, read := range []func(testing.TB, io.Reader) ([]sse.Event, int){readPeeking, readPeekingEvents} {
+			got, _ := read(t, strings.NewReader(in))
+			if diff := cmp.Diff(want, eventsOf(got)); diff != "" {
+				t.Fatalf("%q: peeking changed the events (-Next +peeking):\n%s", in, diff)
+			}
 		}
 	})
+}
+
+func TestPeekEventOffersANamedEvent(t *testing.T) {
+	t.Parallel()
+	in := "data: a\n\nevent: content_block_delta\ndata: {\"x\":1}\n\nevent:\ndata: b\n\n"
+	got, peeked := readPeekingEvents(t, strings.NewReader(in))
+	if peeked != 2 {
+		t.Errorf("peeked %d events, want the two after the first", peeked)
+	}
+	if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(in))), eventsOf(got)); diff != "" {
+		t.Errorf("peeking changed the events (-Next +peeking):\n%s", diff)
+	}
+	if _, peekedData := readPeeking(t, strings.NewReader(in)); peekedData != 0 {
+		t.Errorf("PeekData offered %d named events, want none", peekedData)
+	}
 }
 
 // eventsOf is what the peeking tests compare of events: their bytes, type and data.
