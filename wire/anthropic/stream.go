@@ -97,15 +97,11 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
-			if raw, _, data, ok := rd.PeekEvent(); ok {
-				passed, err := g.passText(raw, data)
+			if taken, err := rd.Offer(true, g.passText); err != nil || taken {
 				if err != nil {
 					return err
 				}
-				if passed {
-					rd.Skip(len(raw))
-					continue
-				}
+				continue
 			}
 		}
 		ev, err := rd.Next()

@@ -85,15 +85,11 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
-			if raw, data, ok := rd.PeekData(); ok {
-				passed, err := g.passText(raw, data)
+			if taken, err := rd.Offer(false, g.passText); err != nil || taken {
 				if err != nil {
 					return err
 				}
-				if passed {
-					rd.Skip(len(raw))
-					continue
-				}
+				continue
 			}
 		}
 		ev, err := rd.Next()

@@ -480,3 +480,35 @@ func TestNextReportsTheReadErrorPeekDataMet(t *testing.T) {
 		t.Fatalf("Next = %v, want the read's error", err)
 	}
 }
+
+func TestOfferReadsOnlyWhatPassTakes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc      string
+		take      bool
+		wantTaken bool
+		wantNext  string // the data Next reads after the offer
+	}{
+		{"an event pass takes is read", true, true, "c"},
+		{"an event pass declines stays for Next", false, false, "b"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			rd := sse.NewReader(strings.NewReader("data: a\n\ndata: b\n\ndata: c\n\n"))
+			if _, err := rd.Next(); err != nil {
+				t.Fatal(err)
+			}
+			var offered string
+			taken, err := rd.Offer(false, func(raw []byte, data string) (bool, error) {
+				offered = data
+				return tc.take, nil
+			})
+			if err != nil || taken != tc.wantTaken || offered != "b" {
+				t.Fatalf("Offer = %v, %v after offering %q; want %v after offering \"b\"", taken, err, offered, tc.wantTaken)
+			}
+			if ev, err := rd.Next(); err != nil || ev.Data != tc.wantNext {
+				t.Errorf("Next = %q, %v; want %q", ev.Data, err, tc.wantNext)
+			}
+		})
+	}
+}
