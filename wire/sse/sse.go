@@ -142,8 +142,8 @@ func (r *Reader) nextDataLine() (Event, bool) {
 // until the next call on r, and must not be kept; Skip(len(raw)) then reads the event. For anything else
 // ok is false. A caller that writes most events on as they came uses it to spare each the copy Next makes.
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
-	raw, typ, data, ok := r.PeekEvent()
-	if !ok || typ != "" || bytes.HasPrefix(raw, []byte("event:")) {
+	raw, _, data, ok = r.PeekEvent()
+	if !ok || bytes.HasPrefix(raw, []byte("event:")) { // an event line, named or not
 		return nil, "", false
 	}
 	return raw, data, true
