@@ -34,7 +34,10 @@ and before the run, how often this machine takes the CPU from a busy thread, the
 Then the guarded target against the bare proxy and issue #7's targets: p99 within 150µs, time to first
 token within 100µs, per chunk within 5µs (on the wire, and inside the proxy), throughput at least 70%.
 The concurrency-1 phases interleave the targets in --rounds rounds (by default one paced stream a target
-a round), so that a slow spell of a shared machine falls on all of them alike.
+a round), so that a slow spell of a shared machine falls on all of them alike. The client, the upstream and
+the proxies share one heap, so the garbage collector, which any of them makes due, would land on whichever
+exchange is in flight: the bench collects between those exchanges instead (--timed-gc leaves it alone),
+and reports the heap each exchange allocated, which is what a proxy leaves the collector to do.
 
 Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
 X-Warden-Evaluated report stops the run with an error instead of a figure. The load generator and the
@@ -85,6 +88,7 @@ not comparable with a bench that pins each part to its own cores. Audit records 
 	f.DurationVar(&o.Duration, "duration", gatewaybench.DefaultDuration, "length of each target's throughput phase, whole and streamed each")
 	f.IntVar(&o.Rounds, "rounds", gatewaybench.DefaultRounds, "rounds the concurrency-1 phases interleave the targets in")
 	f.IntVar(&o.ThroughputRounds, "throughput-rounds", gatewaybench.DefaultThroughputRounds, "rounds the throughput phase interleaves the targets in")
+	f.BoolVar(&o.TimedGC, "timed-gc", false, "let the garbage collector run when due inside the concurrency-1 exchanges (default: between them)")
 	f.StringVar(&format, "format", "text", "report as text or json (stdout); progress goes to stderr")
 	f.BoolVar(&strict, "strict", false, "exit 1 when a target is not met")
 	return cmd

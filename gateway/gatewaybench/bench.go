@@ -66,6 +66,9 @@ type Options struct {
 	// ThroughputRounds does the same for the throughput phase: each target's Duration is cut in this many
 	// shares.
 	ThroughputRounds int
+	// TimedGC leaves the garbage collector alone in the concurrency-1 phases: it runs when due, inside the
+	// timed exchanges. By default the bench collects between them instead (see collector).
+	TimedGC bool
 	// Progress, when set, gets a line as each phase starts.
 	Progress io.Writer
 }
@@ -147,7 +150,9 @@ type target struct {
 	probe  *probe // times what is the proxy's own; nil for the upstream reached directly
 }
 
-// Run starts the upstream and the three proxies on loopback, measures each and reports.
+// Run starts the upstream and the three proxies on loopback, measures each and reports. It turns the
+// process's automatic garbage collection off during the concurrency-1 phases (see collector), so two Runs
+// must not overlap.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
@@ -169,13 +174,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := m.warmUp(ctx, targets); err != nil {
 		return nil, err
 	}
-	if err := m.latency(ctx, targets, rep); err != nil {
-		return nil, err
-	}
-	if err := m.firstToken(ctx, targets, rep); err != nil {
-		return nil, err
-	}
-	if err := m.streamLatency(ctx, targets, rep); err != nil {
+	if err := m.concurrencyOne(ctx, targets, rep); err != nil {
 		return nil, err
 	}
 	if err := m.throughput(ctx, targets, rep); err != nil {
@@ -183,6 +182,23 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.judge()
 	return rep, nil
+}
+
+// concurrencyOne runs the phases that time one exchange at a time, with the collector kept out of them
+// unless o.TimedGC.
+func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Report) error {
+	m.gc = startCollector(m.o.TimedGC)
+	defer func() {
+		m.gc.stop()
+		rep.TimedGC, rep.Collections = m.o.TimedGC, m.gc.cycles
+	}()
+	if err := m.latency(ctx, targets, rep); err != nil {
+		return err
+	}
+	if err := m.firstToken(ctx, targets, rep); err != nil {
+		return err
+	}
+	return m.streamLatency(ctx, targets, rep)
 }
 
 // bench is the upstream and the targets, serving on loopback.

@@ -48,6 +48,12 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 				t.Errorf("%s %s: %+v, want %d samples with 0 < p50 <= p99", tr.Name, l.what, l.l, l.n)
 			}
 		}
+		// The heap an exchange allocates: the client's and the upstream's at least, more through a proxy.
+		if direct := rep.target(Direct); tr.WholeHeap == 0 || tr.StreamHeap == 0 ||
+			(tr.Name != Direct && (tr.WholeHeap <= direct.WholeHeap || tr.StreamHeap <= direct.StreamHeap)) {
+			t.Errorf("%s: heap %d a whole exchange, %d a stream (direct %d, %d); want some, and more through a proxy",
+				tr.Name, tr.WholeHeap, tr.StreamHeap, direct.WholeHeap, direct.StreamHeap)
+		}
 		if tr.WholeRate.Exchanges == 0 || tr.StreamRate.Exchanges == 0 || tr.WholeRate.PerSecond <= 0 {
 			t.Errorf("%s: throughput %+v %+v, want exchanges counted", tr.Name, tr.WholeRate, tr.StreamRate)
 		}
@@ -78,7 +84,8 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails",
-		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread", "95 % bootstrap interval"} {
+		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread", "95 % bootstrap interval",
+		"garbage collector ran between the concurrency-1 exchanges", "heap"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}

@@ -21,6 +21,7 @@ type measurer struct {
 	o      Options
 	up     *upstream
 	client *http.Client
+	gc     *collector // set for the concurrency-1 phases
 }
 
 // answer is what one exchange showed besides its timing.
@@ -149,8 +150,10 @@ func (m *measurer) warmUp(ctx context.Context, targets []target) error {
 }
 
 // rounds runs each target's share of n exchanges in each of the rounds, starting with a different target
-// each round.
-func (m *measurer) rounds(targets []target, n int, each func(i int, t target) error) error {
+// each round, with the collector's work between the exchanges. It returns the heap each target's
+// exchanges allocated in all: the whole process's, the bench's own notes of them included.
+func (m *measurer) rounds(targets []target, n int, each func(i int, t target) error) ([]uint64, error) {
+	heap := make([]uint64, len(targets))
 	for r := range m.o.Rounds {
 		share := n / m.o.Rounds
 		if r < n%m.o.Rounds {
@@ -159,20 +162,32 @@ func (m *measurer) rounds(targets []target, n int, each func(i int, t target) er
 		for k := range targets {
 			i := (k + r) % len(targets)
 			for range share {
-				if err := each(i, targets[i]); err != nil {
-					return err
+				m.gc.between()
+				before := m.gc.allocated()
+				err := each(i, targets[i])
+				heap[i] += m.gc.allocated() - before
+				if err != nil {
+					return heap, err
 				}
 			}
 		}
 	}
-	return nil
+	return heap, nil
+}
+
+// perExchange is the heap an exchange allocated on average.
+func perExchange(heap uint64, n int) uint64 {
+	if n == 0 {
+		return 0
+	}
+	return heap / uint64(n)
 }
 
 func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) error {
 	m.progress("whole requests at concurrency 1: %d a target", m.o.Requests)
 	samples := make([][]time.Duration, len(targets))
 	own := make([][]time.Duration, len(targets))
-	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
+	heap, err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
 		var d time.Duration
 		var a answer
 		x, err := m.probed(ctx, t, 0, func() (err error) {
@@ -192,6 +207,7 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 	for i := range targets {
 		rep.Targets[i].Whole, rep.Targets[i].WholeInProxy = summarize(samples[i]), summarize(own[i])
 		rep.Targets[i].wholeUnits = units{values: samples[i]}
+		rep.Targets[i].WholeHeap = perExchange(heap[i], len(samples[i]))
 	}
 	return err
 }
@@ -221,7 +237,7 @@ func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report
 	ttft := make([][]time.Duration, len(targets))
 	own := make([][]time.Duration, len(targets))
 	m.up.setPacing(pacing{interval: m.o.ChunkInterval, firstAlone: true})
-	err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
+	heap, err := m.rounds(targets, m.o.Requests, func(i int, t target) error {
 		var s streamed
 		x, err := m.probed(ctx, t, m.o.Chunks, func() (err error) {
 			s, _, err = m.stream(ctx, t)
@@ -243,6 +259,7 @@ func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report
 	for i := range targets {
 		rep.Targets[i].TTFT, rep.Targets[i].TTFTInProxy = summarize(ttft[i]), summarize(own[i])
 		rep.Targets[i].ttftUnits = units{values: ttft[i]}
+		rep.Targets[i].StreamHeap = perExchange(heap[i], len(ttft[i]))
 	}
 	return err
 }
@@ -253,7 +270,7 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 	chunk := make([]units, len(targets)) // a stream's chunks are one unit
 	own := make([]units, len(targets))
 	m.up.setPacing(pacing{interval: m.o.ChunkInterval})
-	err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
+	_, err := m.rounds(targets, m.o.StreamRequests, func(i int, t target) error {
 		var s streamed
 		var a answer
 		m.up.trace(true)

@@ -21,8 +21,12 @@ type Report struct {
 	Guardrails string `json:"guardrails"`
 	// Stalls is how often this machine took the CPU from a busy thread, measured before the run: the
 	// noise under every p99.
-	Stalls  Stalls         `json:"stalls"`
-	Targets []TargetResult `json:"targets"`
+	Stalls Stalls `json:"stalls"`
+	// TimedGC says the collector ran when due inside the concurrency-1 exchanges; otherwise the bench made
+	// Collections collections between them (see collector).
+	TimedGC     bool           `json:"timed_gc"`
+	Collections int            `json:"collections_between_exchanges"`
+	Targets     []TargetResult `json:"targets"`
 	// Checks set the guarded target against the bare proxy, one row per target of issue #7.
 	Checks []Check `json:"checks"`
 }
@@ -44,6 +48,11 @@ type TargetResult struct {
 	WholeInProxy Latency `json:"whole_in_proxy"`
 	TTFTInProxy  Latency `json:"ttft_in_proxy"`
 	ChunkInProxy Latency `json:"chunk_in_proxy"`
+	// WholeHeap and StreamHeap are the heap a whole exchange and a stream allocated at concurrency 1, in
+	// bytes: the whole process's, client, upstream and the bench's notes included, the same for every
+	// proxy; the differences between targets are what each proxy leaves the collector.
+	WholeHeap  uint64 `json:"whole_heap_bytes"`
+	StreamHeap uint64 `json:"stream_heap_bytes"`
 	// WholeRate and StreamRate are the throughput phase's.
 	WholeRate  Rate `json:"whole_rate"`
 	StreamRate Rate `json:"stream_rate"`
@@ -184,19 +193,24 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Wire, r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
 	fmt.Fprintf(w, "This machine took the CPU from a busy thread for over 20µs %.0f times a second, over 100µs %.0f (worst %s):\na span of w µs is hit about rate·w/10⁶ of the time, which is what the p99s of short spans measure here.\n\n",
 		r.Stalls.Over20us, r.Stalls.Over100us, us(r.Stalls.Worst))
+	if r.TimedGC {
+		fmt.Fprintf(w, "The garbage collector ran when due, inside the concurrency-1 exchanges as well.\n\n")
+	} else {
+		fmt.Fprintf(w, "The garbage collector ran between the concurrency-1 exchanges (%d times), not inside them; the heap each\nexchange allocated (the whole process's) is shown, and the throughput phase runs with the collector as it comes.\n\n", r.Collections)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "Whole requests (answer: a tool call), concurrency 1, %d a target:\n", o.Requests)
-	fmt.Fprintln(tw, "target\tp50\tp99\tmean\tp99 vs bare proxy\t")
+	fmt.Fprintln(tw, "target\tp50\tp99\tmean\tp99 vs bare proxy\theap\t")
 	for _, t := range r.Targets {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.Whole.P50), us(t.Whole.P99), us(t.Whole.Mean), vs(t.Name, t.Whole.P99-bare.Whole.P99))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.Whole.P50), us(t.Whole.P99), us(t.Whole.Mean), vs(t.Name, t.Whole.P99-bare.Whole.P99), kb(t.WholeHeap))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nStreams (%d text chunks, a tool call, the finish), concurrency 1: first token over %d a target (sent alone), chunks over %d a target (events %v apart):\n",
 		o.Chunks, o.Requests, o.StreamRequests, o.ChunkInterval)
-	fmt.Fprintln(tw, "target\tTTFT p50\tTTFT p99\tvs bare\tchunk p50\tchunk p99\tvs bare\tstream p50\t")
+	fmt.Fprintln(tw, "target\tTTFT p50\tTTFT p99\tvs bare\tchunk p50\tchunk p99\tvs bare\tstream p50\theap\t")
 	for _, t := range r.Targets {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.TTFT.P50), us(t.TTFT.P99), vs(t.Name, t.TTFT.P99-bare.TTFT.P99),
-			us(t.Chunk.P50), us(t.Chunk.P99), vs(t.Name, t.Chunk.P99-bare.Chunk.P99), us(t.Stream.P50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, us(t.TTFT.P50), us(t.TTFT.P99), vs(t.Name, t.TTFT.P99-bare.TTFT.P99),
+			us(t.Chunk.P50), us(t.Chunk.P99), vs(t.Name, t.Chunk.P99-bare.Chunk.P99), us(t.Stream.P50), kb(t.StreamHeap))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nThe same exchanges timed inside each proxy, its own spans only: a whole request less its upstream call,\nthe first token less the upstream's wait for it, each chunk from its read off the upstream to its flush:\n")
@@ -253,6 +267,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0fµs", micros(d)) }
+
+// kb shows a heap size in kilobytes.
+func kb(n uint64) string { return fmt.Sprintf("%.1fKB", float64(n)/1000) }
 
 // usFine shows a tenth of a microsecond, for the spans of a few microseconds.
 func usFine(d time.Duration) string { return fmt.Sprintf("%.1fµs", micros(d)) }
