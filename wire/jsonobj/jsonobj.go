@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -233,6 +234,87 @@ func SplitArray(data []byte) ([]json.RawMessage, error) {
 		return nil, err
 	}
 	return elems, nil
+}
+
+// SplitArrayTrusted is SplitArray for bytes already known to be valid JSON (a value an Object or
+// SplitArrayTrusted returned): it finds the elements without validating them again or copying them, and
+// answers as SplitArray does — null is an empty array, any other value not an array is an error.
+func SplitArrayTrusted(data []byte) ([]json.RawMessage, error) {
+	i := skipSpace(data, 0)
+	switch {
+	case i < len(data) && data[i] == '[':
+	case bytes.Equal(bytes.TrimSpace(data), []byte("null")):
+		return nil, nil
+	default:
+		return nil, errors.New("not a JSON array")
+	}
+	elems := []json.RawMessage{}
+	i = skipSpace(data, i+1)
+	if data[i] == ']' {
+		return elems, nil
+	}
+	for {
+		end := skipValue(data, i)
+		elems = append(elems, json.RawMessage(data[i:end:end]))
+		i = skipSpace(data, end)
+		if data[i] == ']' {
+			return elems, nil
+		}
+		i = skipSpace(data, i+1) // past ','
+	}
+}
+
+// DecodeString reads a valid JSON value (one an Object or SplitArrayTrusted returned) as json.Unmarshal
+// into a string does: a string's text, "" for null, and ok false for any other value. Only a string with
+// escapes or invalid UTF-8 (which decoding replaces) goes through encoding/json.
+func DecodeString(valid []byte) (s string, ok bool) {
+	valid = bytes.TrimSpace(valid)
+	switch {
+	case string(valid) == "null":
+		return "", true
+	case len(valid) < 2 || valid[0] != '"':
+		return "", false
+	}
+	if body := valid[1 : len(valid)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	if json.Unmarshal(valid, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Plain says that for each of keys, Get gives the member json.Unmarshal would decode into a struct field
+// of that name: no other member's name matches it in encoding/json's case-insensitive way, and it appears
+// at most once (encoding/json would decode a repeated object member into the same struct twice, merging
+// the two). A decoder that reads members one by one checks it first, and leaves any object that is not
+// plain to encoding/json.
+func (o *Object) Plain(keys ...string) bool {
+	var seen uint64 // by index in keys
+	for _, m := range o.members {
+		for i, k := range keys {
+			if len(m.key) != len(k) && !hasMultiByte(m.key) && !hasMultiByte(k) {
+				continue // an ASCII name folds only to one of its own length
+			}
+			if m.key != k && !strings.EqualFold(m.key, k) {
+				continue
+			}
+			if m.key != k || i >= 64 || seen&(1<<i) != 0 {
+				return false
+			}
+			seen |= 1 << i
+		}
+	}
+	return true
+}
+
+func hasMultiByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
 
 // JoinArray writes elements as a JSON array, each as it is. Unlike json.Marshal, it neither compacts nor

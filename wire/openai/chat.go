@@ -33,7 +33,10 @@ type chatChoice struct {
 	arrayed  bool              // content came as an array of parts
 }
 
-// DecodeChatResponse reads a chat.completion body.
+// DecodeChatResponse reads a chat.completion body. The body is validated once; what lies inside it is
+// read from the validated bytes, member by member, and only what encoding/json would read differently
+// (names differing only in case, a member repeated, escapes) is left to encoding/json, so that the answer
+// is always json.Unmarshal's. A fuzz test holds the two to one reading.
 func DecodeChatResponse(body []byte) (*ChatResponse, error) {
 	obj, err := jsonobj.Parse(body)
 	if err != nil {
@@ -44,9 +47,10 @@ func DecodeChatResponse(body []byte) (*ChatResponse, error) {
 	if !ok {
 		return nil, errors.New(`not a chat completion: no "choices"`)
 	}
-	var choices []json.RawMessage
-	if err := json.Unmarshal(rawChoices, &choices); err != nil {
-		return nil, fmt.Errorf("choices: %v", err)
+	choices, err := jsonobj.SplitArrayTrusted(rawChoices)
+	if err != nil {
+		var want []json.RawMessage
+		return nil, fmt.Errorf("choices: %v", json.Unmarshal(rawChoices, &want)) // encoding/json's words for it
 	}
 	for i, rc := range choices {
 		c, err := decodeChoice(rc)
@@ -59,14 +63,14 @@ func DecodeChatResponse(body []byte) (*ChatResponse, error) {
 }
 
 func decodeChoice(raw json.RawMessage) (*chatChoice, error) {
-	obj, err := jsonobj.ParseTrusted(raw) // an element json.Unmarshal validated
+	obj, err := jsonobj.ParseTrusted(raw) // an element of a validated body
 	if err != nil {
 		return nil, err
 	}
 	c := &chatChoice{obj: obj}
 	var finish string
 	if f, ok := obj.Get("finish_reason"); ok {
-		_ = json.Unmarshal(f, &finish) // null or absent in some chunks; a non-string is no signal
+		finish, _ = jsonobj.DecodeString(f) // null or absent in some chunks; a non-string is no signal
 	}
 	c.resp.FinishReason = normalizeFinish(finish)
 	if finish != "" {
@@ -79,18 +83,17 @@ func decodeChoice(raw json.RawMessage) (*chatChoice, error) {
 	if c.msg, err = jsonobj.ParseTrusted(rawMsg); err != nil {
 		return nil, fmt.Errorf("message: %v", err)
 	}
-	var m struct {
-		Role             string          `json:"role"`
-		Content          json.RawMessage `json:"content"`
-		ReasoningContent string          `json:"reasoning_content"`
-		ToolCalls        []json.RawMessage
-		FunctionCall     *struct{ Name, Arguments string } `json:"function_call"`
-	}
-	if err := json.Unmarshal(rawMsg, &m); err != nil {
-		return nil, fmt.Errorf("message: %v", err)
+	m, ok := readResponseMessage(c.msg)
+	if !ok {
+		m = responseMessage{}
+		if err := json.Unmarshal(rawMsg, &m); err != nil {
+			return nil, fmt.Errorf("message: %v", err)
+		}
 	}
 	if tc, ok := c.msg.Get("tool_calls"); ok {
-		_ = json.Unmarshal(tc, &m.ToolCalls)
+		if calls, err := jsonobj.SplitArrayTrusted(tc); err == nil {
+			m.ToolCalls = calls
+		} // as json.Unmarshal into the slice, which leaves it as it was when tool_calls is not an array
 	}
 	c.resp.Message.Role = warden.Role(m.Role)
 	if m.ReasoningContent != "" {
@@ -116,6 +119,47 @@ func decodeChoice(raw json.RawMessage) (*chatChoice, error) {
 	return c, nil
 }
 
+// responseMessage is what the codec reads of a response's message. ToolCalls has no tag: json.Unmarshal
+// fills it from a member named "toolcalls" in any case, and tool_calls, read after, replaces it.
+type responseMessage struct {
+	Role             string          `json:"role"`
+	Content          json.RawMessage `json:"content"`
+	ReasoningContent string          `json:"reasoning_content"`
+	ToolCalls        []json.RawMessage
+	FunctionCall     *struct{ Name, Arguments string } `json:"function_call"`
+}
+
+var responseMessageKeys = [...]string{"role", "content", "reasoning_content", "ToolCalls", "function_call"}
+
+// readResponseMessage reads a message as json.Unmarshal into a responseMessage would, member by member
+// from validated bytes; ok is false when encoding/json must read it: names it would match differently, a
+// member of the wrong type, a string with escapes, a legacy function_call.
+func readResponseMessage(msg *jsonobj.Object) (m responseMessage, ok bool) {
+	if !msg.Plain(responseMessageKeys[:]...) {
+		return m, false
+	}
+	if _, has := msg.Get("ToolCalls"); has {
+		return m, false
+	}
+	if fc, has := msg.Get("function_call"); has && string(fc) != "null" {
+		return m, false
+	}
+	m.Content, _ = msg.Get("content")
+	return m, readString(msg, "role", &m.Role) && readString(msg, "reasoning_content", &m.ReasoningContent)
+}
+
+// readString reads member key of a plain object into s as json.Unmarshal into a string field would: false
+// when it would fail.
+func readString(o *jsonobj.Object, key string, s *string) bool {
+	raw, has := o.Get(key)
+	if !has {
+		return true
+	}
+	v, ok := jsonobj.DecodeString(raw)
+	*s = v
+	return ok
+}
+
 // decodeContent reads a message's content: a string, null, or an array of parts.
 func decodeContent(raw json.RawMessage) ([]warden.ContentPart, bool, error) {
 	raw = bytes.TrimSpace(raw)
@@ -123,9 +167,9 @@ func decodeContent(raw json.RawMessage) ([]warden.ContentPart, bool, error) {
 		return nil, false, nil
 	}
 	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false, err
+		s, ok := jsonobj.DecodeString(raw)
+		if !ok {
+			return nil, false, json.Unmarshal(raw, &s) // encoding/json's words for it
 		}
 		return []warden.ContentPart{{Kind: warden.ContentText, Text: s}}, false, nil
 	}
@@ -147,27 +191,56 @@ func decodeContent(raw json.RawMessage) ([]warden.ContentPart, bool, error) {
 	return out, true, nil
 }
 
+// chatToolCall is what the codec reads of a tool call.
+type chatToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+	Custom struct {
+		Name  string `json:"name"`
+		Input string `json:"input"`
+	} `json:"custom"`
+}
+
+// decodeToolCall reads a tool call of a validated body.
 func decodeToolCall(raw json.RawMessage) (warden.ToolCall, error) {
-	var tc struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-		Custom struct {
-			Name  string `json:"name"`
-			Input string `json:"input"`
-		} `json:"custom"`
-	}
-	if err := json.Unmarshal(raw, &tc); err != nil {
-		return warden.ToolCall{}, err
+	tc, ok := readToolCall(raw)
+	if !ok {
+		tc = chatToolCall{}
+		if err := json.Unmarshal(raw, &tc); err != nil {
+			return warden.ToolCall{}, err
+		}
 	}
 	if tc.Type == "custom" {
 		input, _ := json.Marshal(tc.Custom.Input)
 		return warden.NewToolCall(tc.ID, tc.Custom.Name, input), nil
 	}
 	return warden.NewToolCall(tc.ID, tc.Function.Name, []byte(tc.Function.Arguments)), nil
+}
+
+// readToolCall reads a tool call as json.Unmarshal into a chatToolCall would, member by member from
+// validated bytes; ok is false when encoding/json must read it (see readResponseMessage).
+func readToolCall(raw json.RawMessage) (tc chatToolCall, ok bool) {
+	obj, err := jsonobj.ParseTrusted(raw)
+	if err != nil || !obj.Plain("id", "type", "function", "custom") {
+		return tc, false
+	}
+	// function and custom: each an object of two strings, or null (which leaves it empty).
+	pair := func(key, first, second string, a, b *string) bool {
+		v, has := obj.Get(key)
+		if !has || string(v) == "null" {
+			return true
+		}
+		o, err := jsonobj.ParseTrusted(v)
+		return err == nil && o.Plain(first, second) && readString(o, first, a) && readString(o, second, b)
+	}
+	ok = readString(obj, "id", &tc.ID) && readString(obj, "type", &tc.Type) &&
+		pair("function", "name", "arguments", &tc.Function.Name, &tc.Function.Arguments) &&
+		pair("custom", "name", "input", &tc.Custom.Name, &tc.Custom.Input)
+	return tc, ok
 }
 
 func normalizeFinish(v string) warden.FinishReason {

@@ -1,0 +1,84 @@
+package jsonobj_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/google/go-cmp/cmp"
+)
+
+// SplitArrayTrusted and DecodeString read validated bytes as json.Unmarshal does: the same answer, and
+// a failure exactly where encoding/json fails.
+func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, data := range []string{
+		`[]`, ` [ ] `, `[1,"a",{"b":[2]},null,true]`, ` [ "x" , [ ] ] `, `null`, ` null `, `{}`, `"s"`, `5`,
+		`"plain"`, `"with \"escapes\" and \u00e9"`, "\"invalid \xff UTF-8\"", `""`, `true`, `{"a":1}`, `-0.5`,
+	} {
+		t.Run(data, func(t *testing.T) {
+			t.Parallel()
+			checkTrusted(t, []byte(data))
+		})
+	}
+}
+
+func FuzzTrustedReads(f *testing.F) {
+	for _, s := range []string{`[1,[2,{"a":"]"}]]`, `null`, `"a\nb"`, `{"x":[]}`, `[ "é" ]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) { // they read validated bytes only
+			checkTrusted(t, data)
+		}
+	})
+}
+
+func checkTrusted(t *testing.T, data []byte) {
+	t.Helper()
+	var wantElems []json.RawMessage
+	wantErr := json.Unmarshal(data, &wantElems)
+	elems, err := jsonobj.SplitArrayTrusted(data)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%q: SplitArrayTrusted error %v, encoding/json's %v", data, err, wantErr)
+	}
+	if diff := cmp.Diff(wantElems, elems); err == nil && diff != "" {
+		t.Errorf("%q: elements (-encoding/json +trusted):\n%s", data, diff)
+	}
+	var wantS string
+	wantErr = json.Unmarshal(data, &wantS)
+	s, ok := jsonobj.DecodeString(data)
+	if ok != (wantErr == nil) || s != wantS {
+		t.Errorf("%q: DecodeString %q %v, encoding/json %q %v", data, s, ok, wantS, wantErr)
+	}
+}
+
+func TestPlain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, data string
+		keys       []string
+		want       bool
+	}{
+		{"each key once, as spelled", `{"role":"a","content":"b","other":1}`, []string{"role", "content"}, true},
+		{"a key absent", `{"role":"a"}`, []string{"role", "content"}, true},
+		{"a key twice", `{"role":"a","role":"b"}`, []string{"role"}, false},
+		{"a key in another case", `{"Role":"a"}`, []string{"role"}, false},
+		{"a key in another case beside the exact one", `{"role":"a","ROLE":"b"}`, []string{"role"}, false},
+		{"a name that folds to a key through a long s", "{\"\u017fize\":1}", []string{"size"}, false},
+		{"a name that folds to a key through a Kelvin sign", "{\"\u212aey\":1}", []string{"key"}, false},
+		{"names that only resemble a key", `{"roles":1,"rol":2}`, []string{"role"}, true},
+		{"no keys asked", `{"a":1,"a":2}`, nil, true},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			o, err := jsonobj.Parse([]byte(tc.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := o.Plain(tc.keys...); got != tc.want {
+				t.Errorf("Plain(%q) = %v, want %v", tc.keys, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,140 @@
+package openai
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/google/go-cmp/cmp"
+)
+
+// A response's message and tool calls are read member by member from the validated body; what that reads
+// must be what json.Unmarshal reads, and it must fail where encoding/json fails.
+func TestReadResponseMessageAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc string
+		read bool // read member by member, not left to encoding/json
+		data string
+	}{
+		{"a message with a tool call", true, `{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"bash","arguments":"{}"}}],"refusal":null}`},
+		{"text and reasoning", true, `{"role":"assistant","content":"hi","reasoning_content":"because"}`},
+		{"no members", true, `{}`},
+		{"null members", true, `{"role":null,"content":null,"reasoning_content":null,"function_call":null}`},
+		{"a role in another case", false, `{"Role":"assistant"}`},
+		{"a role twice", false, `{"role":"a","role":"b"}`},
+		{"a role with an escape", true, `{"role":"assist\u0061nt"}`},
+		{"a role with invalid UTF-8", true, "{\"role\":\"a\xffb\"}"},
+		{"a role that is not a string", false, `{"role":5}`},
+		{"reasoning that is not a string", false, `{"reasoning_content":{"a":1}}`},
+		{"content as parts", true, `{"content":[{"type":"text","text":"x"}]}`},
+		{"a legacy function call", false, `{"role":"assistant","function_call":{"name":"f","arguments":"{}"}}`},
+		{"tool calls under the untagged field's name", false, `{"toolcalls":[{"id":"x"}]}`},
+		{"tool calls under the field's own name", false, `{"ToolCalls":[{"id":"x"}]}`},
+		{"a name whose long s folds to reasoning_content's s", false, "{\"rea\u017foning_content\":\"x\"}"},
+		{"a name with a Kelvin sign beside the names read", true, "{\"tool_calls\":[],\"\u212a\":1}"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if read := checkResponseMessage(t, []byte(tc.data)); read != tc.read {
+				t.Errorf("read member by member: %v, want %v", read, tc.read)
+			}
+		})
+	}
+}
+
+func TestReadToolCallAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc string
+		read bool // read member by member, not left to encoding/json
+		data string
+	}{
+		{"a function call", true, `{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}`},
+		{"a custom call", true, `{"id":"c","type":"custom","custom":{"name":"patch","input":"*** Begin"}}`},
+		{"null members", true, `{"id":null,"type":null,"function":null,"custom":null}`},
+		{"a null call", false, `null`},
+		{"a call that is a string", false, `"call"`},
+		{"a function that is an array", false, `{"function":[]}`},
+		{"a function name in another case", false, `{"function":{"Name":"bash"}}`},
+		{"a function twice, merged by encoding/json", false, `{"function":{"name":"a"},"function":{"arguments":"{}"}}`},
+		{"an id that is a number", false, `{"id":7}`},
+		{"arguments that are an object", false, `{"function":{"name":"f","arguments":{"a":1}}}`},
+		{"an id in capitals", false, `{"ID":"x"}`},
+		{"a name whose long s folds to custom's s", false, "{\"type\":\"custom\",\"cu\u017ftom\":{\"name\":\"x\"}}"},
+		{"arguments whose long s folds", false, "{\"function\":{\"name\":\"f\",\"argument\u017f\":\"{}\"}}"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if read := checkToolCall(t, []byte(tc.data)); read != tc.read {
+				t.Errorf("read member by member: %v, want %v", read, tc.read)
+			}
+		})
+	}
+}
+
+func FuzzReadResponseMessage(f *testing.F) {
+	for _, s := range []string{`{"role":"assistant","content":"x","tool_calls":[]}`, `{"Role":"a"}`, `{"role":"a","role":"b"}`,
+		`{"function_call":{"name":"f"}}`, `{"reasoning_content":"\u00e9"}`, `{"content":[1]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) { // it reads validated bytes only
+			checkResponseMessage(t, data)
+		}
+	})
+}
+
+func FuzzReadToolCall(f *testing.F) {
+	for _, s := range []string{`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`, `{"custom":{"input":"x"}}`,
+		`{"function":{"name":"a"},"function":{"arguments":"b"}}`, `{"Id":1}`, `null`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) {
+			checkToolCall(t, data)
+		}
+	})
+}
+
+// checkResponseMessage reads a message as decodeChoice does and as json.Unmarshal does, and says whether
+// it was read member by member.
+func checkResponseMessage(t *testing.T, data []byte) bool {
+	t.Helper()
+	var want responseMessage
+	wantErr := json.Unmarshal(data, &want)
+	obj, err := jsonobj.ParseTrusted(data)
+	if err != nil {
+		return false // decodeChoice reports a message that is not an object before reading it
+	}
+	got, ok := readResponseMessage(obj)
+	if !ok {
+		return false // left to encoding/json
+	}
+	if wantErr != nil {
+		t.Fatalf("%q: read where encoding/json fails (%v)", data, wantErr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%q (-encoding/json +ours):\n%s", data, diff)
+	}
+	return true
+}
+
+// checkToolCall reads a tool call as decodeToolCall does and as json.Unmarshal does, and says whether it
+// was read member by member.
+func checkToolCall(t *testing.T, data []byte) bool {
+	t.Helper()
+	var want chatToolCall
+	wantErr := json.Unmarshal(data, &want)
+	got, ok := readToolCall(data)
+	if !ok {
+		return false // left to encoding/json
+	}
+	if wantErr != nil {
+		t.Fatalf("%q: read where encoding/json fails (%v)", data, wantErr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%q (-encoding/json +ours):\n%s", data, diff)
+	}
+	return true
+}
