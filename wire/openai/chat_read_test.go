@@ -12,11 +12,7 @@ import (
 // must be what json.Unmarshal reads, and it must fail where encoding/json fails.
 func TestReadResponseMessageAgreesWithEncodingJSON(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		desc string
-		read bool // read member by member, not left to encoding/json
-		data string
-	}{
+	checkReadRows(t, readMessageBytes, []readRow{
 		{"a message with a tool call", true, `{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"bash","arguments":"{}"}}],"refusal":null}`},
 		{"text and reasoning", true, `{"role":"assistant","content":"hi","reasoning_content":"because"}`},
 		{"no members", true, `{}`},
@@ -33,23 +29,12 @@ func TestReadResponseMessageAgreesWithEncodingJSON(t *testing.T) {
 		{"tool calls under the field's own name", false, `{"ToolCalls":[{"id":"x"}]}`},
 		{"a name whose long s folds to reasoning_content's s", false, "{\"rea\u017foning_content\":\"x\"}"},
 		{"a name with a Kelvin sign beside the names read", true, "{\"tool_calls\":[],\"\u212a\":1}"},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			t.Parallel()
-			if read := checkResponseMessage(t, []byte(tc.data)); read != tc.read {
-				t.Errorf("read member by member: %v, want %v", read, tc.read)
-			}
-		})
-	}
+	})
 }
 
 func TestReadToolCallAgreesWithEncodingJSON(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		desc string
-		read bool // read member by member, not left to encoding/json
-		data string
-	}{
+	checkReadRows(t, readToolCall, []readRow{
 		{"a function call", true, `{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}`},
 		{"a custom call", true, `{"id":"c","type":"custom","custom":{"name":"patch","input":"*** Begin"}}`},
 		{"null members", true, `{"id":null,"type":null,"function":null,"custom":null}`},
@@ -63,72 +48,69 @@ func TestReadToolCallAgreesWithEncodingJSON(t *testing.T) {
 		{"an id in capitals", false, `{"ID":"x"}`},
 		{"a name whose long s folds to custom's s", false, "{\"type\":\"custom\",\"cu\u017ftom\":{\"name\":\"x\"}}"},
 		{"arguments whose long s folds", false, "{\"function\":{\"name\":\"f\",\"argument\u017f\":\"{}\"}}"},
-	} {
+	})
+}
+
+func FuzzReadResponseMessage(f *testing.F) {
+	fuzzRead(f, readMessageBytes, `{"role":"assistant","content":"x","tool_calls":[]}`, `{"Role":"a"}`, `{"role":"a","role":"b"}`,
+		`{"function_call":{"name":"f"}}`, `{"reasoning_content":"\u00e9"}`, `{"content":[1]}`)
+}
+
+func FuzzReadToolCall(f *testing.F) {
+	fuzzRead(f, readToolCall, `{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`, `{"custom":{"input":"x"}}`,
+		`{"function":{"name":"a"},"function":{"arguments":"b"}}`, `{"Id":1}`, `null`, `[]`)
+}
+
+// readMessageBytes reads a message as decodeChoice does: a message that is not an object is reported
+// before it is read, so it counts as not read.
+func readMessageBytes(data json.RawMessage) (responseMessage, bool) {
+	obj, err := jsonobj.ParseTrusted(data)
+	if err != nil {
+		return responseMessage{}, false
+	}
+	return readResponseMessage(obj)
+}
+
+// readRow is validated bytes and whether the reader takes them member by member rather than leave them
+// to encoding/json.
+type readRow struct {
+	desc string
+	read bool
+	data string
+}
+
+func checkReadRows[T any](t *testing.T, read func(json.RawMessage) (T, bool), rows []readRow) {
+	for _, tc := range rows {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			if read := checkToolCall(t, []byte(tc.data)); read != tc.read {
-				t.Errorf("read member by member: %v, want %v", read, tc.read)
+			if got := agreesWithEncodingJSON(t, []byte(tc.data), read); got != tc.read {
+				t.Errorf("read member by member: %v, want %v", got, tc.read)
 			}
 		})
 	}
 }
 
-func FuzzReadResponseMessage(f *testing.F) {
-	for _, s := range []string{`{"role":"assistant","content":"x","tool_calls":[]}`, `{"Role":"a"}`, `{"role":"a","role":"b"}`,
-		`{"function_call":{"name":"f"}}`, `{"reasoning_content":"\u00e9"}`, `{"content":[1]}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if json.Valid(data) { // it reads validated bytes only
-			checkResponseMessage(t, data)
-		}
-	})
-}
-
-func FuzzReadToolCall(f *testing.F) {
-	for _, s := range []string{`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`, `{"custom":{"input":"x"}}`,
-		`{"function":{"name":"a"},"function":{"arguments":"b"}}`, `{"Id":1}`, `null`, `[]`} {
+// fuzzRead holds read to encoding/json on valid JSON, the only bytes it is given.
+func fuzzRead[T any](f *testing.F, read func(json.RawMessage) (T, bool), seeds ...string) {
+	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if json.Valid(data) {
-			checkToolCall(t, data)
+			agreesWithEncodingJSON(t, data, read)
 		}
 	})
 }
 
-// checkResponseMessage reads a message as decodeChoice does and as json.Unmarshal does, and says whether
-// it was read member by member.
-func checkResponseMessage(t *testing.T, data []byte) bool {
+// agreesWithEncodingJSON fails when read reads data other than json.Unmarshal into a T does, or reads
+// what encoding/json rejects; it says whether read took data rather than leave it to encoding/json.
+func agreesWithEncodingJSON[T any](t *testing.T, data []byte, read func(json.RawMessage) (T, bool)) bool {
 	t.Helper()
-	var want responseMessage
+	var want T
 	wantErr := json.Unmarshal(data, &want)
-	obj, err := jsonobj.ParseTrusted(data)
-	if err != nil {
-		return false // decodeChoice reports a message that is not an object before reading it
-	}
-	got, ok := readResponseMessage(obj)
+	got, ok := read(data)
 	if !ok {
-		return false // left to encoding/json
-	}
-	if wantErr != nil {
-		t.Fatalf("%q: read where encoding/json fails (%v)", data, wantErr)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%q (-encoding/json +ours):\n%s", data, diff)
-	}
-	return true
-}
-
-// checkToolCall reads a tool call as decodeToolCall does and as json.Unmarshal does, and says whether it
-// was read member by member.
-func checkToolCall(t *testing.T, data []byte) bool {
-	t.Helper()
-	var want chatToolCall
-	wantErr := json.Unmarshal(data, &want)
-	got, ok := readToolCall(data)
-	if !ok {
-		return false // left to encoding/json
+		return false
 	}
 	if wantErr != nil {
 		t.Fatalf("%q: read where encoding/json fails (%v)", data, wantErr)
