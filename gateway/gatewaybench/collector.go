@@ -48,15 +48,17 @@ func (c *collector) allocated() uint64 {
 }
 
 // between is called between two exchanges: it collects when the heap allocated since the last collection
-// has reached the runtime's pace. runtime.GC returns with the cycle's sweeping done, so none of it is left
-// for the next exchange.
-func (c *collector) between() {
-	if c.timed || c.allocated()-c.since < c.every {
-		return
+// has reached the runtime's pace, and returns the heap allocated so far, for the next exchange's share.
+// runtime.GC returns with the cycle's sweeping done, so none of it is left for the next exchange.
+func (c *collector) between() uint64 {
+	now := c.allocated()
+	if c.timed || now-c.since < c.every {
+		return now
 	}
 	runtime.GC()
 	c.cycles++
 	c.since = c.allocated()
+	return c.since
 }
 
 // stop gives the collector back the GC percent it had.
