@@ -60,7 +60,7 @@ func parseValid(data []byte) (*Object, error) {
 	}
 	for {
 		end := skipString(data, i)
-		key, err := decodeKey(data[i:end])
+		key, err := unquote(data[i:end])
 		if err != nil {
 			return nil, err
 		}
@@ -76,9 +76,9 @@ func parseValid(data []byte) (*Object, error) {
 	}
 }
 
-// decodeKey returns a key's text; only keys with escapes or invalid UTF-8 (which decoding replaces) need a
-// decoder.
-func decodeKey(quoted []byte) (string, error) {
+// unquote returns a JSON string's text; only strings with escapes or invalid UTF-8 (which decoding
+// replaces) need a decoder.
+func unquote(quoted []byte) (string, error) {
 	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
 		return string(quoted[1 : len(quoted)-1]), nil
 	}
@@ -275,13 +275,8 @@ func DecodeString(valid []byte) (s string, ok bool) {
 	case len(valid) < 2 || valid[0] != '"':
 		return "", false
 	}
-	if body := valid[1 : len(valid)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body), true
-	}
-	if json.Unmarshal(valid, &s) != nil {
-		return "", false
-	}
-	return s, true
+	s, err := unquote(valid)
+	return s, err == nil
 }
 
 // Plain says that for each of keys, Get gives the member json.Unmarshal would decode into a struct field
@@ -293,9 +288,6 @@ func (o *Object) Plain(keys ...string) bool {
 	var seen uint64 // by index in keys
 	for _, m := range o.members {
 		for i, k := range keys {
-			if len(m.key) != len(k) && !hasMultiByte(m.key) && !hasMultiByte(k) {
-				continue // an ASCII name folds only to one of its own length
-			}
 			if m.key != k && !strings.EqualFold(m.key, k) {
 				continue
 			}
@@ -306,15 +298,6 @@ func (o *Object) Plain(keys ...string) bool {
 		}
 	}
 	return true
-}
-
-func hasMultiByte(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
 }
 
 // JoinArray writes elements as a JSON array, each as it is. Unlike json.Marshal, it neither compacts nor
