@@ -50,3 +50,10 @@ func BenchmarkGuardToolCallStream(b *testing.B) {
 	in.WriteString(head + `{},"logprobs":null,"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
 	pipelinetest.BenchStream(b, []byte(in.String()), n+3, openai.GuardChatStream)
 }
+
+// BenchmarkGuardColdChunk: one text chunk of a paced stream through the stream guard with the CPU caches
+// emptied first, as `warden bench` meets it, against a plain copy (see pipelinetest.BenchColdChunk).
+func BenchmarkGuardColdChunk(b *testing.B) {
+	const chunk = `data: {"id":"chatcmpl-9","object":"chat.completion.chunk","created":1732000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"%s"},"finish_reason":null}]}` + "\n\n"
+	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), []byte(fmt.Sprintf(chunk, " token")), openai.GuardChatStream)
+}

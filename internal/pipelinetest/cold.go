@@ -1,0 +1,128 @@
+package pipelinetest
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden"
+)
+
+// BenchColdChunk times what a paced stream's chunk costs a proxy: from the read that returns the chunk to
+// the flush that sends it on, with the CPU caches emptied before each chunk, as the millisecond between a
+// model's chunks empties them on a shared machine (the gateway bench's client and upstream run in it).
+// Warm, a text chunk costs the stream guard a few hundred nanoseconds; cold, every cache line of code and
+// data it touches is a miss, and the lines touched, not the instructions run, make the per-chunk delay
+// `warden bench` measures inside the proxy. The copy sub-benchmark is the floor: the same reads and
+// flushes around a plain copy, as a bare reverse proxy does.
+//
+// first is sent once, before the timing (a stream's opening events); chunk, which the guard must pass on
+// (a held chunk is never flushed, and the benchmark would wait for it), then goes through one Read at a
+// time, the guard flushing before each read as the gateway's writer does. The figure is ns-span/chunk;
+// ns/op includes emptying the caches and handing the chunk over.
+func BenchColdChunk(b *testing.B, first, chunk []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
+	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
+	for _, bench := range []struct {
+		name string
+		run  func(in io.Reader, out *spanWriter)
+	}{
+		{"copy", func(in io.Reader, out *spanWriter) {
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := in.Read(buf)
+				if err != nil {
+					return
+				}
+				out.Write(buf[:n])
+			}
+		}},
+		{"guard", func(in io.Reader, out *spanWriter) {
+			if err := guard(in, out, nil, keep, nil); err != nil {
+				panic(err)
+			}
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			src := &handedReader{chunks: make(chan []byte)}
+			out := &spanWriter{src: src, flushed: make(chan struct{})}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				bench.run(flushBeforeRead{src, out}, out)
+			}()
+			send := func(p []byte) {
+				src.chunks <- p
+				<-out.flushed
+			}
+			send(first)
+			send(chunk) // the shape a stream guard learns from its first text chunk
+			caches := make([]byte, 32<<20)
+			out.span = 0
+			for b.Loop() {
+				b.StopTimer()
+				emptyCaches(caches)
+				b.StartTimer()
+				send(chunk)
+			}
+			close(src.chunks)
+			<-done
+			b.ReportMetric(float64(out.span.Nanoseconds())/float64(b.N), "ns-span/chunk")
+		})
+	}
+}
+
+// handedReader returns one chunk a Read, as a paced stream's reads do, and notes when that Read returned.
+type handedReader struct {
+	chunks   chan []byte
+	returned time.Time
+}
+
+func (r *handedReader) Read(p []byte) (int, error) {
+	c, ok := <-r.chunks
+	if !ok {
+		return 0, io.EOF
+	}
+	n := copy(p, c)
+	r.returned = time.Now()
+	return n, nil
+}
+
+// spanWriter adds up, at each flush of something written, the time since the read it came from.
+type spanWriter struct {
+	src     *handedReader
+	dirty   bool
+	span    time.Duration
+	flushed chan struct{}
+}
+
+func (w *spanWriter) Write(p []byte) (int, error) {
+	w.dirty = true
+	return len(p), nil
+}
+
+func (w *spanWriter) Flush() {
+	if w.dirty {
+		w.dirty = false
+		w.span += time.Since(w.src.returned)
+		w.flushed <- struct{}{}
+	}
+}
+
+// flushBeforeRead flushes w before each read of r, as the gateway's stream writer does.
+type flushBeforeRead struct {
+	r *handedReader
+	w *spanWriter
+}
+
+func (f flushBeforeRead) Read(p []byte) (int, error) {
+	f.w.Flush()
+	return f.r.Read(p)
+}
+
+// emptyCaches writes a byte of each cache line of more memory than a CPU's caches hold, which evicts the
+// code and data a chunk's handling touched.
+func emptyCaches(caches []byte) {
+	for i := 0; i < len(caches); i += 64 {
+		caches[i]++
+	}
+}
