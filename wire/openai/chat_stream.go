@@ -112,6 +112,10 @@ type chatStreamGuard struct {
 	gate    warden.TextGate
 	gated   int // the choice the gate guards; -1 until one is seen
 	choices map[int]*streamChoice
+	// last is the choice that got the last text passText passed, and lastIndex its index: a stream's text
+	// goes to one choice, and a paced chunk finds the map's lines out of the cache.
+	last      *streamChoice
+	lastIndex int
 	// template holds the stream's id, object, created, model, system_fingerprint for chunks Warden writes.
 	template chunkTemplate
 	scanner  chunkScanner
@@ -248,9 +252,12 @@ func (g *chatStreamGuard) passText(raw []byte, data string) (bool, error) {
 	if !ok || fc.index < 0 || fc.role != "" || fc.content == "" || fc.hasCall || fc.finishReason != "" {
 		return false, nil
 	}
-	sc := g.choices[fc.index]
-	if sc == nil {
-		return false, nil
+	sc := g.last
+	if sc == nil || g.lastIndex != fc.index {
+		if sc = g.choices[fc.index]; sc == nil {
+			return false, nil
+		}
+		g.last, g.lastIndex = sc, fc.index
 	}
 	addText(sc, fc.content)
 	return true, g.write(raw)

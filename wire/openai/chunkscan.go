@@ -111,6 +111,9 @@ func (cs *chunkScanner) sameShape(data string) (fastChunk, bool) {
 		c.content, c.contentAt = v, at
 	}
 	s.i += len(cs.mid)
+	if len(data)-s.i == 1 && data[s.i] == '}' {
+		return c, true // what members would read: the object's end (most providers send nothing after "choices")
+	}
 	if _, _, ok := s.members(&c, afterMember, true); !ok {
 		return fastChunk{}, false
 	}
