@@ -24,35 +24,40 @@ func BenchColdChunk(b *testing.B, first, chunk []byte, guard func(io.Reader, io.
 	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
 	for _, bench := range []struct {
 		name string
-		run  func(in io.Reader, out *spanWriter)
+		run  func(in io.Reader, out *spanWriter) error
 	}{
-		{"copy", func(in io.Reader, out *spanWriter) {
+		{"copy", func(in io.Reader, out *spanWriter) error {
 			buf := make([]byte, 32<<10)
 			for {
 				n, err := in.Read(buf)
 				if err != nil {
-					return
+					return nil
 				}
 				out.Write(buf[:n])
 			}
 		}},
-		{"guard", func(in io.Reader, out *spanWriter) {
-			if err := guard(in, out, nil, keep, nil); err != nil {
-				panic(err)
-			}
-		}},
+		{"guard", func(in io.Reader, out *spanWriter) error { return guard(in, out, nil, keep, nil) }},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			src := &handedReader{chunks: make(chan []byte)}
 			out := &spanWriter{src: src, flushed: make(chan struct{})}
 			done := make(chan struct{})
+			var runErr error
 			go func() {
 				defer close(done)
-				bench.run(flushBeforeRead{src, out}, out)
+				runErr = bench.run(flushBeforeRead{src, out}, out)
 			}()
 			send := func(p []byte) {
-				src.chunks <- p
-				<-out.flushed
+				select {
+				case src.chunks <- p:
+				case <-done:
+					b.Fatalf("the guard stopped: %v", runErr)
+				}
+				select {
+				case <-out.flushed:
+				case <-done:
+					b.Fatalf("the guard stopped: %v", runErr)
+				}
 			}
 			send(first)
 			send(chunk) // the shape a stream guard learns from its first text chunk
@@ -66,6 +71,9 @@ func BenchColdChunk(b *testing.B, first, chunk []byte, guard func(io.Reader, io.
 			}
 			close(src.chunks)
 			<-done
+			if runErr != nil {
+				b.Fatal(runErr)
+			}
 			b.ReportMetric(float64(out.span.Nanoseconds())/float64(b.N), "ns-span/chunk")
 		})
 	}
