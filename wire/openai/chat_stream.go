@@ -85,11 +85,17 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
-			if taken, err := rd.Offer(false, g.passText); err != nil || taken {
+			if raw, data, ok := rd.PeekData(); ok {
+				taken, err := g.passText(raw, data)
+				if taken {
+					rd.Skip(len(raw))
+				}
 				if err != nil {
 					return err
 				}
-				continue
+				if taken {
+					continue
+				}
 			}
 		}
 		ev, err := rd.Next()

@@ -10,7 +10,6 @@
 package sse
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -49,7 +48,7 @@ var ErrEventTooLarge = errors.New("sse: event larger than the limit")
 
 // Reader reads events from a stream. It is not safe for concurrent use.
 type Reader struct {
-	br      *bufio.Reader
+	in      input
 	max     int
 	skipLF  bool // the last line ended with \r at the end of what was read; a \n next belongs to it
 	started bool
@@ -66,7 +65,46 @@ const slabSize = 8 << 10
 
 // NewReader returns a reader with the default event size limit.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 16<<10), max: DefaultMaxEventSize}
+	return &Reader{in: input{src: r, buf: make([]byte, 16<<10)}, max: DefaultMaxEventSize}
+}
+
+// input is what the reader read from the stream and has not yet handed out, buf[r:w]. It is bufio.Reader
+// cut to the two things an event reader needs, the bytes buffered and more of them when none are: each
+// call a paced stream's chunk makes is a function whose code and data the pause between chunks evicted
+// from the CPU caches, so fewer and smaller calls make a chunk's pass through the proxy quicker.
+type input struct {
+	src  io.Reader
+	buf  []byte
+	r, w int
+	err  error // what the read that filled buf ended with, reported when its bytes are used up
+}
+
+// maxEmptyReads bounds the reads in a row that return nothing and no error, as bufio does.
+const maxEmptyReads = 100
+
+func (in *input) buffered() []byte { return in.buf[in.r:in.w] }
+
+func (in *input) discard(n int) { in.r += n }
+
+// more reads the stream's next bytes into buf when none are buffered, and returns the read's error when
+// it gave none.
+func (in *input) more() error {
+	if in.r < in.w {
+		return nil
+	}
+	in.r, in.w = 0, 0
+	for range maxEmptyReads {
+		if err := in.err; err != nil {
+			in.err = nil
+			return err
+		}
+		n, err := in.src.Read(in.buf)
+		in.w, in.err = n, err
+		if n > 0 {
+			return nil
+		}
+	}
+	return io.ErrNoProgress
 }
 
 // SetMaxEventSize changes the limit on one event's bytes.
@@ -125,7 +163,7 @@ func (r *Reader) nextDataLine() (Event, bool) {
 		return Event{}, false
 	}
 	raw := r.keep(append(r.slab[len(r.slab):], buf[:at.end]...))
-	_, _ = r.br.Discard(at.end)
+	r.in.discard(at.end)
 	ev := Event{Raw: raw, HasData: true, Retry: -1}
 	if at.typeEnd >= 0 {
 		ev.Type = string(fieldValue(raw[len("event:"):at.typeEnd]))
@@ -138,25 +176,50 @@ func (r *Reader) nextDataLine() (Event, bool) {
 
 // PeekData returns the next event without reading it when it is one data line ended by \n and a blank
 // line, with no event line, buffered whole (it waits for the stream's next bytes when none are buffered):
-// its bytes and its data. They are the reader's buffer, valid
-// until the next call on r, and must not be kept; Skip(len(raw)) then reads the event. For anything else
-// ok is false. A caller that writes most events on as they came uses it to spare each the copy Next makes.
+// its bytes and its data. They are the reader's buffer, valid until the next call on r, and must not be
+// kept; Skip(len(raw)) then reads the event. For anything else ok is false. A caller that writes most
+// events on as they came uses it to spare each the copy Next makes.
+//
+// It is the path a paced stream's every chunk takes, and it is written as one function with no calls but
+// the read and the line scan: after the pause between chunks its code is out of the CPU caches, and each
+// cache line of code it runs costs a miss, so that the code it spans, not its instructions, makes its
+// time (PeekEvent, more general, runs through several functions).
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
-	raw, _, data, ok = r.PeekEvent()
-	if !ok || bytes.HasPrefix(raw, []byte("event:")) { // an event line, named or not
+	in := &r.in
+	if !r.started || r.skipLF {
 		return nil, "", false
 	}
-	return raw, data, true
+	if in.r == in.w {
+		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
+		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
+		if r.readErr != nil {
+			return nil, "", false
+		}
+		if err := in.more(); err != nil {
+			r.readErr = err
+			return nil, "", false
+		}
+	}
+	buf := in.buf[in.r:in.w]
+	i := bytes.IndexByte(buf, '\n')
+	if i < len("data:") || i+1 >= len(buf) || buf[i+1] != '\n' || i+2 > r.max || string(buf[:len("data:")]) != "data:" ||
+		bytes.IndexByte(buf[:i], '\r') >= 0 {
+		return nil, "", false
+	}
+	if value := fieldValue(buf[len("data:"):i]); len(value) > 0 {
+		data = unsafe.String(&value[0], len(value))
+	}
+	return buf[:i+2], data, true
 }
 
 // PeekEvent is PeekData for an event that may name its type on one event line before its data line, as
 // Anthropic's and the Responses API's do; typ is that name ("" when there is none), and aliases the
 // reader's buffer as raw and data do.
 func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
-	if r.br.Buffered() == 0 && r.started && !r.skipLF && r.readErr == nil {
+	if r.in.r == r.in.w && r.started && !r.skipLF && r.readErr == nil {
 		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
 		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
-		if _, err := r.br.Peek(1); err != nil {
+		if err := r.in.more(); err != nil {
 			r.readErr = err
 			return nil, "", "", false
 		}
@@ -178,7 +241,7 @@ func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
 }
 
 // Skip reads the n bytes of the event PeekData returned.
-func (r *Reader) Skip(n int) { _, _ = r.br.Discard(n) }
+func (r *Reader) Skip(n int) { r.in.discard(n) }
 
 // Offer hands pass the next event when PeekData (or, named, PeekEvent) offers it, and reads it when pass
 // took it. It reports whether pass took it, and pass's error; an event not taken stays for Next.
@@ -215,7 +278,7 @@ func (r *Reader) bufferedDataLine() ([]byte, dataLineAt, bool) {
 	if !r.started || r.skipLF {
 		return nil, at, false
 	}
-	buf, _ := r.br.Peek(r.br.Buffered())
+	buf := r.in.buffered()
 	if bytes.HasPrefix(buf, []byte("event:")) {
 		if at.typeEnd = bytes.IndexByte(buf, '\n'); at.typeEnd < 0 {
 			return nil, at, false
@@ -335,38 +398,35 @@ func (r *Reader) readLine(raw *[]byte) (line []byte, ended bool, err error) {
 	start := len(*raw)
 	if r.skipLF {
 		r.skipLF = false
-		if b, err := r.br.Peek(1); err == nil && b[0] == '\n' {
+		if err := r.in.more(); err == nil && r.in.buf[r.in.r] == '\n' {
 			*raw = append(*raw, '\n')
-			_, _ = r.br.Discard(1)
+			r.in.discard(1)
 			start++
 		}
 	}
 	for {
-		n := r.br.Buffered()
-		if n == 0 {
-			if _, err := r.br.Peek(1); err != nil {
-				return (*raw)[start:], false, err
-			}
-			n = r.br.Buffered()
+		if err := r.in.more(); err != nil {
+			return (*raw)[start:], false, err
 		}
-		buf, _ := r.br.Peek(n)
+		buf := r.in.buffered()
+		n := len(buf)
 		i := lineEnd(buf)
 		if i < 0 {
 			*raw = append(*raw, buf...)
-			_, _ = r.br.Discard(n)
+			r.in.discard(n)
 			if len(*raw) > r.max {
 				return nil, false, ErrEventTooLarge
 			}
 			continue
 		}
 		*raw = append(*raw, buf[:i+1]...)
-		_, _ = r.br.Discard(i + 1)
+		r.in.discard(i + 1)
 		end := len(*raw) - 1
 		if buf[i] == '\r' {
 			if i+1 < n {
 				if buf[i+1] == '\n' {
 					*raw = append(*raw, '\n')
-					_, _ = r.br.Discard(1)
+					r.in.discard(1)
 				}
 			} else {
 				r.skipLF = true
