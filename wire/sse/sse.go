@@ -55,8 +55,6 @@ type Reader struct {
 	// slab holds the raw bytes of the events read so far, which stay the caller's; the free space after
 	// them takes the next events', so that one allocation serves many events.
 	slab []byte
-	// readErr is what the read PeekData waited on failed with, nothing read; Next reports it.
-	readErr error
 }
 
 // slabSize is the size of a new slab: many ordinary events, few enough bytes that the slab one kept event
@@ -87,24 +85,29 @@ func (in *input) buffered() []byte { return in.buf[in.r:in.w] }
 func (in *input) discard(n int) { in.r += n }
 
 // more reads the stream's next bytes into buf when none are buffered, and returns the read's error when
-// it gave none.
+// it gave none (or the error the read that gave the last bytes ended with).
 func (in *input) more() error {
-	if in.r < in.w {
+	if in.r < in.w || in.err == nil && in.fill() {
 		return nil
 	}
+	err := in.err
+	in.err = nil
+	return err
+}
+
+// fill reads the stream's next bytes into the empty buffer and reports whether any came; the read's error
+// stays in err for more to return.
+func (in *input) fill() bool {
 	in.r, in.w = 0, 0
 	for range maxEmptyReads {
-		if err := in.err; err != nil {
-			in.err = nil
-			return err
-		}
 		n, err := in.src.Read(in.buf)
 		in.w, in.err = n, err
-		if n > 0 {
-			return nil
+		if n > 0 || err != nil {
+			return n > 0
 		}
 	}
-	return io.ErrNoProgress
+	in.err = io.ErrNoProgress
+	return false
 }
 
 // SetMaxEventSize changes the limit on one event's bytes.
@@ -113,10 +116,6 @@ func (r *Reader) SetMaxEventSize(n int) { r.max = n }
 // Next returns the next event, or io.EOF when the stream ended cleanly between events. Any other error is
 // the underlying reader's or ErrEventTooLarge.
 func (r *Reader) Next() (Event, error) {
-	if err := r.readErr; err != nil {
-		r.readErr = nil
-		return Event{}, err // io.EOF when the stream ended between events, as the loop below says it
-	}
 	if ev, ok := r.nextDataLine(); ok {
 		return ev, nil
 	}
@@ -185,22 +184,10 @@ func (r *Reader) nextDataLine() (Event, bool) {
 // cache line of code it runs costs a miss, so that the code it spans, not its instructions, makes its
 // time (PeekEvent, more general, runs through several functions).
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
-	in := &r.in
-	if !r.started || r.skipLF {
+	if !r.started || r.skipLF || !r.await() {
 		return nil, "", false
 	}
-	if in.r == in.w {
-		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
-		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
-		if r.readErr != nil {
-			return nil, "", false
-		}
-		if err := in.more(); err != nil {
-			r.readErr = err
-			return nil, "", false
-		}
-	}
-	buf := in.buf[in.r:in.w]
+	buf := r.in.buffered()
 	i := bytes.IndexByte(buf, '\n')
 	if i < len("data:") || i+1 >= len(buf) || buf[i+1] != '\n' || i+2 > r.max || string(buf[:len("data:")]) != "data:" ||
 		bytes.IndexByte(buf[:i], '\r') >= 0 {
@@ -216,13 +203,8 @@ func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
 // Anthropic's and the Responses API's do; typ is that name ("" when there is none), and aliases the
 // reader's buffer as raw and data do.
 func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
-	if r.in.r == r.in.w && r.started && !r.skipLF && r.readErr == nil {
-		// Wait for the next bytes here rather than in Next, so that an event that comes alone, as each of
-		// a paced stream's does, is offered too. A failed read (nothing read) waits for Next to report.
-		if err := r.in.more(); err != nil {
-			r.readErr = err
-			return nil, "", "", false
-		}
+	if !r.started || r.skipLF || !r.await() {
+		return nil, "", "", false
 	}
 	buf, at, ok := r.bufferedDataLine()
 	if !ok {
@@ -238,6 +220,13 @@ func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
 		data = unsafe.String(&value[0], len(value))
 	}
 	return buf[:at.end], typ, data, true
+}
+
+// await waits for the stream's next bytes when none are buffered, here rather than in Next, so that an
+// event that comes alone, as each of a paced stream's does, is offered by PeekData and PeekEvent too. It
+// reports whether bytes are buffered; a failed read's error is left for Next to report.
+func (r *Reader) await() bool {
+	return r.in.r < r.in.w || r.in.err == nil && r.in.fill()
 }
 
 // Skip reads the n bytes of the event PeekData returned.
