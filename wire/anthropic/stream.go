@@ -97,11 +97,19 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
-			if taken, err := rd.Offer(true, g.passText); err != nil || taken {
+			// Peeked and passed by direct calls, no callback between them: a paced chunk runs this code
+			// cold, and each layer is more of it (see sse.Reader.PeekData).
+			if raw, _, data, ok := rd.PeekEvent(); ok {
+				taken, err := g.passText(raw, data)
+				if taken {
+					rd.Skip(len(raw))
+				}
 				if err != nil {
 					return err
 				}
-				continue
+				if taken {
+					continue
+				}
 			}
 		}
 		ev, err := rd.Next()

@@ -229,29 +229,8 @@ func (r *Reader) await() bool {
 	return r.in.r < r.in.w || r.in.err == nil && r.in.fill()
 }
 
-// Skip reads the n bytes of the event PeekData returned.
+// Skip reads the n bytes of the event PeekData or PeekEvent returned.
 func (r *Reader) Skip(n int) { r.in.discard(n) }
-
-// Offer hands pass the next event when PeekData (or, named, PeekEvent) offers it, and reads it when pass
-// took it. It reports whether pass took it, and pass's error; an event not taken stays for Next.
-func (r *Reader) Offer(named bool, pass func(raw []byte, data string) (bool, error)) (bool, error) {
-	var raw []byte
-	var data string
-	var ok bool
-	if named {
-		raw, _, data, ok = r.PeekEvent()
-	} else {
-		raw, data, ok = r.PeekData()
-	}
-	if !ok {
-		return false, nil
-	}
-	taken, err := pass(raw, data)
-	if taken {
-		r.Skip(len(raw))
-	}
-	return taken, err
-}
 
 // dataLineAt is where the parts of a buffered one-line data event lie in the buffer.
 type dataLineAt struct {

@@ -481,15 +481,17 @@ func TestNextReportsTheReadErrorPeekDataMet(t *testing.T) {
 	}
 }
 
-func TestOfferReadsOnlyWhatPassTakes(t *testing.T) {
+// TestPeekedEventStaysUntilSkipped: PeekData reads nothing; the event it offers is Next's until Skip takes
+// it, so a guard that declines an event leaves it whole for the general path.
+func TestPeekedEventStaysUntilSkipped(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		desc     string
-		take     bool   // what pass answers
-		wantNext string // the data Next reads after the offer
+		skip     bool
+		wantNext string // the data Next reads after the peek
 	}{
-		{"an event pass takes is read", true, "c"},
-		{"an event pass declines stays for Next", false, "b"},
+		{"an event skipped after the peek is read", true, "c"},
+		{"an event peeked and not skipped stays for Next", false, "b"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
@@ -497,13 +499,12 @@ func TestOfferReadsOnlyWhatPassTakes(t *testing.T) {
 			if _, err := rd.Next(); err != nil {
 				t.Fatal(err)
 			}
-			var offered string
-			taken, err := rd.Offer(false, func(raw []byte, data string) (bool, error) {
-				offered = data
-				return tc.take, nil
-			})
-			if err != nil || taken != tc.take || offered != "b" {
-				t.Fatalf("Offer = %v, %v after offering %q; want %v after offering \"b\"", taken, err, offered, tc.take)
+			raw, data, ok := rd.PeekData()
+			if !ok || data != "b" || string(raw) != "data: b\n\n" {
+				t.Fatalf("PeekData = %q, %q, %v; want the event \"b\"", raw, data, ok)
+			}
+			if tc.skip {
+				rd.Skip(len(raw))
 			}
 			if ev, err := rd.Next(); err != nil || ev.Data != tc.wantNext {
 				t.Errorf("Next = %q, %v; want %q", ev.Data, err, tc.wantNext)
