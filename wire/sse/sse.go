@@ -366,7 +366,7 @@ func (r *Reader) readLine(raw *[]byte) (line []byte, ended bool, err error) {
 	start := len(*raw)
 	if r.skipLF {
 		r.skipLF = false
-		if err := r.in.more(); err == nil && r.in.buf[r.in.r] == '\n' {
+		if r.await() && r.in.buf[r.in.r] == '\n' { // a failed read stays for the loop below to return
 			*raw = append(*raw, '\n')
 			r.in.discard(1)
 			start++

@@ -466,18 +466,33 @@ func TestPeekDataWaitsForAnEventThatComesAlone(t *testing.T) {
 	}
 }
 
-func TestNextReportsTheReadErrorPeekDataMet(t *testing.T) {
+// TestNextReportsAReadError: a read that fails with nothing read is reported by Next, whoever met it first.
+func TestNextReportsAReadError(t *testing.T) {
 	t.Parallel()
 	reset := errors.New("connection reset")
-	rd := sse.NewReader(&oneEventAReader{events: []string{"data: a\n\n"}, err: reset})
-	if _, err := rd.Next(); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, ok := rd.PeekData(); ok {
-		t.Fatal("PeekData offered an event from a failed read")
-	}
-	if _, err := rd.Next(); !errors.Is(err, reset) {
-		t.Fatalf("Next = %v, want the read's error", err)
+	for _, tc := range []struct {
+		desc   string
+		events []string
+		before func(t *testing.T, rd *sse.Reader) // reads up to the failing read
+	}{
+		{"met by PeekData waiting for the next event", []string{"data: a\n\n"}, func(t *testing.T, rd *sse.Reader) {
+			if _, err := rd.Next(); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, ok := rd.PeekData(); ok {
+				t.Fatal("PeekData offered an event from a failed read")
+			}
+		}},
+		{"met looking for the \\n after a line's lone \\r", []string{"data: a\r"}, func(*testing.T, *sse.Reader) {}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			rd := sse.NewReader(&oneEventAReader{events: tc.events, err: reset})
+			tc.before(t, rd)
+			if _, err := rd.Next(); !errors.Is(err, reset) {
+				t.Fatalf("Next = %v, want the read's error", err)
+			}
+		})
 	}
 }
 
