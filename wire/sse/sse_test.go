@@ -527,3 +527,60 @@ func TestPeekedEventStaysUntilSkipped(t *testing.T) {
 		})
 	}
 }
+
+// emptyReads returns nothing and no error empty times before each read of in, forever when empty < 0.
+type emptyReads struct {
+	in    io.Reader
+	empty int
+	left  int
+}
+
+func (r *emptyReads) Read(p []byte) (int, error) {
+	if r.empty < 0 {
+		return 0, nil
+	}
+	if r.left < r.empty {
+		r.left++
+		return 0, nil
+	}
+	r.left = 0
+	return r.in.Read(p)
+}
+
+// TestReadsThatReturnNothing: a source that returns no bytes and no error is read again, a bounded number
+// of times, as bufio does: a stream that stutters is read whole, one that never gives anything ends with
+// io.ErrNoProgress instead of spinning.
+func TestReadsThatReturnNothing(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc    string
+		empty   int
+		wantErr error
+	}{
+		{"a few empty reads before each are read through", 3, nil},
+		{"reads that never give anything end with ErrNoProgress", -1, io.ErrNoProgress},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			rd := sse.NewReader(&emptyReads{in: iotest.OneByteReader(strings.NewReader("data: a\n\ndata: b\n\n")), empty: tc.empty})
+			var got []string
+			var err error
+			for {
+				var ev sse.Event
+				if ev, err = rd.Next(); err != nil {
+					break
+				}
+				got = append(got, ev.Data)
+			}
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) || len(got) != 0 {
+					t.Fatalf("read %q, then %v; want nothing, then %v", got, err, tc.wantErr)
+				}
+				return
+			}
+			if !errors.Is(err, io.EOF) || strings.Join(got, ",") != "a,b" {
+				t.Fatalf("read %q, then %v; want [a b], then io.EOF", got, err)
+			}
+		})
+	}
+}
