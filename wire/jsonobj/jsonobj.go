@@ -5,28 +5,35 @@ package jsonobj
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"strings"
-	"unicode/utf8"
+	"math/bits"
 )
 
 // Object is a JSON object as an ordered list of members with raw values.
 type Object struct {
 	members []member
+	// first holds the members of most objects, which have few, so that a parse allocates once for both.
+	first [8]member
 }
 
 type member struct {
-	key   string
+	// name is the member's name: most often the bytes inside its JSON string, when they are its text (no
+	// escapes, valid UTF-8), so that parsing copies no name and comparing one converts nothing.
+	name  []byte
 	value json.RawMessage
 }
+
+// is says whether the member's name is key.
+func (m *member) is(key string) bool { return string(m.name) == key }
 
 // Parse reads a JSON object. Duplicate keys are kept as they came; Get returns the last. The object keeps a
 // copy of data, so the caller may reuse data afterwards.
 func Parse(data []byte) (*Object, error) {
 	// Validating first lets the scan below assume well-formed JSON: it only has to find where each member's
 	// value ends, which is several times faster than decoding token by token.
-	if !json.Valid(data) {
+	if !Valid(data) {
 		var v any
 		err := json.Unmarshal(data, &v) // for the position and reason of the error
 		if err == nil {
@@ -53,38 +60,28 @@ func parseValid(data []byte) (*Object, error) {
 	if data[i] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
-	o := &Object{members: make([]member, 0, 8)}
+	o := &Object{}
+	o.members = o.first[:0]
 	i = skipSpace(data, i+1)
 	if data[i] == '}' {
 		return o, nil
 	}
 	for {
 		end := skipString(data, i)
-		key, err := unquote(data[i:end])
+		name, err := unquoteName(data[i:end])
 		if err != nil {
 			return nil, err
 		}
 		i = skipSpace(data, end)
 		i = skipSpace(data, i+1) // past ':'
 		vend := skipValue(data, i)
-		o.members = append(o.members, member{key: key, value: json.RawMessage(data[i:vend:vend])})
+		o.members = append(o.members, member{name: name, value: json.RawMessage(data[i:vend:vend])})
 		i = skipSpace(data, vend)
 		if data[i] == '}' {
 			return o, nil
 		}
 		i = skipSpace(data, i+1) // past ','
 	}
-}
-
-// unquote returns a JSON string's text; only strings with escapes or invalid UTF-8 (which decoding
-// replaces) need a decoder.
-func unquote(quoted []byte) (string, error) {
-	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
-		return string(quoted[1 : len(quoted)-1]), nil
-	}
-	var k string
-	err := json.Unmarshal(quoted, &k)
-	return k, err
 }
 
 func skipSpace(data []byte, i int) int {
@@ -94,9 +91,18 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// skipString returns the index just after the string that starts at data[i].
+// skipString returns the index just after the valid string that starts at data[i]. Its quote and
+// backslash are found eight bytes at a time.
 func skipString(data []byte, i int) int {
 	for i++; ; i++ {
+		for len(data)-i >= 8 {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if n := bits.TrailingZeros64(zeroByte(x^'"'*ones)|zeroByte(x^'\\'*ones)) / 8; n < 8 {
+				i += n
+				break
+			}
+			i += 8
+		}
 		switch data[i] {
 		case '\\':
 			i++
@@ -106,6 +112,9 @@ func skipString(data []byte, i int) int {
 	}
 }
 
+// structural marks the bytes a scan over a valid container stops at: strings and nesting.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
+
 // skipValue returns the index just after the valid JSON value that starts at data[i].
 func skipValue(data []byte, i int) int {
 	switch data[i] {
@@ -114,12 +123,15 @@ func skipValue(data []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for ; ; i++ {
+			for !structural[data[i]] {
+				i++
+			}
 			switch data[i] {
 			case '"':
 				i = skipString(data, i) - 1
 			case '{', '[':
 				depth++
-			case '}', ']':
+			default:
 				depth--
 				if depth == 0 {
 					return i + 1
@@ -144,7 +156,7 @@ func isDelim(c byte) bool {
 // Get returns a member's raw value.
 func (o *Object) Get(key string) (json.RawMessage, bool) {
 	for i := len(o.members) - 1; i >= 0; i-- {
-		if o.members[i].key == key {
+		if o.members[i].is(key) {
 			return o.members[i].value, true
 		}
 	}
@@ -173,7 +185,7 @@ func (o *Object) Pick(keys ...string) []byte {
 func (o *Object) Keys() []string {
 	out := make([]string, len(o.members))
 	for i, m := range o.members {
-		out[i] = m.key
+		out[i] = string(m.name)
 	}
 	return out
 }
@@ -181,12 +193,12 @@ func (o *Object) Keys() []string {
 // Set replaces a member's value in place, or appends the member.
 func (o *Object) Set(key string, value json.RawMessage) {
 	for i := len(o.members) - 1; i >= 0; i-- {
-		if o.members[i].key == key {
+		if o.members[i].is(key) {
 			o.members[i].value = value
 			return
 		}
 	}
-	o.members = append(o.members, member{key: key, value: value})
+	o.members = append(o.members, member{name: []byte(key), value: value})
 }
 
 // SetJSON marshals v and sets it.
@@ -203,7 +215,7 @@ func (o *Object) SetJSON(key string, v any) error {
 func (o *Object) Delete(key string) {
 	out := o.members[:0]
 	for _, m := range o.members {
-		if m.key != key {
+		if !m.is(key) {
 			out = append(out, m)
 		}
 	}
@@ -218,8 +230,7 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
+		b.Write(appendName(nil, m.name))
 		b.WriteByte(':')
 		b.Write(m.value)
 	}
@@ -288,10 +299,11 @@ func (o *Object) Plain(keys ...string) bool {
 	var seen uint64 // by index in keys
 	for _, m := range o.members {
 		for i, k := range keys {
-			if m.key != k && !strings.EqualFold(m.key, k) {
+			exact := m.is(k)
+			if !exact && !equalFold(m.name, k) {
 				continue
 			}
-			if m.key != k || i >= 64 || seen&(1<<i) != 0 {
+			if !exact || i >= 64 || seen&(1<<i) != 0 {
 				return false
 			}
 			seen |= 1 << i

@@ -48,7 +48,8 @@ func referenceParse(data []byte) ([]string, []json.RawMessage, error) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{}`, ` { "a" : 1 , "b":[1,{"c":"}"}] } `, `{"a\"b":"x\\"}`, `{"\u00e9":null,"a":true}`,
-		`{"a":1} {}`, `{"a":1`, `[1]`, `{"a":"\xff"}`, "{\"\xff\":1}", `{"a":-1.5e3,"b":"]}"}`, `{"a":{}}`} {
+		`{"a":1} {}`, `{"a":1`, `[1]`, `{"a":"\xff"}`, "{\"\xff\":1}", `{"a":-1.5e3,"b":"]}"}`, `{"a":{}}`,
+		`{"a<b&c>":1,"\u00e9\n":2,"":3}`, `{"a long member name past eight bytes":"a \"quoted\" value past eight bytes"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -15,6 +15,9 @@ func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 	for _, data := range []string{
 		`[]`, ` [ ] `, `[1,"a",{"b":[2]},null,true]`, ` [ "x" , [ ] ] `, `null`, ` null `, `{}`, `"s"`, `5`,
 		`"plain"`, `"with \"escapes\" and \u00e9"`, "\"invalid \xff UTF-8\"", `""`, `true`, `{"a":1}`, `-0.5`,
+		`"\\ \/ \b \f \n \r \t \u0000"`, `"\ud83d\ude00 a pair"`, `"\ud83d a lone high half"`, `"\udc00 a lone low half"`,
+		`"\ud83d\u0041 a high half before a letter"`, `"\ud83d\ud83d\ude00 two high halves, the second paired"`,
+		"\"an escape \\n and \xc3 truncated UTF-8\"", `"a plain run of more than eight bytes\nthen an escape"`,
 	} {
 		t.Run(data, func(t *testing.T) {
 			t.Parallel()
@@ -24,7 +27,8 @@ func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 }
 
 func FuzzTrustedReads(f *testing.F) {
-	for _, s := range []string{`[1,[2,{"a":"]"}]]`, `null`, `"a\nb"`, `{"x":[]}`, `[ "é" ]`} {
+	for _, s := range []string{`[1,[2,{"a":"]"}]]`, `null`, `"a\nb"`, `{"x":[]}`, `[ "é" ]`, `"\ud800\udc00"`, `"\ud800\n"`,
+		"\"\\t\xe2\x82\"", `"\u00e9\u4e2d"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
