@@ -23,22 +23,14 @@ import (
 // BenchmarkExchange is one request at a time (concurrency 1) over loopback to a fake upstream: directly,
 // through a bare httputil.ReverseProxy, and through Warden with no guardrails and with the embedded
 // defaults. The differences are what each adds to a request's latency, whole and streamed (64 text
-// chunks). The full side-by-side with percentiles and concurrency 64 is still to come (issue #7).
+// chunks). The side-by-side with percentiles and concurrency 64 is `warden bench` (gateway/gatewaybench).
 func BenchmarkExchange(b *testing.B) {
-	whole, err := os.ReadFile(filepath.Join("..", "wire", "openai", "testdata", "healthy_tool_calls.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sse bytes.Buffer
-	for range 64 {
-		sse.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"token "},"finish_reason":null}]}` + "\n\n")
-	}
-	sse.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n")
+	whole, sse := exchangeAnswers(b)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		if strings.Contains(r.URL.RawQuery, "stream") {
 			w.Header().Set("Content-Type", "text/event-stream")
-			w.Write(sse.Bytes())
+			w.Write(sse)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -50,29 +42,7 @@ func BenchmarkExchange(b *testing.B) {
 	}})
 	defer bare.Close()
 	wardenOn := func(configYAML string) string {
-		file := ""
-		if configYAML != "" {
-			file = filepath.Join(b.TempDir(), "w.yaml")
-			if err := os.WriteFile(file, []byte(configYAML), 0o600); err != nil {
-				b.Fatal(err)
-			}
-		}
-		metrics := gateway.NewMetrics() // as warden serve does
-		l, err := config.Load(context.Background(), file, config.Options{Stderr: io.Discard,
-			WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { l.Close() })
-		var ups []gateway.Upstream
-		for _, n := range []string{"openai", "anthropic", "gemini"} {
-			ups = append(ups, gateway.Upstream{Name: n, URL: mustURL(b, up.URL)})
-		}
-		g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics})
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := httptest.NewServer(g)
+		s := httptest.NewServer(newBenchGateway(b, configYAML, mustURL(b, up.URL), nil))
 		b.Cleanup(s.Close)
 		return s.URL
 	}
@@ -83,10 +53,7 @@ func BenchmarkExchange(b *testing.B) {
 		{"warden-default", wardenOn(defaultWithoutAudit(b))},
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	for _, kind := range []struct{ name, query, body string }{
-		{"whole", "", chatBody},
-		{"stream", "?stream=1", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`},
-	} {
+	for _, kind := range exchangeKinds {
 		for _, tg := range targets {
 			b.Run(kind.name+"/"+tg.name, func(b *testing.B) {
 				b.ReportAllocs()
@@ -104,6 +71,56 @@ func BenchmarkExchange(b *testing.B) {
 			})
 		}
 	}
+}
+
+// exchangeKinds are the two requests the exchange benchmarks send: one answered whole, one streamed.
+var exchangeKinds = []struct{ name, query, body string }{
+	{"whole", "", chatBody},
+	{"stream", "?stream=1", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`},
+}
+
+// exchangeAnswers are the fake upstream's answers: a healthy chat completion with a tool call, and a
+// stream of 64 text chunks and the finish.
+func exchangeAnswers(b *testing.B) (whole, stream []byte) {
+	whole, err := os.ReadFile(filepath.Join("..", "wire", "openai", "testdata", "healthy_tool_calls.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sse bytes.Buffer
+	for range 64 {
+		sse.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"token "},"finish_reason":null}]}` + "\n\n")
+	}
+	sse.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n")
+	return whole, sse.Bytes()
+}
+
+// newBenchGateway is Warden as warden serve builds it, with metrics, from configYAML (the embedded
+// defaults when empty), with every built-in upstream at upURL, reached through transport (the default
+// one when nil).
+func newBenchGateway(b *testing.B, configYAML string, upURL *url.URL, transport http.RoundTripper) http.Handler {
+	file := ""
+	if configYAML != "" {
+		file = filepath.Join(b.TempDir(), "w.yaml")
+		if err := os.WriteFile(file, []byte(configYAML), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	metrics := gateway.NewMetrics()
+	l, err := config.Load(context.Background(), file, config.Options{Stderr: io.Discard,
+		WrapRecorder: func(next warden.Recorder) warden.Recorder { return gateway.Tally(metrics.Recorder(next)) }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { l.Close() })
+	var ups []gateway.Upstream
+	for _, n := range []string{"openai", "anthropic", "gemini"} {
+		ups = append(ups, gateway.Upstream{Name: n, URL: upURL})
+	}
+	g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil), Upstreams: ups, Metrics: metrics, Transport: transport})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
 }
 
 // defaultWithoutAudit is the embedded default config with its audit records discarded, so that the
