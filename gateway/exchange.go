@@ -504,28 +504,41 @@ func isEventStream(h http.Header) bool {
 	return err == nil && mt == "text/event-stream"
 }
 
-// hopHeaders are the hop-by-hop headers a proxy must not forward (RFC 9110 §7.6.1), plus what the
-// transport sets itself.
-var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
-	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding"}
+// copyRequestHeaders copies the client's headers for the upstream request, less the hop-by-hop ones a
+// proxy must not forward (RFC 9110 §7.6.1) and what the transport sets itself.
+func copyRequestHeaders(dst, src http.Header) { copyHeaders(dst, src, false) }
 
-func copyRequestHeaders(dst, src http.Header) {
-	for k, vs := range src {
-		dst[k] = append([]string(nil), vs...)
+// copyResponseHeaders copies the upstream's headers for the client, less the hop-by-hop ones and
+// Content-Encoding: the transport decompressed the body.
+func copyResponseHeaders(dst, src http.Header) { copyHeaders(dst, src, true) }
+
+// copyHeaders copies src into dst but for the headers a proxy drops, with every value in one allocation,
+// as http.Header.Clone does. Keys are compared as they are: net/http gives canonical ones, and deleting
+// the canonical names is all http.Header.Del would do.
+func copyHeaders(dst, src http.Header, response bool) {
+	n := 0
+	for _, vs := range src {
+		n += len(vs)
 	}
-	for _, k := range hopHeaders {
-		dst.Del(k)
+	values := make([]string, n)
+	for k, vs := range src {
+		if dropped(k) || response && k == "Content-Encoding" {
+			continue
+		}
+		n := copy(values, vs)
+		dst[k] = values[:n:n]
+		values = values[n:]
 	}
 }
 
-func copyResponseHeaders(dst, src http.Header) {
-	for k, vs := range src {
-		dst[k] = append([]string(nil), vs...)
+// dropped says whether a proxy drops the header: a hop-by-hop one, or one the transport sets itself.
+func dropped(canonical string) bool {
+	switch canonical {
+	case "Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
+		"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding":
+		return true
 	}
-	for _, k := range hopHeaders {
-		dst.Del(k)
-	}
-	dst.Del("Content-Encoding") // the transport decompressed the body
+	return false
 }
 
 // credentialHeaders are where the providers read a key; an injected key replaces all of them.

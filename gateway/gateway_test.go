@@ -130,6 +130,45 @@ func TestCredentials(t *testing.T) {
 	}
 }
 
+func TestHeadersCrossLessTheHopByHopOnes(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "")
+	h.up.answer(reply{body: fixture(t, "openai", "healthy_tool_calls.json"), header: map[string]string{
+		"X-Upstream": "kept", "Content-Encoding": "identity", "Keep-Alive": "timeout=5", "Proxy-Authenticate": "Basic"}})
+	resp, _ := h.post(t, "/v1/chat/completions", "application/json", chatBody, map[string]string{
+		"X-Client": "kept", "Authorization": "Bearer sk-client", "Keep-Alive": "timeout=5",
+		"Proxy-Authorization": "Basic c2VjcmV0", "Upgrade": "websocket"})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	_, _, sent, _, _ := h.up.sent()
+	tests := []struct {
+		desc   string
+		header http.Header
+		name   string
+		want   string
+	}{
+		{"a client's own header reaches the upstream", sent, "X-Client", "kept"},
+		{"the client's credential reaches the upstream", sent, "Authorization", "Bearer sk-client"},
+		{"the content type reaches the upstream", sent, "Content-Type", "application/json"},
+		{"keep-alive stays on the client's hop", sent, "Keep-Alive", ""},
+		{"the proxy credential stays on the client's hop", sent, "Proxy-Authorization", ""},
+		{"an upgrade stays on the client's hop", sent, "Upgrade", ""},
+		{"an upstream's own header reaches the client", resp.Header, "X-Upstream", "kept"},
+		{"the upstream's request id reaches the client", resp.Header, "X-Request-Id", "req-upstream"},
+		{"the content encoding of a body the transport read stays behind", resp.Header, "Content-Encoding", ""},
+		{"keep-alive stays on the upstream's hop", resp.Header, "Keep-Alive", ""},
+		{"a proxy challenge stays on the upstream's hop", resp.Header, "Proxy-Authenticate", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.header.Get(tc.name); got != tc.want {
+				t.Errorf("%s = %q, want %q", tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestUpstreamFailures(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "", func(c *gateway.Config) {

@@ -27,6 +27,8 @@ type reply struct {
 	body        []byte
 	// cutAfter, when positive, ends the connection after that many bytes of body: a reset mid-stream.
 	cutAfter int
+	// header holds headers the answer carries beside its content type.
+	header map[string]string
 	// delay holds the answer back (an upstream that does not answer in time).
 	delay time.Duration
 	// arrived, when set, is closed as the request arrives; cancelled, when the request's context ends
@@ -97,6 +99,9 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", next.contentType)
 	w.Header().Set("X-Request-Id", "req-upstream")
+	for k, v := range next.header {
+		w.Header().Set(k, v)
+	}
 	w.WriteHeader(next.status)
 	if next.cutAfter > 0 {
 		w.Write(next.body[:next.cutAfter])
