@@ -64,6 +64,7 @@ func (g *Gateway) serveProvider(w http.ResponseWriter, r *http.Request) {
 		g.passthrough(w, r, rt)
 		return
 	}
+	growStack()
 	x := &exchange{g: g, w: w, r: r, rt: rt, f: rt.format, t: &tally{}, start: time.Now()}
 	x.serve()
 	x.logLine()

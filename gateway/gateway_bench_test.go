@@ -81,7 +81,7 @@ var exchangeKinds = []struct{ name, query, body string }{
 
 // exchangeAnswers are the fake upstream's answers: a healthy chat completion with a tool call, and a
 // stream of 64 text chunks and the finish.
-func exchangeAnswers(b *testing.B) (whole, stream []byte) {
+func exchangeAnswers(b testing.TB) (whole, stream []byte) {
 	whole, err := os.ReadFile(filepath.Join("..", "wire", "openai", "testdata", "healthy_tool_calls.json"))
 	if err != nil {
 		b.Fatal(err)
@@ -97,7 +97,7 @@ func exchangeAnswers(b *testing.B) (whole, stream []byte) {
 // newBenchGateway is Warden as warden serve builds it, with metrics, from configYAML (the embedded
 // defaults when empty), with every built-in upstream at upURL, reached through transport (the default
 // one when nil).
-func newBenchGateway(b *testing.B, configYAML string, upURL *url.URL, transport http.RoundTripper) http.Handler {
+func newBenchGateway(b testing.TB, configYAML string, upURL *url.URL, transport http.RoundTripper) http.Handler {
 	file := ""
 	if configYAML != "" {
 		file = filepath.Join(b.TempDir(), "w.yaml")
@@ -125,7 +125,7 @@ func newBenchGateway(b *testing.B, configYAML string, upURL *url.URL, transport 
 
 // defaultWithoutAudit is the embedded default config with its audit records discarded, so that the
 // benchmark measures the guardrails and not stderr.
-func defaultWithoutAudit(b *testing.B) string {
+func defaultWithoutAudit(b testing.TB) string {
 	s := string(config.Default())
 	i := strings.Index(s, "\naudit:")
 	if i < 0 {
@@ -134,7 +134,7 @@ func defaultWithoutAudit(b *testing.B) string {
 	return s[:i] + "\naudit:\n  sink: none\n"
 }
 
-func mustURL(b *testing.B, raw string) *url.URL {
+func mustURL(b testing.TB, raw string) *url.URL {
 	u, err := url.Parse(raw)
 	if err != nil {
 		b.Fatal(err)
