@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // EndUser returns the end-user id a Messages request body names in metadata.user_id, or "" when it names

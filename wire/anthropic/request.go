@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Request is a decoded Messages API request body. Its conversation in the turn model is the system prompt

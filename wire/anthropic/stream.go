@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
-	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/agentwarden/warden/wire/sse"
 )
 

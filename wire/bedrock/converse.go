@@ -16,8 +16,8 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Response is a decoded Converse response body.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Request is a decoded Converse or ConverseStream request body (the model is in the URL). Its conversation in

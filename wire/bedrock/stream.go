@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
-	"github.com/agentwarden/warden/wire/jsonobj"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
 

@@ -17,8 +17,8 @@ import (
 	"strconv"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Response is a decoded generateContent body.

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Request is a decoded generateContent request body (the model and whether it streams are in the URL, not the

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // ChatResponse is a decoded chat.completion body.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // ChatRequest is a decoded chat completion request body: its conversation in the turn model, one message per

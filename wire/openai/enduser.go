@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // EndUser returns the end-user id a Chat Completions or Responses request body names, and the field it came

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // ChatFollowUp returns the chat request req continued by a tool round the client never sees: the model's

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
-	"github.com/agentwarden/warden/wire/jsonobj"
 )
 
 // Response is a decoded Responses API body (object "response"): one turn-model response made of its output

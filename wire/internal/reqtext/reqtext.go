@@ -12,7 +12,7 @@ import (
 	"fmt"
 
 	"github.com/agentwarden/warden"
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // Part is what a content element holds, as a Content's Classify reads it.

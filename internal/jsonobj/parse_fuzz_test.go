@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // referenceParse is the obvious reading of an object, token by token with encoding/json: Parse must agree

@@ -1,6 +1,8 @@
 // Package jsonobj edits JSON objects without disturbing what it does not touch: members keep their order
 // and their values keep their bytes, so a provider body Warden changes in one place is re-encoded with
-// every other field exactly as it came. It is not a general JSON library.
+// every other field exactly as it came; and it reads the members of a body it has validated once without
+// decoding the rest. The wire codecs use it for provider bodies, the policies for tool-call arguments. It
+// is not a general JSON library, and it is internal: its API changes with its users.
 package jsonobj
 
 import (

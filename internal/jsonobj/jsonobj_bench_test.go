@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 // benchBody is a provider's whole answer: a chat completion with a tool call, as Warden reads every one.
 func benchBody(b *testing.B) []byte {
-	body, err := os.ReadFile(filepath.Join("..", "openai", "testdata", "healthy_tool_calls.json"))
+	body, err := os.ReadFile(filepath.Join("..", "..", "wire", "openai", "testdata", "healthy_tool_calls.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwarden/warden/wire/jsonobj"
+	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
 func TestValid(t *testing.T) {
