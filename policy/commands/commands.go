@@ -11,13 +11,13 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/shell"
 	"go.yaml.in/yaml/v3"
 )
@@ -219,8 +219,8 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	if kind == 0 {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
 	}
-	var args map[string]any
-	if err := json.Unmarshal(call.Call.Arguments, &args); err != nil {
+	args, ok := readArguments(call.Call.Arguments)
+	if !ok {
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
 	if kind == toolShell {
@@ -306,34 +306,63 @@ func (c *Commands) deny(code, msg, id string) warden.Decision {
 // string is one command line and an array of strings an argv, quoted so that it reads as the one command it
 // runs; under the first command-list key present, an array of command lines. A value of another shape is
 // not a command, so a call with nothing else is denied as carrying none.
-func commandsOf(args map[string]any, keys, listKeys []string) []string {
+// readArguments reads a call's arguments as the object whose members commandsOf and firstString look up:
+// false when they are not a JSON object. null reads as an empty object, as json.Unmarshal into a map has
+// it; the members are read as it reads them (the last of a repeated name, strings unescaped alike).
+func readArguments(raw []byte) (*jsonobj.Object, bool) {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return &jsonobj.Object{}, true
+	}
+	o, err := jsonobj.Parse(raw)
+	return o, err == nil
+}
+
+// commandsOf returns the command lines in the arguments: the first of keys holding a string, or an argv
+// array of strings (quoted back into one line), else the first of listKeys holding an array of lines.
+func commandsOf(args *jsonobj.Object, keys, listKeys []string) []string {
 	for _, k := range keys {
-		switch v := args[k].(type) {
-		case string:
-			return []string{v}
-		case []any:
-			if argv, ok := stringsOf(v); ok && len(argv) > 0 {
-				for i, a := range argv {
-					argv[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-				}
-				return []string{strings.Join(argv, " ")}
+		v, _ := args.Get(k)
+		if s, ok := stringValue(v); ok {
+			return []string{s}
+		}
+		if argv, ok := stringsValue(v); ok && len(argv) > 0 {
+			for i, a := range argv {
+				argv[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 			}
+			return []string{strings.Join(argv, " ")}
 		}
 	}
 	for _, k := range listKeys {
-		if v, ok := args[k].([]any); ok {
-			if lines, ok := stringsOf(v); ok && len(lines) > 0 {
-				return lines
-			}
+		v, _ := args.Get(k)
+		if lines, ok := stringsValue(v); ok && len(lines) > 0 {
+			return lines
 		}
 	}
 	return nil
 }
 
-func stringsOf(v []any) ([]string, bool) {
-	out := make([]string, len(v))
-	for i, x := range v {
-		s, ok := x.(string)
+// stringValue reads a member's value when it is a JSON string (not null, which DecodeString also takes).
+func stringValue(v []byte) (string, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	return jsonobj.DecodeString(v)
+}
+
+// stringsValue reads a member's value when it is a JSON array of strings only.
+func stringsValue(v []byte) ([]string, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '[' {
+		return nil, false
+	}
+	elems, err := jsonobj.SplitArrayTrusted(v)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := stringValue(e)
 		if !ok {
 			return nil, false
 		}
@@ -342,10 +371,12 @@ func stringsOf(v []any) ([]string, bool) {
 	return out, true
 }
 
-func firstString(args map[string]any, keys []string) (string, bool) {
+// firstString returns the first of keys whose value is a string.
+func firstString(args *jsonobj.Object, keys []string) (string, bool) {
 	for _, k := range keys {
-		if v, ok := args[k].(string); ok {
-			return v, true
+		v, _ := args.Get(k)
+		if s, ok := stringValue(v); ok {
+			return s, true
 		}
 	}
 	return "", false
