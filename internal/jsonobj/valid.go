@@ -175,7 +175,7 @@ func validString(data []byte, i int) int {
 				return -1
 			}
 		default:
-			i++ // a plain byte the word test flagged wrongly
+			i++ // not reached (plainFrom stops only at a quote, a backslash or a control character); it keeps the loop moving
 		}
 	}
 }
