@@ -183,7 +183,10 @@ func (o *Object) Pick(keys ...string) []byte {
 	return append(b, '}')
 }
 
-// Keys returns the member names in order.
+// Len returns the number of members.
+func (o *Object) Len() int { return len(o.members) }
+
+// Keys returns the member names in order, each a new string: Len counts them without.
 func (o *Object) Keys() []string {
 	out := make([]string, len(o.members))
 	for i, m := range o.members {

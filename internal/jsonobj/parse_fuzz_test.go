@@ -61,8 +61,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if got := o.Keys(); len(got) != len(keys) {
-			t.Fatalf("keys %q, reference %q", got, keys)
+		if got := o.Keys(); len(got) != len(keys) || o.Len() != len(keys) {
+			t.Fatalf("keys %q (Len %d), reference %q", got, o.Len(), keys)
 		}
 		for i, k := range o.Keys() {
 			if k != keys[i] {

@@ -431,7 +431,7 @@ func placeContent(raw []byte, i int, text string) ([]byte, error) {
 		}
 		return nil
 	}, func(delta *jsonobj.Object, finish json.RawMessage) bool {
-		return len(delta.Keys()) > 0 || (len(finish) > 0 && string(finish) != "null")
+		return delta.Len() > 0 || (len(finish) > 0 && string(finish) != "null")
 	})
 }
 
