@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/agentwarden/warden"
@@ -27,6 +28,34 @@ type Metrics struct {
 	upstreamErrors *prometheus.CounterVec
 	denyRetries    *prometheus.CounterVec
 	corrections    *prometheus.CounterVec
+	// evaluated and exchanged hold the series each label set resolved to, so that an exchange finds its
+	// series with one map lookup instead of hashing its label values through the vectors (evaluationKey,
+	// exchangeKey → *evaluationSeries, *exchangeSeries). The label sets are few: the config's guardrails
+	// and the routes'.
+	evaluated, exchanged sync.Map
+}
+
+type evaluationKey struct {
+	stage     warden.Stage
+	guardrail string
+	status    warden.Status
+	effect    warden.Action
+}
+
+type evaluationSeries struct {
+	count prometheus.Counter
+	time  prometheus.Observer
+}
+
+type exchangeKey struct {
+	upstream, format string
+	status           int
+	streamed         bool
+}
+
+type exchangeSeries struct {
+	requests prometheus.Counter
+	added    prometheus.Observer
 }
 
 // latencyBuckets run from 10 µs to about 10 s: a guardrail and Warden's own share of an exchange are
@@ -66,16 +95,41 @@ func NewMetrics() *Metrics {
 func (m *Metrics) Recorder(next warden.Recorder) warden.Recorder {
 	return warden.RecorderFunc(func(ctx context.Context, rec *warden.Record) {
 		for _, ev := range rec.Evaluations {
-			stage := ev.Stage.String()
-			m.evaluations.WithLabelValues(stage, ev.Guardrail, ev.Status.String(), effectName(ev.Effect)).Inc()
+			series := m.evaluationSeries(evaluationKey{ev.Stage, ev.Guardrail, ev.Status, ev.Effect})
+			series.count.Inc()
 			if ev.Status == warden.StatusEvaluated || ev.Status == warden.StatusErrored {
-				m.guardrailTime.WithLabelValues(stage, ev.Guardrail).Observe(ev.Duration.Seconds())
+				series.time.Observe(ev.Duration.Seconds())
 			}
 		}
 		if next != nil {
 			next.Record(ctx, rec)
 		}
 	})
+}
+
+func (m *Metrics) evaluationSeries(k evaluationKey) *evaluationSeries {
+	if s, ok := m.evaluated.Load(k); ok {
+		return s.(*evaluationSeries)
+	}
+	stage := k.stage.String()
+	s := &evaluationSeries{
+		count: m.evaluations.WithLabelValues(stage, k.guardrail, k.status.String(), effectName(k.effect)),
+		time:  m.guardrailTime.WithLabelValues(stage, k.guardrail),
+	}
+	actual, _ := m.evaluated.LoadOrStore(k, s)
+	return actual.(*evaluationSeries)
+}
+
+func (m *Metrics) exchangeSeries(k exchangeKey) *exchangeSeries {
+	if s, ok := m.exchanged.Load(k); ok {
+		return s.(*exchangeSeries)
+	}
+	s := &exchangeSeries{
+		requests: m.requests.WithLabelValues(k.upstream, k.format, strconv.Itoa(k.status)),
+		added:    m.addedTime.WithLabelValues(k.format, strconv.FormatBool(k.streamed)),
+	}
+	actual, _ := m.exchanged.LoadOrStore(k, s)
+	return actual.(*exchangeSeries)
 }
 
 func effectName(a warden.Action) string {
@@ -92,9 +146,10 @@ func (m *Metrics) Handler() http.Handler {
 
 // exchangeDone counts a finished exchange: its status, Warden's share of its time, and what went wrong.
 func (m *Metrics) exchangeDone(x *exchange) {
-	m.requests.WithLabelValues(x.rt.up.Name, x.f.Name, strconv.Itoa(x.status)).Inc()
+	series := m.exchangeSeries(exchangeKey{x.rt.up.Name, x.f.Name, x.status, x.streamed})
+	series.requests.Inc()
 	added := time.Since(x.start) - x.upstreamWait
-	m.addedTime.WithLabelValues(x.f.Name, strconv.FormatBool(x.streamed)).Observe(max(added, 0).Seconds())
+	series.added.Observe(max(added, 0).Seconds())
 	switch x.code {
 	case pipeline.CodeEndUserBlocked:
 		m.ledgerBlocks.Inc()
