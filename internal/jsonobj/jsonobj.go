@@ -177,8 +177,7 @@ func (o *Object) Pick(keys ...string) []byte {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		q, _ := json.Marshal(k)
-		b = append(append(append(b, q...), ':'), v...)
+		b = append(append(appendName(b, k), ':'), v...)
 	}
 	return append(b, '}')
 }
@@ -229,18 +228,18 @@ func (o *Object) Delete(key string) {
 
 // MarshalJSON writes the members in order, values as they are.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	n := 2
+	for _, m := range o.members {
+		n += len(m.name) + len(m.value) + 4 // quotes, colon, comma
+	}
+	b := append(make([]byte, 0, n), '{')
 	for i, m := range o.members {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(appendName(nil, m.name))
-		b.WriteByte(':')
-		b.Write(m.value)
+		b = append(append(appendName(b, m.name), ':'), m.value...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // SplitArray returns the elements of a JSON array, each with the bytes it came with. Null is an empty array.

@@ -129,9 +129,9 @@ func unquoteName(quoted []byte) ([]byte, error) {
 // appendName appends name as a JSON string, as json.Marshal writes a string: as it is when it is printable
 // ASCII that needs no escape (HTML's <, > and & included, which json.Marshal escapes), or else through
 // encoding/json.
-func appendName(b, name []byte) []byte {
-	for _, c := range name {
-		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+func appendName[T string | []byte](b []byte, name T) []byte {
+	for i := range len(name) {
+		if c := name[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			q, _ := json.Marshal(string(name))
 			return append(b, q...)
 		}
