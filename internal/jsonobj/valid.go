@@ -167,7 +167,7 @@ func validString(data []byte, i int) int {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if len(data)-i < 6 || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
+				if _, ok := hex4(data[i+2:]); !ok {
 					return -1
 				}
 				i += 6
@@ -178,10 +178,6 @@ func validString(data []byte, i int) int {
 			i++ // not reached (plainFrom stops only at a quote, a backslash or a control character); it keeps the loop moving
 		}
 	}
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // plainFrom returns the index of the first byte from data[i] on that a string may not hold as it is: a
