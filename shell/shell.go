@@ -101,6 +101,16 @@ var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant
 
 // Analyze parses a command line and reports what it would run. It is safe for concurrent use.
 func Analyze(src string) *Analysis {
+	if words, ok := splitPlain(src); ok {
+		z := &analyzer{a: &Analysis{}}
+		z.command(words, nil, nil, 0) // what the walk does for a line that is one simple command
+		return z.a
+	}
+	return analyzeWithParser(src)
+}
+
+// analyzeWithParser is Analyze without the plain-line reading (plain.go).
+func analyzeWithParser(src string) *Analysis {
 	z := &analyzer{a: &Analysis{}}
 	z.parse(src, nil, 0)
 	return z.a

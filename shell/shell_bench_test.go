@@ -15,3 +15,13 @@ func BenchmarkAnalyzePipeline(b *testing.B) {
 		}
 	}
 }
+
+// The analysis of the usual line, one program with plain arguments, which needs no parser (plain.go).
+func BenchmarkAnalyzePlain(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.Analyze("go test ./pkg/parse/..."); a.Err != nil || len(a.Commands) != 1 {
+			b.Fatal(a.Err)
+		}
+	}
+}

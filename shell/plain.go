@@ -1,0 +1,123 @@
+package shell
+
+import "strings"
+
+// Most command lines an agent runs are one program with plain arguments: go test ./..., git status,
+// grep -rn 'some text' src. Such a line has no expansion, redirection, operator or keyword, so bash reads
+// it as the words between its blanks; splitPlain reads it so without the bash parser, which is most of
+// an analysis's time and, on the first request after a garbage collection, most of the code it touches.
+// Anything else declines and goes to the parser. FuzzPlainMatchesParser holds the two readings to the
+// same Analysis.
+
+// plainByte marks the bytes that stand for themselves in an unquoted word: a byte outside the set may be
+// an operator, a glob, an expansion, an escape or a comment, and the line goes to the parser.
+var plainByte = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-_./:,@%+=~" {
+		t[c] = true
+	}
+	return t
+}()
+
+// notPlainFirst are the words that mean more than a program name as a line's first word: reserved words
+// and the builtins bash parses as clauses of their own.
+var notPlainFirst = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true, "case": true,
+	"esac": true, "while": true, "until": true, "for": true, "in": true, "function": true, "select": true,
+	"time": true, "coproc": true, "declare": true, "local": true, "export": true, "readonly": true,
+	"typeset": true, "nameref": true, "let": true,
+}
+
+// splitPlain returns the words of a command line of plain words, or false when the line needs the parser.
+// A word is made of plain bytes, '…' strings of printable ASCII, and "…" strings of printable ASCII
+// without $, `, \ or !; words are separated by spaces and tabs.
+func splitPlain(src string) ([]Word, bool) {
+	n := 0 // words, counted first so that they take one allocation
+	for i := 0; i < len(src); {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
+		end, _, ok := plainWord(src, i)
+		if !ok {
+			return nil, false
+		}
+		if n == 0 && strings.IndexByte(src[i:end], '=') >= 0 {
+			return nil, false // an assignment (NAME=value) rather than a program
+		}
+		n++
+		i = end
+	}
+	if n == 0 {
+		return nil, false
+	}
+	words := make([]Word, 0, n)
+	for i := 0; i < len(src); {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
+		end, quoted, _ := plainWord(src, i)
+		w := Word{Value: src[i:end], Literal: true}
+		if quoted {
+			w.Value = unquotePlain(src[i:end])
+		}
+		words = append(words, w)
+		i = end
+	}
+	if notPlainFirst[words[0].Value] {
+		return nil, false // a keyword or a clause, not a program
+	}
+	return words, true
+}
+
+// plainWord returns where the word starting at i ends and whether it has quotes; false when it is not plain.
+func plainWord(src string, i int) (end int, quoted, ok bool) {
+	for i < len(src) {
+		switch c := src[i]; {
+		case plainByte[c]:
+			i++
+		case c == ' ' || c == '\t':
+			return i, quoted, true
+		case c == '\'' || c == '"':
+			quoted = true
+			j := i + 1
+			for j < len(src) && src[j] != c && ' ' <= src[j] && src[j] <= '~' &&
+				(c == '\'' || (src[j] != '$' && src[j] != '`' && src[j] != '\\' && src[j] != '!')) {
+				j++
+			}
+			if j == len(src) || src[j] != c {
+				return 0, false, false
+			}
+			i = j + 1
+		default:
+			return 0, false, false
+		}
+	}
+	return i, quoted, true
+}
+
+// unquotePlain removes the quotes of a plain word; inside them nothing is special.
+func unquotePlain(w string) string {
+	var b strings.Builder
+	b.Grow(len(w))
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c == '\'' || c == '"' {
+			j := i + 1 + strings.IndexByte(w[i+1:], c)
+			b.WriteString(w[i+1 : j])
+			i = j
+			continue
+		}
+		b.WriteByte(w[i])
+	}
+	return b.String()
+}
