@@ -16,8 +16,42 @@ import (
 // Object is a JSON object as an ordered list of members with raw values.
 type Object struct {
 	members []member
-	// first holds the members of most objects, which have few, so that a parse allocates once for both.
-	first [8]member
+}
+
+// An object with a few members is allocated together with their array, sized to the count (a tool call's
+// function has two members, its arguments often one), so that a parse allocates once and little.
+type (
+	withTwo struct {
+		Object
+		m [2]member
+	}
+	withFour struct {
+		Object
+		m [4]member
+	}
+	withEight struct {
+		Object
+		m [8]member
+	}
+)
+
+// newObject returns an object holding a copy of members.
+func newObject(members []member) *Object {
+	switch n := len(members); {
+	case n <= 2:
+		w := &withTwo{}
+		w.members = w.m[:copy(w.m[:], members)]
+		return &w.Object
+	case n <= 4:
+		w := &withFour{}
+		w.members = w.m[:copy(w.m[:], members)]
+		return &w.Object
+	case n <= 8:
+		w := &withEight{}
+		w.members = w.m[:copy(w.m[:], members)]
+		return &w.Object
+	}
+	return &Object{members: append([]member(nil), members...)}
 }
 
 type member struct {
@@ -62,11 +96,11 @@ func parseValid(data []byte) (*Object, error) {
 	if data[i] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
-	o := &Object{}
-	o.members = o.first[:0]
+	var buf [16]member // on the stack: the members are counted before the object is allocated
+	members := buf[:0]
 	i = skipSpace(data, i+1)
 	if data[i] == '}' {
-		return o, nil
+		return &Object{}, nil
 	}
 	for {
 		end := skipString(data, i)
@@ -77,10 +111,10 @@ func parseValid(data []byte) (*Object, error) {
 		i = skipSpace(data, end)
 		i = skipSpace(data, i+1) // past ':'
 		vend := skipValue(data, i)
-		o.members = append(o.members, member{name: name, value: json.RawMessage(data[i:vend:vend])})
+		members = append(members, member{name: name, value: json.RawMessage(data[i:vend:vend])})
 		i = skipSpace(data, vend)
 		if data[i] == '}' {
-			return o, nil
+			return newObject(members), nil
 		}
 		i = skipSpace(data, i+1) // past ','
 	}
