@@ -45,8 +45,10 @@ type Format struct {
 	// Name is the format's config and flag name: openai-chat, openai-responses, anthropic, gemini, bedrock.
 	Name string
 	// Title is a human name for messages and docs.
-	Title          string
-	DecodeRequest  func(body []byte) (Request, error)
+	Title         string
+	DecodeRequest func(body []byte) (Request, error)
+	// DecodeResponse reads a whole response body; the Response may keep body, which the pipeline does not
+	// change.
 	DecodeResponse func(body []byte) (Response, error)
 	// GuardStream copies a response stream from in to out, holding tool calls until decide has seen the whole
 	// response; flush, when set, is called after each write that must reach the client now.

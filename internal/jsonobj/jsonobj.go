@@ -80,6 +80,16 @@ func Parse(data []byte) (*Object, error) {
 	return parseValid(bytes.Clone(data))
 }
 
+// ParseShared is Parse without the copy: the object keeps data, which must not change afterwards. It is
+// for bytes no one else holds (a string just converted) or that the caller keeps unchanged for the
+// object's life (a decoded response that keeps its body).
+func ParseShared(data []byte) (*Object, error) {
+	if !Valid(data) {
+		return Parse(data) // for Parse's error
+	}
+	return parseValid(data)
+}
+
 // ParseTrusted reads a JSON object from bytes already known to be valid JSON — a value an Object or
 // SplitArray returned — without validating them again or copying them: a decoder descending into nested
 // objects would otherwise validate the innermost bytes once per level. data must not change afterwards.

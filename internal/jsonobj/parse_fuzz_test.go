@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/agentwarden/warden/internal/jsonobj"
@@ -58,6 +59,10 @@ func FuzzParse(f *testing.F) {
 		if (err == nil) != (refErr == nil) {
 			t.Fatalf("Parse err %v, reference err %v", err, refErr)
 		}
+		shared, sharedErr := jsonobj.ParseShared(bytes.Clone(data))
+		if fmt.Sprint(sharedErr) != fmt.Sprint(err) {
+			t.Fatalf("ParseShared err %v, Parse err %v", sharedErr, err)
+		}
 		if err != nil {
 			return
 		}
@@ -88,6 +93,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("encoded %s, reference %s", got, want.Bytes())
+		}
+		if sb, _ := shared.MarshalJSON(); !bytes.Equal(sb, got) {
+			t.Fatalf("ParseShared encoded %s, Parse %s", sb, got)
 		}
 		// On valid JSON, ParseTrusted reads the same object without validating or copying.
 		trusted, err := jsonobj.ParseTrusted(data)

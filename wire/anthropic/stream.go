@@ -378,7 +378,7 @@ func (g *streamGuard) writeRenumbered(raw []byte, index int) error {
 	if err != nil {
 		return err
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func (g *streamGuard) writeTextDelta(i int, text string) error {
 
 // writeStopReason sends message_delta with another stop reason, every other field as it came.
 func (g *streamGuard) writeStopReason(ev sse.Event, stopReason string) error {
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return err
 	}

@@ -205,7 +205,7 @@ func (r *Response) Set(i int, resp warden.Response) error {
 	}
 	if c.content == nil {
 		var err error
-		if c.content, err = jsonobj.Parse([]byte(`{"role":"model"}`)); err != nil {
+		if c.content, err = jsonobj.ParseShared([]byte(`{"role":"model"}`)); err != nil {
 			return err
 		}
 	}

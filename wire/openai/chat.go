@@ -36,9 +36,10 @@ type chatChoice struct {
 // DecodeChatResponse reads a chat.completion body. The body is validated once; what lies inside it is
 // read from the validated bytes, member by member, and only what encoding/json would read differently
 // (names differing only in case, a member repeated, escapes) is left to encoding/json, so that the answer
-// is always json.Unmarshal's. A fuzz test holds the two to one reading.
+// is always json.Unmarshal's. A fuzz test holds the two to one reading. The response keeps body, which
+// must not change afterwards.
 func DecodeChatResponse(body []byte) (*ChatResponse, error) {
-	obj, err := jsonobj.Parse(body)
+	obj, err := jsonobj.ParseShared(body)
 	if err != nil {
 		return nil, fmt.Errorf("not a chat completion: %v", err)
 	}

@@ -591,7 +591,7 @@ func editChoices(raw []byte, edit func(choice, delta *jsonobj.Object) error, say
 	if err != nil {
 		return nil, err
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return nil, err
 	}

@@ -466,7 +466,7 @@ func (g *responsesStreamGuard) writeRenumbered(raw []byte, idx int) error {
 	if err != nil {
 		return err
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return err
 	}
@@ -663,7 +663,7 @@ func withArguments(raw []byte, itemType string, c warden.ToolCall, firstDelta *b
 	if err != nil {
 		return nil, false, err
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return nil, false, err
 	}
@@ -787,7 +787,7 @@ func (g *responsesStreamGuard) gateEvent(ev sse.Event, typ string, idx int, si *
 	default:
 		return g.pass(ev, idx, si)
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return err
 	}
@@ -996,7 +996,7 @@ func (g *responsesStreamGuard) releasedResponse(resp json.RawMessage) (json.RawM
 
 // withResponse returns a terminal event carrying resp.
 func withResponse(ev sse.Event, resp json.RawMessage) (sse.Event, error) {
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return ev, err
 	}
@@ -1036,7 +1036,7 @@ func (c *ResponsesClientStream) sequenced(raw []byte) ([]byte, error) {
 	if err != nil || !ev.HasData {
 		return raw, nil // not an event with data: it has no sequence_number of its own
 	}
-	obj, err := jsonobj.Parse([]byte(ev.Data))
+	obj, err := jsonobj.ParseShared([]byte(ev.Data))
 	if err != nil {
 		return raw, nil
 	}
