@@ -13,17 +13,38 @@ type pathClasses struct {
 	workdir string // absolute and clean, or "" when unknown
 	globs   map[string][]string
 	// compiled holds each class's patterns split into path elements, once, at Provision.
-	compiled map[string][][]string
+	compiled map[string][]classPattern
+}
+
+// classPattern is a class's glob pattern split into path elements, with the elements a path must have for
+// the pattern to match it, so that most paths are passed over without splitting them or calling
+// path.Match: a literal first element (/etc/** needs a path that starts at /, ~/.netrc one that starts at ~)
+// and a literal last one (**/id_rsa needs a path that ends in id_rsa).
+type classPattern struct {
+	parts             []string
+	first, last       string
+	hasFirst, hasLast bool // first and last are literal
 }
 
 // compile splits every class's patterns into path elements.
 func (pc *pathClasses) compile() {
-	pc.compiled = make(map[string][][]string, len(pc.globs))
+	pc.compiled = make(map[string][]classPattern, len(pc.globs))
 	for name, patterns := range pc.globs {
 		for _, p := range patterns {
-			pc.compiled[name] = append(pc.compiled[name], strings.Split(p, "/"))
+			cp := classPattern{parts: strings.Split(p, "/")}
+			cp.first, cp.last = cp.parts[0], cp.parts[len(cp.parts)-1]
+			cp.hasFirst, cp.hasLast = isLiteral(cp.first), isLiteral(cp.last)
+			pc.compiled[name] = append(pc.compiled[name], cp)
 		}
 	}
+}
+
+// isLiteral says whether a pattern element matches only itself.
+func isLiteral(elem string) bool { return elem != "**" && !strings.ContainsAny(elem, `*?[\`) }
+
+// mayMatch says whether the pattern can match a path with these first and last elements.
+func (cp *classPattern) mayMatch(first, last string) bool {
+	return (!cp.hasFirst || cp.first == first) && (!cp.hasLast || cp.last == last)
 }
 
 // Built-in classes.
@@ -60,18 +81,19 @@ func normalize(p string) string {
 }
 
 // candidates are the path-like values of a word: itself, the part after key= (of=/dev/sda, --file=x)
-// and after a leading @ (curl -d @file).
-func candidates(v string) []string {
-	out := []string{v}
+// and after a leading @ (curl -d @file); n of them, in an array so that a word's check allocates nothing.
+func candidates(v string) (out [4]string, n int) {
+	out[0], n = v, 1
 	if i := strings.IndexByte(v, '='); i > 0 && !strings.ContainsAny(v[:i], "/~") {
-		out = append(out, v[i+1:])
+		out[1], n = v[i+1:], 2
 	}
-	for _, c := range out {
+	for _, c := range out[:n] {
 		if rest, ok := strings.CutPrefix(c, "@"); ok {
-			out = append(out, rest)
+			out[n] = rest
+			n++
 		}
 	}
-	return out
+	return out, n
 }
 
 // in reports whether a word is in any of the classes.
@@ -84,23 +106,27 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 	if !w.Literal && !strings.HasPrefix(w.Value, "~") && !strings.HasPrefix(w.Value, "/") {
 		return false
 	}
-	for _, v := range candidates(w.Value) {
+	cands, n := candidates(w.Value)
+	for _, v := range cands[:n] {
 		if v == "" {
 			continue
 		}
 		p := normalize(v)
-		var parts []string // split once, for every glob class
+		first, last := p, p[strings.LastIndexByte(p, '/')+1:]
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			first = p[:i]
+		}
+		var parts []string // split once, for every glob class, when a pattern may match
 		for _, c := range classes {
 			if pats, ok := pc.compiled[c]; ok {
-				if parts == nil {
-					parts = strings.Split(p, "/")
-				}
-				for _, pat := range pats {
-					// Most operands are relative words: a pattern anchored at / or ~ cannot match them.
-					if pat[0] != "**" && pat[0] != parts[0] && !strings.ContainsAny(pat[0], "*?[") {
+				for i := range pats {
+					if !pats[i].mayMatch(first, last) {
 						continue
 					}
-					if matchParts(pat, parts) {
+					if parts == nil {
+						parts = strings.Split(p, "/")
+					}
+					if matchParts(pats[i].parts, parts) {
 						return true
 					}
 				}
