@@ -72,11 +72,12 @@ type Commands struct {
 	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
 	PathKeys   []string `yaml:"path_keys" json:"path_keys"`
 
-	rules   []Rule
-	classes pathClasses
-	allowed map[string]bool
-	kind    map[string]toolKind
-	version string
+	rules    []Rule
+	programs programIndex
+	classes  pathClasses
+	allowed  map[string]bool
+	kind     map[string]toolKind
+	version  string
 }
 
 type toolKind uint8
@@ -185,6 +186,7 @@ func (c *Commands) Provision(context.Context) error {
 			}
 		}
 	}
+	c.programs = indexPrograms(c.rules)
 	if len(c.AllowedCommands) > 0 {
 		c.allowed = map[string]bool{}
 		for _, p := range c.AllowedCommands {
@@ -285,8 +287,17 @@ func (c *Commands) CheckAnalysis(a *shell.Analysis) warden.Decision {
 }
 
 func (c *Commands) decide(s *subject) warden.Decision {
+	var small [64]bool // on the stack for a policy of up to 64 rules
+	play := small[:]
+	if len(c.rules) > len(small) {
+		play = make([]bool, len(c.rules))
+	}
+	c.programs.inPlay(c.rules, s.a, play)
 	for i := range c.rules {
 		r := &c.rules[i]
+		if c.programs.named[i] && !play[i] {
+			continue // it names programs and the line runs none of them
+		}
 		if r.matches(s, &c.classes) {
 			msg := r.Message
 			if msg == "" {

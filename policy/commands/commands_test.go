@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -234,6 +235,20 @@ func TestEveryDefaultRuleIsDocumented(t *testing.T) {
 	for _, r := range rules {
 		if !strings.Contains(string(doc), "| `"+r.ID+"` |") {
 			t.Errorf("default rule %q has no row in docs/policy.md", r.ID)
+		}
+	}
+}
+
+// The program index only skips rules that could not match: every corpus line is decided, rule and reason
+// alike, as asking every rule decides it.
+func TestProgramIndexDecidesAsAskingEveryRule(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{})
+	lines := append(corpus(t, "bypass.txt"), corpus(t, "benign.txt")...)
+	lines = append(lines, "mkfs.ext4 /dev/sda1", "/sbin/mkfs.xfs /dev/nvme0n1", "sudo -u root rm -rf /", "bash -c 'git push --force'")
+	for _, cmd := range lines {
+		if d, every := c.CheckCommand(cmd), c.CheckCommandAskingEveryRule(cmd); !reflect.DeepEqual(d, every) {
+			t.Errorf("%q: decided %+v; asking every rule, %+v", cmd, d, every)
 		}
 	}
 }
