@@ -78,6 +78,7 @@ type Commands struct {
 	allowed  map[string]bool
 	kind     map[string]toolKind
 	version  string
+	allowID  string // an allow's policy id
 }
 
 type toolKind uint8
@@ -138,6 +139,7 @@ func (c *Commands) Provision(context.Context) error {
 		return err
 	}
 	c.version = def.Version
+	c.allowID = "commands/" + def.Version
 	c.classes.globs = map[string][]string{}
 	for k, v := range def.Classes {
 		c.classes.globs[k] = v
@@ -306,17 +308,13 @@ func (c *Commands) decide(s *subject) warden.Decision {
 			return warden.Decision{Action: r.action, Reasons: []warden.Reason{{Code: r.Code, Message: msg}}, PolicyID: "commands/" + r.ID}
 		}
 	}
-	return warden.Decision{Action: warden.ActionAllow, PolicyID: "commands/" + c.version}
+	return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}
 }
 
 func (c *Commands) deny(code, msg, id string) warden.Decision {
 	return warden.Decision{Action: warden.ActionReject, Reasons: []warden.Reason{{Code: code, Message: msg}}, PolicyID: "commands/" + id}
 }
 
-// commandsOf returns the command lines a shell tool's arguments carry: under the first command key present, a
-// string is one command line and an array of strings an argv, quoted so that it reads as the one command it
-// runs; under the first command-list key present, an array of command lines. A value of another shape is
-// not a command, so a call with nothing else is denied as carrying none.
 // readArguments reads a call's arguments as the object whose members commandsOf and firstString look up:
 // false when they are not a JSON object. null reads as an empty object, as json.Unmarshal into a map has
 // it; the members are read as it reads them (the last of a repeated name, strings unescaped alike).
@@ -324,12 +322,14 @@ func readArguments(raw []byte) (*jsonobj.Object, bool) {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return &jsonobj.Object{}, true
 	}
-	o, err := jsonobj.Parse(raw)
+	o, err := jsonobj.ParseShared(raw) // the object lives only while the call is checked
 	return o, err == nil
 }
 
-// commandsOf returns the command lines in the arguments: the first of keys holding a string, or an argv
-// array of strings (quoted back into one line), else the first of listKeys holding an array of lines.
+// commandsOf returns the command lines a shell tool's arguments carry: under the first command key present, a
+// string is one command line and an array of strings an argv, quoted so that it reads as the one command it
+// runs; under the first command-list key present, an array of command lines. A value of another shape is
+// not a command, so a call with nothing else is denied as carrying none.
 func commandsOf(args *jsonobj.Object, keys, listKeys []string) []string {
 	for _, k := range keys {
 		v, _ := args.Get(k)
