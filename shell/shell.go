@@ -4,7 +4,8 @@
 // wrappers (sudo, env, nohup, timeout, nice, xargs, command, exec, busybox, …), absolute program paths,
 // quoting and escapes. It also reports the files a command writes through redirections and common writing
 // programs, and structural findings no single command shows: fork bombs, remote code piped into a shell,
-// reverse shells, and program names known only at run time.
+// reverse shells, and program names known only at run time. A line that is one program with plain
+// arguments, the usual case, is split on its blanks without the parser, to the same analysis (plain.go).
 //
 // It never executes, expands or evaluates anything, and it never reads the environment: $HOME is taken to
 // mean ~, every other expansion is "known only at run time". Policy lives elsewhere (policy/commands).
