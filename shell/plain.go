@@ -38,13 +38,7 @@ var notPlainFirst = map[string]bool{
 // without $, `, \ or !; words are separated by spaces and tabs.
 func splitPlain(src string) ([]Word, bool) {
 	n := 0 // words, counted first so that they take one allocation
-	for i := 0; i < len(src); {
-		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-			i++
-		}
-		if i == len(src) {
-			break
-		}
+	for i := skipBlanks(src, 0); i < len(src); n++ {
 		end, _, ok := plainWord(src, i)
 		if !ok {
 			return nil, false
@@ -52,32 +46,33 @@ func splitPlain(src string) ([]Word, bool) {
 		if n == 0 && strings.IndexByte(src[i:end], '=') >= 0 {
 			return nil, false // an assignment (NAME=value) rather than a program
 		}
-		n++
-		i = end
+		i = skipBlanks(src, end)
 	}
 	if n == 0 {
 		return nil, false
 	}
 	words := make([]Word, 0, n)
-	for i := 0; i < len(src); {
-		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-			i++
-		}
-		if i == len(src) {
-			break
-		}
+	for i := skipBlanks(src, 0); i < len(src); {
 		end, quoted, _ := plainWord(src, i)
 		w := Word{Value: src[i:end], Literal: true}
 		if quoted {
 			w.Value = unquotePlain(src[i:end])
 		}
 		words = append(words, w)
-		i = end
+		i = skipBlanks(src, end)
 	}
 	if notPlainFirst[words[0].Value] {
 		return nil, false // a keyword or a clause, not a program
 	}
 	return words, true
+}
+
+// skipBlanks returns the index of the first byte from i on that is not a space or a tab.
+func skipBlanks(src string, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // plainWord returns where the word starting at i ends and whether it has quotes; false when it is not plain.
