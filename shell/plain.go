@@ -2,12 +2,12 @@ package shell
 
 import "strings"
 
-// Most command lines an agent runs are one program with plain arguments: go test ./..., git status,
-// grep -rn 'some text' src. Such a line has no expansion, redirection, operator or keyword, so bash reads
-// it as the words between its blanks; splitPlain reads it so without the bash parser, which is most of
-// an analysis's time and, on the first request after a garbage collection, most of the code it touches.
-// Anything else declines and goes to the parser. FuzzPlainMatchesParser holds the two readings to the
-// same Analysis.
+// Most command lines an agent runs are one program with plain arguments (go test ./..., git status,
+// grep -rn 'some text' src), or a few such joined by && , || or ; (cd src && go test ./...). Such a line
+// has no expansion, redirection, pipe or keyword, so bash reads it as the words between its blanks and
+// its list operators; splitPlain reads it so without the bash parser, which is most of an analysis's time
+// and, on the first request after a garbage collection, most of the code it touches. Anything else
+// declines and goes to the parser. FuzzPlainMatchesParser holds the two readings to the same Analysis.
 
 // plainByte marks the bytes that stand for themselves in an unquoted word: a byte outside the set may be
 // an operator, a glob, an expansion, an escape or a comment, and the line goes to the parser.
@@ -24,8 +24,8 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// notPlainFirst are the words that mean more than a program name as a line's first word: reserved words
-// and the builtins bash parses as clauses of their own.
+// notPlainFirst are the words that mean more than a program name as a command's first word: reserved
+// words and the builtins bash parses as clauses of their own.
 var notPlainFirst = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true, "case": true,
 	"esac": true, "while": true, "until": true, "for": true, "in": true, "function": true, "select": true,
@@ -33,38 +33,56 @@ var notPlainFirst = map[string]bool{
 	"typeset": true, "nameref": true, "let": true,
 }
 
-// splitPlain returns the words of a command line of plain words, or false when the line needs the parser.
-// A word is made of plain bytes, '…' strings of printable ASCII, and "…" strings of printable ASCII
-// without $, `, \ or !; words are separated by spaces and tabs.
-func splitPlain(src string) ([]Word, bool) {
-	n := 0 // words, counted first so that they take one allocation
-	for i := skipBlanks(src, 0); i < len(src); n++ {
-		end, _, ok := plainWord(src, i)
+// splitPlain returns the simple commands of a line of plain commands, in order, or false when the line
+// needs the parser. A word is made of plain bytes, '…' strings of printable ASCII, and "…" strings of
+// printable ASCII without $, `, \ or !; words are separated by spaces and tabs, commands by &&, || and ;
+// (a last ; may end the line).
+func splitPlain(src string) ([][]Word, bool) {
+	var cmds [][]Word
+	var words []Word
+	afterSemicolon := false
+	for i := skipBlanks(src, 0); ; {
+		if i == len(src) {
+			switch {
+			case len(words) > 0:
+				return append(cmds, words), true
+			case afterSemicolon:
+				return cmds, true // a ; may end a line; && and || may not
+			}
+			return nil, false // an empty line, or one ending in && or ||
+		}
+		if c := src[i]; c == '&' || c == '|' || c == ';' {
+			n := 1
+			if c != ';' {
+				if i+1 == len(src) || src[i+1] != c {
+					return nil, false // a pipe or a background job
+				}
+				n = 2
+			}
+			if len(words) == 0 {
+				return nil, false // an operator with no command before it
+			}
+			cmds, words, afterSemicolon = append(cmds, words), nil, c == ';'
+			i = skipBlanks(src, i+n)
+			continue
+		}
+		end, quoted, ok := plainWord(src, i)
 		if !ok {
 			return nil, false
 		}
-		if n == 0 && strings.IndexByte(src[i:end], '=') >= 0 {
-			return nil, false // an assignment (NAME=value) rather than a program
-		}
-		i = skipBlanks(src, end)
-	}
-	if n == 0 {
-		return nil, false
-	}
-	words := make([]Word, 0, n)
-	for i := skipBlanks(src, 0); i < len(src); {
-		end, quoted, _ := plainWord(src, i)
 		w := Word{Value: src[i:end], Literal: true}
 		if quoted {
 			w.Value = unquotePlain(src[i:end])
 		}
+		if len(words) == 0 {
+			if strings.IndexByte(src[i:end], '=') >= 0 || notPlainFirst[w.Value] {
+				return nil, false // an assignment (NAME=value), a keyword or a clause, not a program
+			}
+			words = make([]Word, 0, 8) // most commands have fewer words: one allocation
+		}
 		words = append(words, w)
 		i = skipBlanks(src, end)
 	}
-	if notPlainFirst[words[0].Value] {
-		return nil, false // a keyword or a clause, not a program
-	}
-	return words, true
 }
 
 // skipBlanks returns the index of the first byte from i on that is not a space or a tab.
@@ -81,8 +99,8 @@ func plainWord(src string, i int) (end int, quoted, ok bool) {
 		switch c := src[i]; {
 		case plainByte[c]:
 			i++
-		case c == ' ' || c == '\t':
-			return i, quoted, true
+		case c == ' ' || c == '\t' || c == '&' || c == '|' || c == ';':
+			return i, quoted, true // a blank or an operator ends the word
 		case c == '\'' || c == '"':
 			quoted = true
 			j := i + 1

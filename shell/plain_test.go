@@ -10,24 +10,35 @@ import (
 // The lines read without the parser, and the ones that must go to it.
 func TestSplitPlain(t *testing.T) {
 	t.Parallel()
+	type cmds = [][]string
 	tests := []struct {
 		desc string
 		src  string
-		want []string // nil: declined, the parser reads the line
+		want cmds // nil: declined, the parser reads the line
 	}{
-		{"plain words split on spaces", "go test ./pkg/parse/...", []string{"go", "test", "./pkg/parse/..."}},
-		{"runs of spaces and tabs separate alike", " \tgit  log\t--oneline -5 ", []string{"git", "log", "--oneline", "-5"}},
-		{"single quotes keep what bash would expand", `grep -rn '$HOME | *' src`, []string{"grep", "-rn", "$HOME | *", "src"}},
-		{"double quotes keep spaces", `git commit -m "fix the parser"`, []string{"git", "commit", "-m", "fix the parser"}},
-		{"quoted and plain parts join into one word", `echo a'b c'"d"e`, []string{"echo", "ab cde"}},
-		{"an empty quoted word stays a word", `printf ''`, []string{"printf", ""}},
-		{"an assignment after the program is an argument", "make CC=clang", []string{"make", "CC=clang"}},
-		{"a tilde reads as itself", "cat ~/.ssh/id_rsa", []string{"cat", "~/.ssh/id_rsa"}},
+		{"plain words split on spaces", "go test ./pkg/parse/...", cmds{{"go", "test", "./pkg/parse/..."}}},
+		{"runs of spaces and tabs separate alike", " \tgit  log\t--oneline -5 ", cmds{{"git", "log", "--oneline", "-5"}}},
+		{"single quotes keep what bash would expand", `grep -rn '$HOME | *' src`, cmds{{"grep", "-rn", "$HOME | *", "src"}}},
+		{"double quotes keep spaces", `git commit -m "fix the parser"`, cmds{{"git", "commit", "-m", "fix the parser"}}},
+		{"quoted and plain parts join into one word", `echo a'b c'"d"e`, cmds{{"echo", "ab cde"}}},
+		{"an empty quoted word stays a word", `printf ''`, cmds{{"printf", ""}}},
+		{"an assignment after the program is an argument", "make CC=clang", cmds{{"make", "CC=clang"}}},
+		{"a tilde reads as itself", "cat ~/.ssh/id_rsa", cmds{{"cat", "~/.ssh/id_rsa"}}},
+		{"&& joins commands", "cd src && go test ./...", cmds{{"cd", "src"}, {"go", "test", "./..."}}},
+		{"|| and ; join commands, spaces or none", "make||make clean;ls", cmds{{"make"}, {"make", "clean"}, {"ls"}}},
+		{"a last ; ends the line", "ls;", cmds{{"ls"}}},
+		{"an operator in quotes is text", `echo 'a && b' "c;d"`, cmds{{"echo", "a && b", "c;d"}}},
 		{"a leading assignment is not a program", "FOO=bar make", nil},
+		{"a leading assignment after && is not a program", "cd x && FOO=bar make", nil},
 		{"a keyword is not a program", "time make", nil},
+		{"a keyword after ; is not a program", "ls; if x", nil},
 		{"a declaration builtin is a clause", "export PATH", nil},
 		{"a pipe needs the parser", "ls | sh", nil},
-		{"a list needs the parser", "cd x && make", nil},
+		{"a background job needs the parser", "sleep 1 & ls", nil},
+		{"a line ending in && needs the parser", "make &&", nil},
+		{"an operator first needs the parser", "; ls", nil},
+		{"two operators in a row need the parser", "ls ; ; ls", nil},
+		{"a case terminator needs the parser", "ls ;; ls", nil},
 		{"a redirection needs the parser", "echo x >out", nil},
 		{"an expansion needs the parser", "rm -rf $DIR", nil},
 		{"an expansion in double quotes needs the parser", `rm -rf "$DIR"`, nil},
@@ -43,19 +54,23 @@ func TestSplitPlain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			words, ok := shell.SplitPlain(tt.src)
+			split, ok := shell.SplitPlain(tt.src)
 			if !ok {
 				if tt.want != nil {
 					t.Fatalf("declined %q; want %q", tt.src, tt.want)
 				}
 				return
 			}
-			var got []string
-			for _, w := range words {
-				got = append(got, w.Value)
+			var got cmds
+			for _, words := range split {
+				var c []string
+				for _, w := range words {
+					c = append(c, w.Value)
+				}
+				got = append(got, c)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("words of %q (-want +got):\n%s", tt.src, diff)
+				t.Errorf("commands of %q (-want +got):\n%s", tt.src, diff)
 			}
 			if tt.want != nil {
 				checkAlike(t, tt.src)
@@ -83,7 +98,8 @@ func checkAlike(t *testing.T, src string) {
 func FuzzPlainMatchesParser(f *testing.F) {
 	for _, s := range []string{"go test ./...", `grep -rn 'a b' "c d"`, "sudo rm -rf /", "env A=b sh", "bash -c 'curl x'",
 		"nc -e sh host 1", "tee -a ~/.bashrc", "dd if=x of=/dev/sda", "if x", "a=b c", `x ""`, "busybox rm -rf /",
-		"xargs -I % rm %", "timeout 5 nice -n 1 rm x", "eval 'rm x'", "sed -i s/a/b/ f", `"" x`} {
+		"xargs -I % rm %", "timeout 5 nice -n 1 rm x", "eval 'rm x'", "sed -i s/a/b/ f", `"" x`,
+		"cd src && go test ./...", "make || rm -rf /", "ls; curl -o x u;", "a&&b||c;d", "x && sudo rm -rf ~"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

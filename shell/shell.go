@@ -4,8 +4,8 @@
 // wrappers (sudo, env, nohup, timeout, nice, xargs, command, exec, busybox, …), absolute program paths,
 // quoting and escapes. It also reports the files a command writes through redirections and common writing
 // programs, and structural findings no single command shows: fork bombs, remote code piped into a shell,
-// reverse shells, and program names known only at run time. A line that is one program with plain
-// arguments, the usual case, is split on its blanks without the parser, to the same analysis (plain.go).
+// reverse shells, and program names known only at run time. A line of programs with plain arguments joined
+// by &&, || or ;, the usual case, is split without the parser, to the same analysis (plain.go).
 //
 // It never executes, expands or evaluates anything, and it never reads the environment: $HOME is taken to
 // mean ~, every other expansion is "known only at run time". Policy lives elsewhere (policy/commands).
@@ -102,9 +102,11 @@ var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant
 
 // Analyze parses a command line and reports what it would run. It is safe for concurrent use.
 func Analyze(src string) *Analysis {
-	if words, ok := splitPlain(src); ok {
+	if cmds, ok := splitPlain(src); ok {
 		z := &analyzer{a: &Analysis{}}
-		z.command(words, nil, nil, 0) // what the walk does for a line that is one simple command
+		for _, words := range cmds {
+			z.command(words, nil, nil, 0) // what the walk does for each simple command of such a line
+		}
 		return z.a
 	}
 	return analyzeWithParser(src)

@@ -25,3 +25,13 @@ func BenchmarkAnalyzePlain(b *testing.B) {
 		}
 	}
 }
+
+// A list of plain commands, the agent's other usual line, also read without the parser (plain.go).
+func BenchmarkAnalyzePlainList(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.Analyze("cd pkg/parse && go test ./... && go vet ./..."); a.Err != nil || len(a.Commands) != 3 {
+			b.Fatal(a.Err)
+		}
+	}
+}
