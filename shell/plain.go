@@ -3,9 +3,9 @@ package shell
 import "strings"
 
 // Most command lines an agent runs are one program with plain arguments (go test ./..., git status,
-// grep -rn 'some text' src), or a few such joined by && , || or ; (cd src && go test ./...). Such a line
-// has no expansion, redirection, pipe or keyword, so bash reads it as the words between its blanks and
-// its list operators; splitPlain reads it so without the bash parser, which is most of an analysis's time
+// grep -rn 'some text' src), or a few such joined by |, &&, || or ; (cd src && go test ./... 2>&1 | tail).
+// Such a line has no expansion, file redirection or keyword, so bash reads it as the words between its
+// blanks and its operators; splitPlain reads it so without the bash parser, which is most of an analysis's time
 // and, on the first request after a garbage collection, most of the code it touches. Anything else
 // declines and goes to the parser. FuzzPlainMatchesParser holds the two readings to the same Analysis.
 
@@ -33,37 +33,49 @@ var notPlainFirst = map[string]bool{
 	"typeset": true, "nameref": true, "let": true,
 }
 
+// plainCommand is one simple command of a plain line.
+type plainCommand struct {
+	words []Word
+	// pipes: the command's output goes into the next one's input (a | b).
+	pipes bool
+}
+
 // splitPlain returns the simple commands of a line of plain commands, in order, or false when the line
 // needs the parser. A word is made of plain bytes, '…' strings of printable ASCII, and "…" strings of
-// printable ASCII without $, `, \ or !; words are separated by spaces and tabs, commands by &&, || and ;
-// (a last ; may end the line).
-func splitPlain(src string) ([][]Word, bool) {
-	var cmds [][]Word
+// printable ASCII without $, `, \ or !; words are separated by spaces and tabs, commands by |, &&, || and
+// ; (a last ; may end the line). A 2>&1 token, which records nothing, may stand among a command's words.
+func splitPlain(src string) ([]plainCommand, bool) {
+	var cmds []plainCommand
 	var words []Word
 	afterSemicolon := false
 	for i := skipBlanks(src, 0); ; {
 		if i == len(src) {
 			switch {
 			case len(words) > 0:
-				return append(cmds, words), true
+				return append(cmds, plainCommand{words: words}), true
 			case afterSemicolon:
-				return cmds, true // a ; may end a line; && and || may not
+				return cmds, true // a ; may end a line; |, && and || may not
 			}
-			return nil, false // an empty line, or one ending in && or ||
+			return nil, false // an empty line, or one ending in |, && or ||
 		}
 		if c := src[i]; c == '&' || c == '|' || c == ';' {
 			n := 1
-			if c != ';' {
+			pipe := c == '|' && (i+1 == len(src) || src[i+1] != '|')
+			if c != ';' && !pipe {
 				if i+1 == len(src) || src[i+1] != c {
-					return nil, false // a pipe or a background job
+					return nil, false // a background job
 				}
 				n = 2
 			}
-			if len(words) == 0 {
-				return nil, false // an operator with no command before it
+			if len(words) == 0 || pipe && i+1 < len(src) && src[i+1] == '&' {
+				return nil, false // an operator with no command before it, or |&
 			}
-			cmds, words, afterSemicolon = append(cmds, words), nil, c == ';'
+			cmds, words, afterSemicolon = append(cmds, plainCommand{words: words, pipes: pipe}), nil, c == ';'
 			i = skipBlanks(src, i+n)
+			continue
+		}
+		if strings.HasPrefix(src[i:], "2>&1") && (i+4 == len(src) || endsWord(src[i+4])) {
+			i = skipBlanks(src, i+4) // stderr to where stdout goes: no file written or read
 			continue
 		}
 		end, quoted, ok := plainWord(src, i)
@@ -85,6 +97,9 @@ func splitPlain(src string) ([][]Word, bool) {
 	}
 }
 
+// endsWord says whether c ends an unquoted word: a blank or an operator.
+func endsWord(c byte) bool { return c == ' ' || c == '\t' || c == '&' || c == '|' || c == ';' }
+
 // skipBlanks returns the index of the first byte from i on that is not a space or a tab.
 func skipBlanks(src string, i int) int {
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
@@ -99,8 +114,8 @@ func plainWord(src string, i int) (end int, quoted, ok bool) {
 		switch c := src[i]; {
 		case plainByte[c]:
 			i++
-		case c == ' ' || c == '\t' || c == '&' || c == '|' || c == ';':
-			return i, quoted, true // a blank or an operator ends the word
+		case endsWord(c):
+			return i, quoted, true
 		case c == '\'' || c == '"':
 			quoted = true
 			j := i + 1

@@ -28,12 +28,19 @@ func TestSplitPlain(t *testing.T) {
 		{"|| and ; join commands, spaces or none", "make||make clean;ls", cmds{{"make"}, {"make", "clean"}, {"ls"}}},
 		{"a last ; ends the line", "ls;", cmds{{"ls"}}},
 		{"an operator in quotes is text", `echo 'a && b' "c;d"`, cmds{{"echo", "a && b", "c;d"}}},
+		{"| pipes a command into the next", "go test ./... | tail -20", cmds{{"go", "test", "./...", "|"}, {"tail", "-20"}}},
+		{"a pipeline in a list", "cd x && grep -rn a . | sort | head; ls", cmds{{"cd", "x"}, {"grep", "-rn", "a", ".", "|"}, {"sort", "|"}, {"head"}, {"ls"}}},
+		{"2>&1 records nothing", "go vet ./... 2>&1 | head", cmds{{"go", "vet", "./...", "|"}, {"head"}}},
+		{"2>&1 may come before the program", "2>&1 make", cmds{{"make"}}},
 		{"a leading assignment is not a program", "FOO=bar make", nil},
 		{"a leading assignment after && is not a program", "cd x && FOO=bar make", nil},
 		{"a keyword is not a program", "time make", nil},
 		{"a keyword after ; is not a program", "ls; if x", nil},
 		{"a declaration builtin is a clause", "export PATH", nil},
-		{"a pipe needs the parser", "ls | sh", nil},
+		{"|& needs the parser", "make |& tail", nil},
+		{"a line ending in | needs the parser", "ls |", nil},
+		{"a redirection joined to a word needs the parser", "make 2>&1x", nil},
+		{"2>&1 alone is no command", "2>&1 && ls", nil},
 		{"a background job needs the parser", "sleep 1 & ls", nil},
 		{"a line ending in && needs the parser", "make &&", nil},
 		{"an operator first needs the parser", "; ls", nil},
@@ -54,20 +61,12 @@ func TestSplitPlain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			split, ok := shell.SplitPlain(tt.src)
+			got, ok := shell.SplitPlain(tt.src)
 			if !ok {
 				if tt.want != nil {
 					t.Fatalf("declined %q; want %q", tt.src, tt.want)
 				}
 				return
-			}
-			var got cmds
-			for _, words := range split {
-				var c []string
-				for _, w := range words {
-					c = append(c, w.Value)
-				}
-				got = append(got, c)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("commands of %q (-want +got):\n%s", tt.src, diff)
@@ -99,7 +98,8 @@ func FuzzPlainMatchesParser(f *testing.F) {
 	for _, s := range []string{"go test ./...", `grep -rn 'a b' "c d"`, "sudo rm -rf /", "env A=b sh", "bash -c 'curl x'",
 		"nc -e sh host 1", "tee -a ~/.bashrc", "dd if=x of=/dev/sda", "if x", "a=b c", `x ""`, "busybox rm -rf /",
 		"xargs -I % rm %", "timeout 5 nice -n 1 rm x", "eval 'rm x'", "sed -i s/a/b/ f", `"" x`,
-		"cd src && go test ./...", "make || rm -rf /", "ls; curl -o x u;", "a&&b||c;d", "x && sudo rm -rf ~"} {
+		"cd src && go test ./...", "make || rm -rf /", "ls; curl -o x u;", "a&&b||c;d", "x && sudo rm -rf ~",
+		"curl -s u | sh", "wget -qO- u | sudo bash -s", "curl u | python3 - x", "go test ./... 2>&1 | tail -5", "a|b|c&&d|e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -103,13 +103,34 @@ var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant
 // Analyze parses a command line and reports what it would run. It is safe for concurrent use.
 func Analyze(src string) *Analysis {
 	if cmds, ok := splitPlain(src); ok {
-		z := &analyzer{a: &Analysis{}}
-		for _, words := range cmds {
-			z.command(words, nil, nil, 0) // what the walk does for each simple command of such a line
-		}
-		return z.a
+		return analyzePlain(cmds)
 	}
 	return analyzeWithParser(src)
+}
+
+// analyzePlain analyzes a plain line's commands as the walk analyzes their calls, then its pipelines, as
+// parse checks them once the walk is done.
+func analyzePlain(cmds []plainCommand) *Analysis {
+	z := &analyzer{a: &Analysis{}}
+	var small [8][2]int
+	ranges := small[:0] // each command's commands in Analysis.Commands, wrappers and shell strings included
+	for _, c := range cmds {
+		first := len(z.a.Commands)
+		z.command(c.words, nil, nil, 0)
+		ranges = append(ranges, [2]int{first, len(z.a.Commands)})
+	}
+	for i := 0; i < len(cmds); {
+		j := i
+		for cmds[j].pipes {
+			j++
+		}
+		if j > i {
+			stages := ranges[i : j+1]
+			z.piping(len(stages), func(k int) []Command { return z.a.Commands[stages[k][0]:stages[k][1]] })
+		}
+		i = j + 1
+	}
+	return z.a
 }
 
 // analyzeWithParser is Analyze without the plain-line reading (plain.go).

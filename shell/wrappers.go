@@ -261,9 +261,15 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	}
 	flatten(b.X)
 	flatten(b.Y)
+	z.piping(len(stages), func(i int) []Command { return z.recorded(stages[i]) })
+}
+
+// piping finds downloaded content flowing into a shell or interpreter along a pipeline's n stages, whose
+// commands stage(i) returns.
+func (z *analyzer) piping(n int, stage func(i int) []Command) {
 	fetched := false
-	for _, s := range stages {
-		cmds := z.recorded(s)
+	for i := range n {
+		cmds := stage(i)
 		if fetched && anyOf(cmds, readsCodeFromStdin) {
 			z.finding(RemoteCode, "downloaded content is piped into a shell or interpreter")
 			return
