@@ -59,19 +59,20 @@ func splitPlain(src string) ([]plainCommand, bool) {
 			return nil, false // an empty line, or one ending in |, && or ||
 		}
 		if c := src[i]; c == '&' || c == '|' || c == ';' {
-			n := 1
-			pipe := c == '|' && (i+1 == len(src) || src[i+1] != '|')
-			if c != ';' && !pipe {
-				if i+1 == len(src) || src[i+1] != c {
-					return nil, false // a background job
-				}
-				n = 2
+			op := src[i : i+1]
+			if c != ';' && i+1 < len(src) && src[i+1] == c {
+				op = src[i : i+2] // && or ||
 			}
-			if len(words) == 0 || pipe && i+1 < len(src) && src[i+1] == '&' {
-				return nil, false // an operator with no command before it, or |&
+			switch {
+			case op == "&":
+				return nil, false // a background job
+			case op == "|" && i+1 < len(src) && src[i+1] == '&':
+				return nil, false // |&
+			case len(words) == 0:
+				return nil, false // an operator with no command before it
 			}
-			cmds, words, afterSemicolon = append(cmds, plainCommand{words: words, pipes: pipe}), nil, c == ';'
-			i = skipBlanks(src, i+n)
+			cmds, words, afterSemicolon = append(cmds, plainCommand{words: words, pipes: op == "|"}), nil, op == ";"
+			i = skipBlanks(src, i+len(op))
 			continue
 		}
 		if strings.HasPrefix(src[i:], "2>&1") && (i+4 == len(src) || endsWord(src[i+4])) {
