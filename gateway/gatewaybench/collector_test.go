@@ -36,7 +36,7 @@ func TestCollector(t *testing.T) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			gcs := ms.NumGC
-			c.between()
+			c.between(0, 1)
 			runtime.ReadMemStats(&ms)
 			if c.cycles != tc.wantCycles || int(ms.NumGC-gcs) < tc.wantCycles {
 				t.Errorf("%d collections counted, %d made; want %d", c.cycles, ms.NumGC-gcs, tc.wantCycles)
@@ -46,5 +46,39 @@ func TestCollector(t *testing.T) {
 				t.Errorf("GC percent %d after stop, want the 100 it had", got)
 			}
 		})
+	}
+}
+
+// The exchange after a collection falls on each target alike, whichever allocates most: the target
+// before the bare proxy's follower no longer decides it.
+func TestCollectorSharesTheColdExchanges(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	c := startCollector(false)
+	defer c.stop()
+	c.every = 256 << 10
+	const targets = 4
+	var after [targets]int // exchanges that came right after a collection, by target
+	for range 1500 {
+		for i := range targets {
+			cycles := c.cycles
+			c.between(i, targets)
+			if c.cycles != cycles {
+				after[i]++
+			}
+			size := 1 << 10
+			if i == 1 {
+				size = 64 << 10 // one target allocates far more than the others, as the bare proxy does
+			}
+			sink = make([]byte, size)
+		}
+	}
+	total := after[0] + after[1] + after[2] + after[3]
+	if total < 200 {
+		t.Fatalf("%d collections, want a few hundred at this pace", total)
+	}
+	for i, n := range after {
+		if share := float64(n) / float64(total); share < 0.18 || share > 0.32 {
+			t.Errorf("target %d took %d of %d cold exchanges (%.0f %%), want about a quarter", i, n, total, 100*share)
+		}
 	}
 }

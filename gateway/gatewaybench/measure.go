@@ -162,7 +162,7 @@ func (m *measurer) rounds(targets []target, n int, each func(i int, t target) er
 		for k := range targets {
 			i := (k + r) % len(targets)
 			for range share {
-				before := m.gc.between()
+				before := m.gc.between(i, len(targets))
 				err := each(i, targets[i])
 				heap[i] += m.gc.allocated() - before
 				if err != nil {
