@@ -1,8 +1,10 @@
 package gateway
 
 // exchangeStack is what growStack reserves: with the few kilobytes the server's own frames take, the
-// goroutine's stack grows to 32 KiB, which a guarded exchange with the default guardrails fits in (under
-// debug.SetMaxStack, a 16 KiB limit stops one and a 32 KiB limit does not).
+// goroutine's stack grows to 32 KiB, which a guarded exchange with the default guardrails fits in. Under
+// debug.SetMaxStack a stream, or a whole exchange whose command needs the bash parser, needs more than
+// 16 KiB and less than 32; a whole exchange with a plain command line fits in 16 (a reserve of 8 KiB for
+// those measured no gain, docs/benchmarks.md).
 const exchangeStack = 16 << 10
 
 // growStack gives the goroutine the stack an exchange runs to, while its stack is still shallow.

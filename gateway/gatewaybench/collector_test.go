@@ -49,8 +49,8 @@ func TestCollector(t *testing.T) {
 	}
 }
 
-// The exchange after a collection falls on each target alike, whichever allocates most: the target
-// before the bare proxy's follower no longer decides it.
+// The exchange after a collection falls on each target alike, whichever allocates most: the target after
+// the heaviest allocator no longer takes them all.
 func TestCollectorSharesTheColdExchanges(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	c := startCollector(false)
