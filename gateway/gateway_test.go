@@ -260,45 +260,77 @@ func TestReadyzTurnsUnavailableWhenDraining(t *testing.T) {
 	}
 }
 
+// unwrapOnly is a middleware's writer that does not flush itself but hands out the writer it wraps, as
+// http.ResponseController expects of middleware.
+type unwrapOnly struct{ http.ResponseWriter }
+
+func (w unwrapOnly) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// flushesItself is a middleware's writer that flushes through to the writer it wraps.
+type flushesItself struct{ http.ResponseWriter }
+
+func (w flushesItself) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
 // TestStreamedTextReachesTheClientWhileTheUpstreamWaits: an event goes out before the gateway waits for the
-// next one, though the gateway flushes before reading rather than after every write.
+// next one, though the gateway flushes before reading rather than after every write, and whichever way the
+// writer it is handed can be flushed.
 func TestStreamedTextReachesTheClientWhileTheUpstreamWaits(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"first"},"finish_reason":null}]}` + "\n\n"))
-		http.NewResponseController(w).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-			return
-		}
-		w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"))
-	}))
-	defer up.Close()
-	defer close(release)
-	h := newHarness(t, "", func(c *gateway.Config) {
-		for i := range c.Upstreams {
-			c.Upstreams[i].URL, _ = url.Parse(up.URL)
-		}
-	})
-	resp, err := http.Post(h.url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	line := make(chan string, 1)
-	go func() {
-		l, _ := bufio.NewReader(resp.Body).ReadString('\n')
-		line <- l
-	}()
-	select {
-	case l := <-line:
-		if !strings.Contains(l, `"content":"first"`) {
-			t.Errorf("first line = %q, want the first event", l)
-		}
-	case <-time.After(10 * time.Second): // a liveness bound, not a speed check: without a flush it never comes
-		t.Fatal("the first event did not reach the client while the upstream waited")
+	for _, tc := range []struct {
+		name string
+		wrap func(http.ResponseWriter) http.ResponseWriter
+	}{
+		{"the server's own writer", func(w http.ResponseWriter) http.ResponseWriter { return w }},
+		{"a middleware writer that only unwraps", func(w http.ResponseWriter) http.ResponseWriter { return unwrapOnly{w} }},
+		{"a middleware writer that flushes", func(w http.ResponseWriter) http.ResponseWriter { return flushesItself{w} }},
+		{"two middleware writers deep", func(w http.ResponseWriter) http.ResponseWriter { return unwrapOnly{flushesItself{w}} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			release := make(chan struct{})
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"first"},"finish_reason":null}]}` + "\n\n"))
+				http.NewResponseController(w).Flush()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"))
+			}))
+			defer up.Close()
+			h := newHarness(t, "", func(c *gateway.Config) {
+				for i := range c.Upstreams {
+					c.Upstreams[i].URL, _ = url.Parse(up.URL)
+				}
+			})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				h.g.ServeHTTP(tc.wrap(w), r)
+			}))
+			defer srv.Close()
+			defer close(release) // before the servers close, which wait for the exchange to end
+			// The request goes in the background too: without a flush even the response's head stays in
+			// the gateway's buffer.
+			line := make(chan string, 1)
+			go func() {
+				resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+				if err != nil {
+					line <- err.Error()
+					return
+				}
+				defer resp.Body.Close()
+				l, _ := bufio.NewReader(resp.Body).ReadString('\n')
+				line <- l
+			}()
+			select {
+			case l := <-line:
+				if !strings.Contains(l, `"content":"first"`) {
+					t.Errorf("first line = %q, want the first event", l)
+				}
+			case <-time.After(10 * time.Second): // a liveness bound, not a speed check: without a flush it never comes
+				t.Fatal("the first event did not reach the client while the upstream waited")
+			}
+		})
 	}
 }
