@@ -260,6 +260,50 @@ func TestReadyzTurnsUnavailableWhenDraining(t *testing.T) {
 	}
 }
 
+// TestStreamHeadReachesTheClientBeforeTheFirstEvent: the response's head goes out as soon as the upstream's
+// arrives, so that a client with a timeout on the head (Go's ResponseHeaderTimeout, say) sees the response
+// begin however long the model takes to its first token, as it would from the provider.
+func TestStreamHeadReachesTheClientBeforeTheFirstEvent(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		w.Write(fixture(t, "openai", "stream_text.sse"))
+	}))
+	defer up.Close()
+	h := newHarness(t, "", func(c *gateway.Config) {
+		for i := range c.Upstreams {
+			c.Upstreams[i].URL, _ = url.Parse(up.URL)
+		}
+	})
+	defer close(release) // before the servers close, which wait for the exchange to end
+	head := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(h.url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			head <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		head <- resp.Header.Get("Content-Type")
+	}()
+	select {
+	case ct := <-head:
+		if ct != "text/event-stream" {
+			t.Errorf("head's Content-Type = %q, want text/event-stream", ct)
+		}
+	case <-time.After(10 * time.Second): // a liveness bound, not a speed check: a held head never comes
+		t.Fatal("the response's head did not reach the client while the upstream held its first event")
+	}
+}
+
 // unwrapOnly is a middleware's writer that does not flush itself but hands out the writer it wraps, as
 // http.ResponseController expects of middleware.
 type unwrapOnly struct{ http.ResponseWriter }
