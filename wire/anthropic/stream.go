@@ -374,7 +374,7 @@ func (g *streamGuard) pass(ev sse.Event, index int, b *streamBlock) error {
 }
 
 func (g *streamGuard) writeRenumbered(raw []byte, index int) error {
-	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	ev, err := sse.ParseEvent(raw)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -587,7 +586,7 @@ func (g *chatStreamGuard) release(raw []byte, indexes []int, keep map[int]int) e
 // editChoices returns the chunk event raw re-encoded after edit has changed each choice and its delta, or
 // nil when afterwards says reports of no choice that it still says something.
 func editChoices(raw []byte, edit func(choice, delta *jsonobj.Object) error, says func(delta *jsonobj.Object, finish json.RawMessage) bool) ([]byte, error) {
-	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
+	ev, err := sse.ParseEvent(raw)
 	if err != nil {
 		return nil, err
 	}

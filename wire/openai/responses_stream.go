@@ -462,7 +462,7 @@ func (g *responsesStreamGuard) pass(ev sse.Event, idx int, si *streamItem) error
 
 func (g *responsesStreamGuard) writeRenumbered(raw []byte, idx int) error {
 	g.moved = true
-	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	ev, err := sse.ParseEvent(raw)
 	if err != nil {
 		return err
 	}
@@ -659,7 +659,7 @@ func withOutputBefore(resp json.RawMessage, items []json.RawMessage) (json.RawMe
 // action (or operation) is replaced in the item of its added and done events. Other events are kept as
 // they came.
 func withArguments(raw []byte, itemType string, c warden.ToolCall, firstDelta *bool) (out []byte, keep bool, err error) {
-	ev, err := sse.NewReader(strings.NewReader(string(raw))).Next()
+	ev, err := sse.ParseEvent(raw)
 	if err != nil {
 		return nil, false, err
 	}
@@ -1032,7 +1032,7 @@ func (c *ResponsesClientStream) sequenced(raw []byte) ([]byte, error) {
 	if !bytes.Contains(raw, sequenceKey) {
 		return raw, nil
 	}
-	ev, err := sse.NewReader(bytes.NewReader(raw)).Next()
+	ev, err := sse.ParseEvent(raw)
 	if err != nil || !ev.HasData {
 		return raw, nil // not an event with data: it has no sequence_number of its own
 	}

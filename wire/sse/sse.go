@@ -55,6 +55,9 @@ type Reader struct {
 	// slab holds the raw bytes of the events read so far, which stay the caller's; the free space after
 	// them takes the next events', so that one allocation serves many events.
 	slab []byte
+	// single says the reader reads one event (ParseEvent's): its slab was made to the event's measure and
+	// is not replaced.
+	single bool
 }
 
 // slabSize is the size of a new slab: many ordinary events, few enough bytes that the slab one kept event
@@ -65,6 +68,20 @@ const slabSize = 8 << 10
 func NewReader(r io.Reader) *Reader {
 	return &Reader{in: input{src: r, buf: make([]byte, 16<<10)}, max: DefaultMaxEventSize}
 }
+
+// ParseEvent reads the first event of b as Next would on a new reader of b, for an event Warden holds and
+// reads again (to edit or renumber it): a Reader would allocate its 16 KiB buffer and an 8 KiB slab for
+// the one event. The event's Raw (and its Data) are a copy of its bytes, never b's; b is not written to.
+func ParseEvent(b []byte) (Event, error) {
+	r := Reader{in: input{src: noMoreInput{}, buf: b[:len(b):len(b)], w: len(b)}, max: DefaultMaxEventSize,
+		slab: make([]byte, 0, len(b)), single: true}
+	return r.Next()
+}
+
+// noMoreInput is the end of ParseEvent's bytes: a read of it writes nothing.
+type noMoreInput struct{}
+
+func (noMoreInput) Read([]byte) (int, error) { return 0, io.EOF }
 
 // input is what the reader read from the stream and has not yet handed out, buf[r:w]. It is bufio.Reader
 // cut to the two things an event reader needs, the bytes buffered and more of them when none are: each
@@ -279,7 +296,7 @@ func (r *Reader) keep(raw []byte) []byte {
 	if free := r.slab[len(r.slab):cap(r.slab)]; n > 0 && n <= len(free) && &raw[0] == &free[0] {
 		r.slab = r.slab[:len(r.slab)+n]
 	}
-	if cap(r.slab)-len(r.slab) < 512 {
+	if cap(r.slab)-len(r.slab) < 512 && !r.single {
 		r.slab = make([]byte, 0, slabSize)
 	}
 	return raw[:n:n]

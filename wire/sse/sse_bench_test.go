@@ -40,3 +40,26 @@ func BenchmarkPassthrough(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n+1), "ns/event")
 }
+
+// BenchmarkReadOneEvent reads one held event again, as a stream guard does to edit or renumber it (every
+// event of a follow-up's stream, under Anthropic and the Responses API): through a new Reader, as the
+// guards did, and through ParseEvent.
+func BenchmarkReadOneEvent(b *testing.B) {
+	raw := []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"text_delta\",\"text\":\"token 12 \"}}\n\n")
+	b.Run("new-reader", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := sse.NewReader(bytes.NewReader(raw)).Next(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parse-event", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := sse.ParseEvent(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

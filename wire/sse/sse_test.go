@@ -584,3 +584,75 @@ func TestReadsThatReturnNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestParseEventReadsTheFirstEventAsNextDoes: ParseEvent is a new reader's first Next, without the
+// reader's buffers, on the shapes of event Warden reads again.
+func TestParseEventReadsTheFirstEventAsNextDoes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, in string
+		want     fields
+		wantRaw  string
+		wantErr  error
+	}{
+		{desc: "one data line", in: "data: {\"a\":1}\n\n",
+			want: fields{Data: `{"a":1}`, HasData: true, Retry: -1}, wantRaw: "data: {\"a\":1}\n\n"},
+		{desc: "a named event", in: "event: message_delta\ndata: {}\n\n",
+			want: fields{Type: "message_delta", Data: "{}", HasData: true, Retry: -1}, wantRaw: "event: message_delta\ndata: {}\n\n"},
+		{desc: "several data lines joined", in: "data: a\ndata: b\n\n",
+			want: fields{Data: "a\nb", HasData: true, Retry: -1}, wantRaw: "data: a\ndata: b\n\n"},
+		{desc: "CRLF line endings", in: "event: x\r\ndata: y\r\n\r\n",
+			want: fields{Type: "x", Data: "y", HasData: true, Retry: -1}, wantRaw: "event: x\r\ndata: y\r\n\r\n"},
+		{desc: "only the first of two events", in: "data: 1\n\ndata: 2\n\n",
+			want: fields{Data: "1", HasData: true, Retry: -1}, wantRaw: "data: 1\n\n"},
+		{desc: "an event without its blank line is incomplete", in: "data: cut",
+			want: fields{Data: "cut", HasData: true, Retry: -1, Incomplete: true}, wantRaw: "data: cut"},
+		{desc: "a byte order mark is not the event's", in: "\xEF\xBB\xBFdata: x\n\n",
+			want: fields{Data: "x", HasData: true, Retry: -1}, wantRaw: "\xEF\xBB\xBFdata: x\n\n"},
+		{desc: "no bytes is the end of the stream", in: "", wantErr: io.EOF},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			b := []byte(tc.in)
+			ev, err := sse.ParseEvent(b)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			got := fields{ev.Type, ev.Data, ev.ID, ev.HasData, ev.HasID, ev.Retry, ev.Comments, ev.Incomplete}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("event (-want +got):\n%s", diff)
+			}
+			if string(ev.Raw) != tc.wantRaw {
+				t.Errorf("Raw = %q, want %q", ev.Raw, tc.wantRaw)
+			}
+			if len(ev.Raw) > 0 && len(b) > 0 && &ev.Raw[0] == &b[0] {
+				t.Error("Raw shares the caller's bytes")
+			}
+		})
+	}
+}
+
+// FuzzParseEvent holds ParseEvent to a new reader's first Next, and to leaving its input as it was.
+func FuzzParseEvent(f *testing.F) {
+	for _, s := range []string{"data: x\n\n", "event: a\r\ndata: b\r\n\r\n", "data: a\rdata: b\r\r", ": c\n\ndata: [DONE]\n\n",
+		"\xEF\xBB\xBFdata: x", "id: \x00\nretry: 12\n\n", "data:\r\n\r", "", "\n", "data: x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		b := []byte(in)
+		got, gotErr := sse.ParseEvent(b)
+		want, wantErr := sse.NewReader(strings.NewReader(in)).Next()
+		if string(b) != in {
+			t.Fatalf("ParseEvent wrote to its input: %q -> %q", in, b)
+		}
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("err = %v, Next's %v", gotErr, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("ParseEvent(%q) differs from Next (-next +parse):\n%s", in, diff)
+		}
+	})
+}
