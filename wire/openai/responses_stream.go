@@ -303,30 +303,25 @@ var responsesEventKeys = [...]string{"type", "output_index", "content_index", "i
 // decodeResponsesEvent reads an event as json.Unmarshal into a responsesEvent does, without decoding what
 // it only keeps raw: an item's done event carries the item, and the terminal event every item, which
 // encoding/json would walk twice. An event whose member names differ from those read only in case (which
-// encoding/json matches too), or that encoding/json would reject, is left to encoding/json, so that the
-// answer and the error are always json.Unmarshal's; a fuzz test holds the two to one reading.
+// encoding/json matches too) or repeat, or that encoding/json would reject, is left to encoding/json, so
+// that the answer and the error are always json.Unmarshal's; a fuzz test holds the two to one reading.
+// data is kept: the item and the response are slices of it.
 func decodeResponsesEvent(data []byte) (responsesEvent, error) {
 	var e responsesEvent
-	obj, err := jsonobj.Parse(data)
-	if err != nil {
+	obj, err := jsonobj.ParseShared(data)
+	if err != nil || !obj.Plain(responsesEventKeys[:]...) {
 		return e, json.Unmarshal(data, &e)
 	}
-	for _, k := range obj.Keys() {
-		for _, want := range responsesEventKeys {
-			if k != want && strings.EqualFold(k, want) {
-				return e, json.Unmarshal(data, &e)
-			}
-		}
-	}
 	ok := true
-	member := func(key string, into any) {
-		if raw, has := obj.Get(key); has && string(raw) != "null" {
-			ok = ok && json.Unmarshal(raw, into) == nil
-		}
+	if raw, has := obj.Get("type"); has {
+		e.Type, ok = jsonobj.DecodeString(raw)
 	}
-	member("type", &e.Type)
-	member("output_index", &e.OutputIndex)
-	member("content_index", &e.ContentIndex)
+	if raw, has := obj.Get("output_index"); has && ok {
+		e.OutputIndex, ok = decodeIndex(raw)
+	}
+	if raw, has := obj.Get("content_index"); has && ok {
+		e.ContentIndex, ok = decodeIndex(raw)
+	}
 	if raw, has := obj.Get("item"); has && string(raw) != "null" {
 		e.Item = &raw
 	}
@@ -335,6 +330,20 @@ func decodeResponsesEvent(data []byte) (responsesEvent, error) {
 		return responsesEvent{}, json.Unmarshal(data, new(responsesEvent)) // a member of the wrong type
 	}
 	return e, nil
+}
+
+// decodeIndex reads a valid JSON value as json.Unmarshal into an *int does: nil for null, the number for
+// an integer that fits; ok false for anything else. Only what is not a plain run of digits goes through
+// encoding/json.
+func decodeIndex(valid []byte) (*int, bool) {
+	if string(valid) == "null" {
+		return nil, true
+	}
+	if n, err := strconv.Atoi(string(valid)); err == nil {
+		return &n, true
+	}
+	var n *int
+	return n, json.Unmarshal(valid, &n) == nil
 }
 
 func (g *responsesStreamGuard) write(b []byte) error {

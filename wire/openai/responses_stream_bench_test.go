@@ -28,3 +28,18 @@ func responsesTextStream(b *testing.B) ([]byte, int) {
 	in.WriteString("event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"object\":\"response\",\"status\":\"completed\",\"output\":[]},\"sequence_number\":1001}\n\n")
 	return []byte(in.String()), n + 2
 }
+
+// BenchmarkGuardResponsesStreamOpening: the events before a Responses stream's first text delta (created
+// and in_progress, each with the whole response object; the message item and its part added), the first
+// delta and the completion: what the stream guard adds to a stream's time to its first token and its end,
+// which a long stream's per-event figure hides.
+func BenchmarkGuardResponsesStreamOpening(b *testing.B) {
+	shell := `{"id":"resp_1","object":"response","created_at":1760000000,"status":"in_progress","model":"gpt-4.1","output":[],"usage":null}`
+	data := []byte("event: response.created\ndata: {\"type\":\"response.created\",\"response\":" + shell + ",\"sequence_number\":0}\n\n" +
+		"event: response.in_progress\ndata: {\"type\":\"response.in_progress\",\"response\":" + shell + ",\"sequence_number\":1}\n\n" +
+		"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"in_progress\",\"role\":\"assistant\",\"content\":[]},\"sequence_number\":2}\n\n" +
+		"event: response.content_part.added\ndata: {\"type\":\"response.content_part.added\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"annotations\":[],\"text\":\"\"},\"sequence_number\":3}\n\n" +
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hello\",\"logprobs\":[],\"sequence_number\":4}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"created_at\":1760000000,\"status\":\"completed\",\"model\":\"gpt-4.1\",\"output\":[],\"usage\":null},\"sequence_number\":5}\n\n")
+	pipelinetest.BenchStream(b, data, 6, openai.GuardResponsesStream)
+}
