@@ -95,21 +95,12 @@ func DecodeResponse(body []byte) (*Response, error) {
 }
 
 func decodeOutputItem(raw json.RawMessage) (outputItem, error) {
-	var it struct {
-		Type      string          `json:"type"`
-		CallID    string          `json:"call_id"`
-		Name      string          `json:"name"`
-		Arguments *string         `json:"arguments"`
-		Input     *string         `json:"input"`
-		Action    json.RawMessage `json:"action"`
-		Operation json.RawMessage `json:"operation"`
-		Content   []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &it); err != nil {
-		return outputItem{}, err
+	var it outputItemFields
+	if !it.scan(raw) {
+		it = outputItemFields{}
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return outputItem{}, err
+		}
 	}
 	out := outputItem{raw: raw, kind: "other"}
 	switch it.Type {
@@ -143,6 +134,95 @@ func decodeOutputItem(raw json.RawMessage) (outputItem, error) {
 		}
 	}
 	return out, nil
+}
+
+// outputItemFields is what Warden reads of an output item.
+type outputItemFields struct {
+	Type      string          `json:"type"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments *string         `json:"arguments"`
+	Input     *string         `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	Operation json.RawMessage `json:"operation"`
+	Content   []outputPart    `json:"content"`
+}
+
+type outputPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+var (
+	outputItemKeys = []string{"type", "call_id", "name", "arguments", "input", "action", "operation", "content"}
+	outputPartKeys = []string{"type", "text"}
+)
+
+// scan reads an item as json.Unmarshal would, without its reflection, when the item is plain: its members
+// named exactly once, of the types the fields take. For anything else it reports false, and the caller
+// asks encoding/json, for the answer or the error; a fuzz test holds the two to one reading. raw is kept.
+func (it *outputItemFields) scan(raw json.RawMessage) bool {
+	obj, err := jsonobj.ParseShared(raw)
+	if err != nil || !obj.Plain(outputItemKeys...) {
+		return false
+	}
+	ok := true
+	str := func(key string, into *string) {
+		if v, has := obj.Get(key); has && ok {
+			*into, ok = jsonobj.DecodeString(v)
+		}
+	}
+	optional := func(key string, into **string) {
+		if v, has := obj.Get(key); has && ok && string(v) != "null" {
+			var s string
+			if s, ok = jsonobj.DecodeString(v); ok {
+				*into = &s
+			}
+		}
+	}
+	str("type", &it.Type)
+	str("call_id", &it.CallID)
+	str("name", &it.Name)
+	optional("arguments", &it.Arguments)
+	optional("input", &it.Input)
+	it.Action, _ = obj.Get("action")
+	it.Operation, _ = obj.Get("operation")
+	if v, has := obj.Get("content"); has && ok {
+		ok = it.scanContent(v)
+	}
+	return ok
+}
+
+// scanContent reads a message item's content parts, or reports false as scan does.
+func (it *outputItemFields) scanContent(v json.RawMessage) bool {
+	if string(v) == "null" {
+		return true
+	}
+	parts, err := jsonobj.SplitArrayTrusted(v)
+	if err != nil {
+		return false
+	}
+	it.Content = make([]outputPart, len(parts))
+	for i, raw := range parts {
+		if string(raw) == "null" {
+			continue
+		}
+		p, err := jsonobj.ParseTrusted(raw)
+		if err != nil || !p.Plain(outputPartKeys...) {
+			return false
+		}
+		ok := true
+		if t, has := p.Get("type"); has {
+			it.Content[i].Type, ok = jsonobj.DecodeString(t)
+		}
+		if t, has := p.Get("text"); has && ok {
+			it.Content[i].Text, ok = jsonobj.DecodeString(t)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func responsesFinish(status string, incomplete *struct{ Reason string }, calls bool) warden.FinishReason {

@@ -59,3 +59,65 @@ func checkResponsesEvent(t *testing.T, data []byte) {
 		t.Errorf("%q (-encoding/json +ours):\n%s", data, diff)
 	}
 }
+
+// outputItemFields.scan answers as json.Unmarshal does wherever it answers: the same fields, and only for
+// items encoding/json reads without an error.
+func TestOutputItemScanAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc     string
+		data     string
+		wantScan bool // the scan reads it itself
+	}{
+		{"a message item", `{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"text":"Hi"}]}`, true},
+		{"a message item added, no content yet", `{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`, true},
+		{"a function call", `{"id":"fc","type":"function_call","status":"completed","arguments":"{\"command\":\"ls\"}","call_id":"call_2","name":"bash"}`, true},
+		{"a custom tool call", `{"type":"custom_tool_call","call_id":"c","name":"patch","input":"diff"}`, true},
+		{"a built-in call's action", `{"type":"shell_call","call_id":"c","action":{"commands":["ls"]}}`, true},
+		{"null members", `{"type":null,"call_id":null,"arguments":null,"input":null,"action":null,"content":null}`, true},
+		{"a null content part", `{"type":"message","content":[null,{"type":"output_text","text":"x"}]}`, true},
+		{"a string with escapes", `{"type":"message","content":[{"type":"output_text","text":"a\nb \u00e9"}]}`, true},
+		{"a key in another case", `{"Type":"function_call","name":"bash"}`, false},
+		{"a repeated key", `{"type":"message","type":"function_call"}`, false},
+		{"a part's key in another case", `{"type":"message","content":[{"TEXT":"x"}]}`, false},
+		{"arguments that are not a string", `{"type":"function_call","arguments":{"a":1}}`, false},
+		{"content that is not an array", `{"type":"message","content":"x"}`, false},
+		{"a part that is not an object", `{"type":"message","content":[1]}`, false},
+		{"a text that is not a string", `{"type":"message","content":[{"type":"output_text","text":5}]}`, false},
+		{"null", `null`, false},
+		{"not JSON", `{"type":`, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := checkOutputItem(t, []byte(tc.data)); got != tc.wantScan {
+				t.Errorf("scanned = %v, want %v", got, tc.wantScan)
+			}
+		})
+	}
+}
+
+func FuzzOutputItemScan(f *testing.F) {
+	for _, s := range []string{`{"type":"message","content":[{"type":"output_text","text":"Hi"}]}`,
+		`{"type":"function_call","arguments":"{}","call_id":"c","name":"n"}`, `{"type":"shell_call","action":null}`,
+		`{"Type":"x"}`, `{"content":[null]}`, `{"type":"\u00e9","name":"\ud800"}`, `{"ſype":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkOutputItem(t, data) })
+}
+
+// checkOutputItem fails when the scan reads data otherwise than encoding/json, and says whether it read it.
+func checkOutputItem(t *testing.T, data []byte) bool {
+	t.Helper()
+	var got outputItemFields
+	if !got.scan(data) {
+		return false
+	}
+	var want outputItemFields
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%q: scanned, and encoding/json fails: %v", data, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%q (-encoding/json +scan):\n%s", data, diff)
+	}
+	return true
+}
