@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -177,12 +176,7 @@ func TestUpstreamFailures(t *testing.T) {
 			c.Upstreams[i].Timeout = 300 * time.Millisecond
 		}
 	})
-	down := newHarness(t, "", func(c *gateway.Config) {
-		u, _ := url.Parse("http://127.0.0.1:1") // nothing listens on port 1
-		for i := range c.Upstreams {
-			c.Upstreams[i].URL = u
-		}
-	})
+	down := newHarness(t, "", upstreamsAt("http://127.0.0.1:1")) // nothing listens on port 1
 	tests := []struct {
 		desc       string
 		h          *harness
@@ -278,11 +272,7 @@ func TestStreamHeadReachesTheClientBeforeTheFirstEvent(t *testing.T) {
 		w.Write(fixture(t, "openai", "stream_text.sse"))
 	}))
 	defer up.Close()
-	h := newHarness(t, "", func(c *gateway.Config) {
-		for i := range c.Upstreams {
-			c.Upstreams[i].URL, _ = url.Parse(up.URL)
-		}
-	})
+	h := newHarness(t, "", upstreamsAt(up.URL))
 	defer close(release) // before the servers close, which wait for the exchange to end
 	head := make(chan string, 1)
 	go func() {
@@ -344,11 +334,7 @@ func TestStreamedTextReachesTheClientWhileTheUpstreamWaits(t *testing.T) {
 				w.Write([]byte(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"))
 			}))
 			defer up.Close()
-			h := newHarness(t, "", func(c *gateway.Config) {
-				for i := range c.Upstreams {
-					c.Upstreams[i].URL, _ = url.Parse(up.URL)
-				}
-			})
+			h := newHarness(t, "", upstreamsAt(up.URL))
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				h.g.ServeHTTP(tc.wrap(w), r)
 			}))

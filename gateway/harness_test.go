@@ -162,6 +162,15 @@ func (r *records) Record(_ context.Context, rec *warden.Record) {
 
 type harnessOption func(*gateway.Config)
 
+// upstreamsAt points every upstream at rawURL: a test's own upstream, for answers the fake one does not give.
+func upstreamsAt(rawURL string) harnessOption {
+	return func(c *gateway.Config) {
+		for i := range c.Upstreams {
+			c.Upstreams[i].URL, _ = url.Parse(rawURL)
+		}
+	}
+}
+
 // newHarness starts the gateway on configYAML (the embedded default when empty).
 func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness {
 	t.Helper()
