@@ -254,6 +254,23 @@ func TestReadyzTurnsUnavailableWhenDraining(t *testing.T) {
 	}
 }
 
+// streamInBackground sends a streamed chat request to the gateway at base and answers with what read makes
+// of the response (or the request's error): a test that waits for it with a liveness bound must not block
+// in the request itself.
+func streamInBackground(base string, read func(*http.Response) string) <-chan string {
+	ch := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			ch <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		ch <- read(resp)
+	}()
+	return ch
+}
+
 // TestStreamHeadReachesTheClientBeforeTheFirstEvent: the response's head goes out as soon as the upstream's
 // arrives, so that a client with a timeout on the head (Go's ResponseHeaderTimeout, say) sees the response
 // begin however long the model takes to its first token, as it would from the provider.
@@ -274,16 +291,7 @@ func TestStreamHeadReachesTheClientBeforeTheFirstEvent(t *testing.T) {
 	defer up.Close()
 	h := newHarness(t, "", upstreamsAt(up.URL))
 	defer close(release) // before the servers close, which wait for the exchange to end
-	head := make(chan string, 1)
-	go func() {
-		resp, err := http.Post(h.url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
-		if err != nil {
-			head <- err.Error()
-			return
-		}
-		defer resp.Body.Close()
-		head <- resp.Header.Get("Content-Type")
-	}()
+	head := streamInBackground(h.url, func(resp *http.Response) string { return resp.Header.Get("Content-Type") })
 	select {
 	case ct := <-head:
 		if ct != "text/event-stream" {
@@ -342,17 +350,10 @@ func TestStreamedTextReachesTheClientWhileTheUpstreamWaits(t *testing.T) {
 			defer close(release) // before the servers close, which wait for the exchange to end
 			// The request goes in the background too: without a flush even the response's head stays in
 			// the gateway's buffer.
-			line := make(chan string, 1)
-			go func() {
-				resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
-				if err != nil {
-					line <- err.Error()
-					return
-				}
-				defer resp.Body.Close()
+			line := streamInBackground(srv.URL, func(resp *http.Response) string {
 				l, _ := bufio.NewReader(resp.Body).ReadString('\n')
-				line <- l
-			}()
+				return l
+			})
 			select {
 			case l := <-line:
 				if !strings.Contains(l, `"content":"first"`) {
