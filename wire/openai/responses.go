@@ -41,6 +41,8 @@ var builtinCalls = map[string]struct{ name, member string }{
 type outputItem struct {
 	raw   json.RawMessage
 	kind  string // message, call, or other (kept as it is)
+	typ   string // the item's type, as it came
+	id    string // the item's id ("" when it has none, or not a string)
 	call  warden.ToolCall
 	texts []string // a message's output_text parts, in order
 }
@@ -102,7 +104,8 @@ func decodeOutputItem(raw json.RawMessage) (outputItem, error) {
 			return outputItem{}, err
 		}
 	}
-	out := outputItem{raw: raw, kind: "other"}
+	out := outputItem{raw: raw, kind: "other", typ: it.Type}
+	out.id, _ = jsonobj.DecodeString(it.ID)
 	switch it.Type {
 	case "message":
 		out.kind = "message"
@@ -139,6 +142,7 @@ func decodeOutputItem(raw json.RawMessage) (outputItem, error) {
 // outputItemFields is what Warden reads of an output item.
 type outputItemFields struct {
 	Type      string          `json:"type"`
+	ID        json.RawMessage `json:"id"` // raw: an id of another type is no reason to refuse the item
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments *string         `json:"arguments"`
@@ -154,7 +158,7 @@ type outputPart struct {
 }
 
 var (
-	outputItemKeys = []string{"type", "call_id", "name", "arguments", "input", "action", "operation", "content"}
+	outputItemKeys = []string{"type", "id", "call_id", "name", "arguments", "input", "action", "operation", "content"}
 	outputPartKeys = []string{"type", "text"}
 )
 
@@ -185,6 +189,7 @@ func (it *outputItemFields) scan(raw json.RawMessage) bool {
 	str("name", &it.Name)
 	optional("arguments", &it.Arguments)
 	optional("input", &it.Input)
+	it.ID, _ = obj.Get("id")
 	it.Action, _ = obj.Get("action")
 	it.Operation, _ = obj.Get("operation")
 	if v, has := obj.Get("content"); has && ok {

@@ -74,6 +74,7 @@ func TestOutputItemScanAgreesWithEncodingJSON(t *testing.T) {
 		{"a function call", `{"id":"fc","type":"function_call","status":"completed","arguments":"{\"command\":\"ls\"}","call_id":"call_2","name":"bash"}`, true},
 		{"a custom tool call", `{"type":"custom_tool_call","call_id":"c","name":"patch","input":"diff"}`, true},
 		{"a built-in call's action", `{"type":"shell_call","call_id":"c","action":{"commands":["ls"]}}`, true},
+		{"an id that is not a string, kept raw", `{"type":"message","id":5,"content":[]}`, true},
 		{"null members", `{"type":null,"call_id":null,"arguments":null,"input":null,"action":null,"content":null}`, true},
 		{"a null content part", `{"type":"message","content":[null,{"type":"output_text","text":"x"}]}`, true},
 		{"a string with escapes", `{"type":"message","content":[{"type":"output_text","text":"a\nb \u00e9"}]}`, true},

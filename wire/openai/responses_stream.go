@@ -403,12 +403,7 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 		if err != nil {
 			return fmt.Errorf("output item %d: %v", idx, err)
 		}
-		var head struct {
-			Type string `json:"type"`
-			ID   string `json:"id"`
-		}
-		_ = json.Unmarshal(*e.Item, &head)
-		si := &streamItem{call: it.kind == "call", typ: head.Type, callID: it.call.ID, out: -1, id: head.ID, openPart: -1}
+		si := &streamItem{call: it.kind == "call", typ: it.typ, callID: it.call.ID, out: -1, id: it.id, openPart: -1}
 		g.items[idx] = si
 		g.order = append(g.order, idx)
 		if si.call {
