@@ -344,11 +344,17 @@ func DecodeString(valid []byte) (s string, ok bool) {
 // the two). A decoder that reads members one by one checks it first, and leaves any object that is not
 // plain to encoding/json.
 func (o *Object) Plain(keys ...string) bool {
+	keysASCII := true
+	for _, k := range keys {
+		keysASCII = keysASCII && isASCII(k)
+	}
 	var seen uint64 // by index in keys
 	for _, m := range o.members {
+		// ASCII folds only to ASCII of the same length: such a name is compared only with keys as long.
+		ascii := keysASCII && isASCII(m.name)
 		for i, k := range keys {
 			exact := m.is(k)
-			if !exact && !equalFold(m.name, k) {
+			if !exact && (ascii && len(m.name) != len(k) || !equalFold(m.name, k)) {
 				continue
 			}
 			if !exact || i >= 64 || seen&(1<<i) != 0 {
