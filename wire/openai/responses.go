@@ -49,23 +49,16 @@ type outputItem struct {
 
 // DecodeResponse reads a Responses API body.
 func DecodeResponse(body []byte) (*Response, error) {
-	var head struct {
-		Object            string                   `json:"object"`
-		Status            string                   `json:"status"`
-		IncompleteDetails *struct{ Reason string } `json:"incomplete_details"`
-		Output            []json.RawMessage        `json:"output"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		if _, perr := jsonobj.Parse(body); perr != nil {
-			err = perr // not JSON, or not an object: say so rather than name the struct
-		}
-		return nil, fmt.Errorf("not a response: %v", err)
-	}
-	// json.Unmarshal validated the body: the object is read without validating it again, from a copy as
-	// jsonobj.Parse would take.
-	obj, err := jsonobj.ParseTrusted(bytes.Clone(body))
+	obj, err := jsonobj.Parse(body)
 	if err != nil {
-		return nil, fmt.Errorf("not a response: %v", err)
+		return nil, fmt.Errorf("not a response: %v", err) // not JSON, or not an object: say so rather than name a struct
+	}
+	var head responseHead
+	if !head.scan(obj) {
+		head = responseHead{}
+		if err := json.Unmarshal(body, &head); err != nil {
+			return nil, fmt.Errorf("not a response: %v", err)
+		}
 	}
 	if head.Object != "response" {
 		return nil, fmt.Errorf(`not a response: object is %q`, head.Object)
@@ -94,6 +87,50 @@ func DecodeResponse(body []byte) (*Response, error) {
 	}
 	r.resp.FinishReason = responsesFinish(head.Status, head.IncompleteDetails, len(r.resp.Message.ToolCalls) > 0)
 	return r, nil
+}
+
+// responseHead is what DecodeResponse reads of a response besides its items.
+type responseHead struct {
+	Object            string                   `json:"object"`
+	Status            string                   `json:"status"`
+	IncompleteDetails *struct{ Reason string } `json:"incomplete_details"`
+	Output            []json.RawMessage        `json:"output"`
+}
+
+var (
+	responseHeadKeys = []string{"object", "status", "incomplete_details", "output"}
+	reasonKeys       = []string{"reason"}
+)
+
+// scan reads the head of a response as json.Unmarshal would, without its reflection, when it is plain (as
+// outputItemFields.scan); for anything else it reports false, and the caller asks encoding/json. The
+// output's elements are slices of obj's bytes.
+func (h *responseHead) scan(obj *jsonobj.Object) bool {
+	if !obj.Plain(responseHeadKeys...) {
+		return false
+	}
+	ok := true
+	if v, has := obj.Get("object"); has {
+		h.Object, ok = jsonobj.DecodeString(v)
+	}
+	if v, has := obj.Get("status"); has && ok {
+		h.Status, ok = jsonobj.DecodeString(v)
+	}
+	if v, has := obj.Get("incomplete_details"); has && ok && string(v) != "null" {
+		d, err := jsonobj.ParseTrusted(v)
+		if ok = err == nil && d.Plain(reasonKeys...); ok {
+			h.IncompleteDetails = &struct{ Reason string }{}
+			if r, has := d.Get("reason"); has {
+				h.IncompleteDetails.Reason, ok = jsonobj.DecodeString(r)
+			}
+		}
+	}
+	if v, has := obj.Get("output"); has && ok {
+		var err error
+		h.Output, err = jsonobj.SplitArrayTrusted(v)
+		ok = err == nil
+	}
+	return ok
 }
 
 func decodeOutputItem(raw json.RawMessage) (outputItem, error) {

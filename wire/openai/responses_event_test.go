@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -114,6 +115,61 @@ func checkOutputItem(t *testing.T, data []byte) bool {
 		return false
 	}
 	var want outputItemFields
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%q: scanned, and encoding/json fails: %v", data, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%q (-encoding/json +scan):\n%s", data, diff)
+	}
+	return true
+}
+
+// responseHead.scan answers as json.Unmarshal does wherever it answers.
+func TestResponseHeadScanAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc     string
+		data     string
+		wantScan bool
+	}{
+		{"a completed response", `{"id":"r","object":"response","status":"completed","output":[{"type":"message"},{"type":"function_call"}],"usage":null}`, true},
+		{"an incomplete response", `{"object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`, true},
+		{"null members", `{"object":null,"status":null,"incomplete_details":null,"output":null}`, true},
+		{"a reason in another case", `{"object":"response","incomplete_details":{"Reason":"x"}}`, false},
+		{"a status that is not a string", `{"object":"response","status":1}`, false},
+		{"output that is not an array", `{"object":"response","output":{}}`, false},
+		{"incomplete details that are not an object", `{"object":"response","incomplete_details":"x"}`, false},
+		{"a repeated key", `{"object":"response","status":"a","status":"b"}`, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := checkResponseHead(t, []byte(tc.data)); got != tc.wantScan {
+				t.Errorf("scanned = %v, want %v", got, tc.wantScan)
+			}
+		})
+	}
+}
+
+func FuzzResponseHeadScan(f *testing.F) {
+	for _, s := range []string{`{"object":"response","status":"completed","output":[{"a":1}]}`,
+		`{"incomplete_details":{"reason":"content_filter"}}`, `{"Status":"x"}`, `{"output":[null,1,"x"]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkResponseHead(t, data) })
+}
+
+// checkResponseHead fails when the scan reads data otherwise than encoding/json, and says whether it read it.
+func checkResponseHead(t *testing.T, data []byte) bool {
+	t.Helper()
+	obj, err := jsonobj.Parse(data)
+	if err != nil {
+		return false
+	}
+	var got responseHead
+	if !got.scan(obj) {
+		return false
+	}
+	var want responseHead
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%q: scanned, and encoding/json fails: %v", data, err)
 	}
