@@ -66,7 +66,7 @@ func DecodeResponse(body []byte) (*Response, error) {
 	r := &Response{raw: body, obj: obj}
 	r.resp.Message.Role = warden.RoleAssistant
 	for i, raw := range head.Output {
-		it, err := decodeOutputItem(raw)
+		it, err := decodeValidOutputItem(raw) // Parse validated the body
 		if err != nil {
 			return nil, fmt.Errorf("output[%d]: %v", i, err)
 		}
@@ -133,9 +133,23 @@ func (h *responseHead) scan(obj *jsonobj.Object) bool {
 	return ok
 }
 
+// decodeOutputItem reads an output item from raw, which need not be valid JSON.
 func decodeOutputItem(raw json.RawMessage) (outputItem, error) {
+	obj, err := jsonobj.ParseShared(raw)
+	return outputItemOf(raw, obj, err)
+}
+
+// decodeValidOutputItem is decodeOutputItem for an element of a body validated whole, which it does not
+// validate again.
+func decodeValidOutputItem(raw json.RawMessage) (outputItem, error) {
+	obj, err := jsonobj.ParseTrusted(raw)
+	return outputItemOf(raw, obj, err)
+}
+
+// outputItemOf reads the item raw, parsed as obj (err when it could not be).
+func outputItemOf(raw json.RawMessage, obj *jsonobj.Object, err error) (outputItem, error) {
 	var it outputItemFields
-	if !it.scan(raw) {
+	if err != nil || !it.scan(obj) {
 		it = outputItemFields{}
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return outputItem{}, err
@@ -201,10 +215,10 @@ var (
 
 // scan reads an item as json.Unmarshal would, without its reflection, when the item is plain: its members
 // named exactly once, of the types the fields take. For anything else it reports false, and the caller
-// asks encoding/json, for the answer or the error; a fuzz test holds the two to one reading. raw is kept.
-func (it *outputItemFields) scan(raw json.RawMessage) bool {
-	obj, err := jsonobj.ParseShared(raw)
-	if err != nil || !obj.Plain(outputItemKeys...) {
+// asks encoding/json, for the answer or the error; a fuzz test holds the two to one reading. The fields
+// that keep raw JSON are slices of obj's bytes.
+func (it *outputItemFields) scan(obj *jsonobj.Object) bool {
+	if !obj.Plain(outputItemKeys...) {
 		return false
 	}
 	ok := true

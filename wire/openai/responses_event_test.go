@@ -111,7 +111,10 @@ func FuzzOutputItemScan(f *testing.F) {
 // read it.
 func checkOutputItem(t *testing.T, data []byte) bool {
 	t.Helper()
-	return checkScan(t, data, (*outputItemFields).scan)
+	return checkScan(t, data, func(it *outputItemFields, data json.RawMessage) bool {
+		obj, err := jsonobj.ParseShared(data)
+		return err == nil && it.scan(obj)
+	})
 }
 
 // checkScan fails when scan reads data into a T otherwise than json.Unmarshal does, or reads what
