@@ -5,11 +5,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/openai"
 )
 
-// FuzzGuardChatStream: any stream is guarded without panic, and when the decision changes nothing, the client
+// FuzzGuardChatStream: any stream is guarded without panic, as it is when it comes byte by byte (no chunk
+// is then peeked), and when the decision changes nothing, the client
 // receives exactly the bytes that came.
 func FuzzGuardChatStream(f *testing.F) {
 	for _, name := range []string{"stream_text", "stream_tool_call", "stream_safety_tool_call", "stream_denied_call"} {
@@ -18,10 +18,9 @@ func FuzzGuardChatStream(f *testing.F) {
 		}
 	}
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":3,\"function\":{\"arguments\":\"{\"}}]}}]}\n\n"))
-	same := func(r warden.Response) (warden.Response, error) { return r, nil }
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var out bytes.Buffer
-		if err := openai.GuardChatStream(bytes.NewReader(in), &out, nil, same, nil); err != nil {
+		out, err := sameBytewise(t, in, openai.GuardChatStream)
+		if err != nil {
 			return
 		}
 		// A stream with tool calls (in any case: encoding/json reads keys without regard to case) may

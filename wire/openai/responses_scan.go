@@ -77,6 +77,8 @@ func hasKeyFolding(s string, keys ...string) bool { return foldedKey(s, false, k
 // its values: the keys encoding/json matches to a struct's fields.
 func hasTopLevelKeyFolding(s string, keys ...string) bool { return foldedKey(s, true, keys) }
 
+// foldedKey reports whether s names one of keys, which are ASCII, in any case, or names a member with an
+// escape; topOnly counts only the names at s's own depth.
 func foldedKey(s string, topOnly bool, keys []string) bool {
 	depth := 0
 	for i := 0; i < len(s); i++ {
@@ -91,15 +93,24 @@ func foldedKey(s string, topOnly bool, keys []string) bool {
 		default:
 			continue
 		}
-		j, escaped := i+1, false
-		for ; j < len(s) && s[j] != '"'; j++ {
+		j, escaped, ascii := i+1, false, true
+		for {
+			j = plainFrom(s, j) // a run of plain ASCII, eight bytes at a time
+			if j >= len(s) {
+				return true // an unterminated string: let encoding/json say what it is
+			}
+			if s[j] == '"' {
+				break
+			}
 			if s[j] == '\\' {
 				escaped = true
-				j++
+				j += 2
+				continue
 			}
-		}
-		if j >= len(s) {
-			return true // an unterminated string: let encoding/json say what it is
+			if s[j] >= utf8.RuneSelf {
+				ascii = false
+			}
+			j++
 		}
 		k := j + 1
 		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
@@ -109,8 +120,11 @@ func foldedKey(s string, topOnly bool, keys []string) bool {
 			if escaped {
 				return true
 			}
+			name := s[i+1 : j]
 			for _, key := range keys {
-				if strings.EqualFold(s[i+1:j], key) {
+				// An ASCII name folds only to a key as long (the keys are ASCII): EqualFold, the
+				// costly part of a scan, runs on those and on names beyond ASCII.
+				if (len(name) == len(key) || !ascii) && strings.EqualFold(name, key) {
 					return true
 				}
 			}

@@ -36,6 +36,35 @@ func TestScanResponsesItemEvent(t *testing.T) {
 	}
 }
 
+func TestHasKeyFolding(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, rest string
+		topOnly    bool
+		want       bool
+	}{
+		{desc: "a key as written is found", rest: `,"delta":"x","logprobs":[]}`, want: true},
+		{desc: "a key in another case is found", rest: `,"LogProbs":[]}`, want: true},
+		{desc: "a key spelled beyond ASCII is found", rest: `,"logprobſ":[]}`, want: true},
+		{desc: "a name as long as a key but another is passed over", rest: `,"logprobz":[]}`},
+		{desc: "a name with an escape counts as the key it could spell", rest: `,"\u006cogprobs":[]}`, want: true},
+		{desc: "a string value spelling a key is passed over", rest: `,"delta":"\"logprobs\": [] and more than eight bytes","n":1}`},
+		{desc: "an unterminated string counts as a key", rest: `,"delta":"no end`, want: true},
+		{desc: "an unterminated string ending in an escape counts as a key", rest: `,"delta":"x\`, want: true},
+		{desc: "a nested key is found when all depths count", rest: `,"part":{"logprobs":1}}`, want: true},
+		{desc: "a nested key is passed over when only the top counts", rest: `,"part":{"logprobs":1}}`, topOnly: true},
+		{desc: "a top-level key after a nested object is found", rest: `,"part":{"a":[1,{"b":2}]},"LOGPROBS":1}`, topOnly: true, want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := foldedKey(tt.rest, tt.topOnly, []string{"type", "logprobs"}); got != tt.want {
+				t.Errorf("foldedKey(%q, %v) = %v, want %v", tt.rest, tt.topOnly, got, tt.want)
+			}
+		})
+	}
+}
+
 // FuzzScanResponsesItemEvent: whatever the scanner reads, encoding/json reads the same type and output
 // index, unless encoding/json rejects the event outright, and the type is none the guard reads more of.
 func FuzzScanResponsesItemEvent(f *testing.F) {

@@ -210,6 +210,21 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 	}()
 	rd := sse.NewReader(in)
 	for {
+		if g.gate == nil { // a gate reads every text delta: they do not pass unread
+			// Peeked and passed by direct calls: a paced delta runs this code cold (see sse.Reader.PeekData).
+			if raw, _, data, ok := rd.PeekEvent(); ok {
+				taken, err := g.passPeeked(raw, data)
+				if taken {
+					rd.Skip(len(raw))
+				}
+				if err != nil {
+					return err
+				}
+				if taken {
+					continue
+				}
+			}
+		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			if g.holds > 0 && !g.decided {
@@ -441,6 +456,26 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	}
 	si.track(&e)
 	return nil
+}
+
+// passPeeked writes on, straight from the reader's buffer, an event of an item the client has at the
+// output index it came with that passes unread (passesUnread): most of a stream's events, its text deltas
+// first, and what event would do with them. raw and data are the reader's buffer and are not kept (write
+// copies raw into the client's stream, renumbering its sequence_number when it must). Anything else
+// reports false, and the caller reads the event as usual.
+func (g *responsesStreamGuard) passPeeked(raw []byte, data string) (bool, error) {
+	if g.decided || len(data) == 0 || data[len(data)-1] != '}' {
+		return false, nil // or one TrimSpace would change, which event reads after trimming
+	}
+	typ, idx, ok := scanResponsesItemEvent(data)
+	if !ok {
+		return false, nil
+	}
+	si := g.items[idx]
+	if si == nil || si.out != idx || !g.passesUnread(typ, si) {
+		return false, nil
+	}
+	return true, g.write(raw)
 }
 
 // passesUnread says whether an item's event that scanResponsesItemEvent read goes out as it is, as the

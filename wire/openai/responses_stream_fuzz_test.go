@@ -3,16 +3,20 @@ package openai_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
 )
 
-// FuzzGuardResponsesStream: any stream is guarded without panic, and when the decision changes nothing,
+// FuzzGuardResponsesStream: any stream is guarded without panic, as it is when it comes byte by byte (no
+// event is then buffered whole, so none passes peeked: the general path reads each), and when the decision changes nothing,
 // a stream with no item added (so none held or renumbered) and no sequence number reaches the client
 // exactly as it came. Of a stream whose object events are all JSON (a malformed event is passed on
 // unnoticed, as the scanners document): the events the client gets that carry a sequence_number count up
@@ -23,10 +27,9 @@ func FuzzGuardResponsesStream(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	same := func(r warden.Response) (warden.Response, error) { return r, nil }
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var out bytes.Buffer
-		if err := openai.GuardResponsesStream(bytes.NewReader(in), &out, nil, same, nil); err != nil {
+		out, err := sameBytewise(t, in, openai.GuardResponsesStream)
+		if err != nil {
 			return
 		}
 		added := bytes.Contains(bytes.ToLower(in), []byte("output_item.added"))
@@ -80,4 +83,18 @@ func countsUp(stream []byte) bool {
 		}
 		next = *e.Seq + 1
 	}
+}
+
+// sameBytewise guards a stream as it comes whole and as it comes byte by byte, fails unless the client gets
+// the same bytes and error both ways, and returns them.
+func sameBytewise(t *testing.T, in []byte, guard func(io.Reader, io.Writer, func(), openai.Decide, warden.TextGate) error) (*bytes.Buffer, error) {
+	t.Helper()
+	same := func(r warden.Response) (warden.Response, error) { return r, nil }
+	var whole, bytewise bytes.Buffer
+	err := guard(bytes.NewReader(in), &whole, nil, same, nil)
+	errBytewise := guard(iotest.OneByteReader(bytes.NewReader(in)), &bytewise, nil, same, nil)
+	if fmt.Sprint(err) != fmt.Sprint(errBytewise) || !bytes.Equal(whole.Bytes(), bytewise.Bytes()) {
+		t.Fatalf("the stream guarded whole and byte by byte differ:\n in %q\nwhole    %q, %v\nbytewise %q, %v", in, whole.Bytes(), err, bytewise.Bytes(), errBytewise)
+	}
+	return &whole, err
 }
