@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 )
 
@@ -19,7 +20,7 @@ func FuzzGuardChatStream(f *testing.F) {
 	}
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":3,\"function\":{\"arguments\":\"{\"}}]}}]}\n\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out, err := sameBytewise(t, in, openai.GuardChatStream)
+		out, err := pipelinetest.GuardBytewise(t, in, openai.GuardChatStream)
 		if err != nil {
 			return
 		}

@@ -3,14 +3,11 @@ package openai_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
-	"testing/iotest"
 
-	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -28,7 +25,7 @@ func FuzzGuardResponsesStream(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out, err := sameBytewise(t, in, openai.GuardResponsesStream)
+		out, err := pipelinetest.GuardBytewise(t, in, openai.GuardResponsesStream)
 		if err != nil {
 			return
 		}
@@ -83,18 +80,4 @@ func countsUp(stream []byte) bool {
 		}
 		next = *e.Seq + 1
 	}
-}
-
-// sameBytewise guards a stream as it comes whole and as it comes byte by byte, fails unless the client gets
-// the same bytes and error both ways, and returns them.
-func sameBytewise(t *testing.T, in []byte, guard func(io.Reader, io.Writer, func(), openai.Decide, warden.TextGate) error) (*bytes.Buffer, error) {
-	t.Helper()
-	same := func(r warden.Response) (warden.Response, error) { return r, nil }
-	var whole, bytewise bytes.Buffer
-	err := guard(bytes.NewReader(in), &whole, nil, same, nil)
-	errBytewise := guard(iotest.OneByteReader(bytes.NewReader(in)), &bytewise, nil, same, nil)
-	if fmt.Sprint(err) != fmt.Sprint(errBytewise) || !bytes.Equal(whole.Bytes(), bytewise.Bytes()) {
-		t.Fatalf("the stream guarded whole and byte by byte differ:\n in %q\nwhole    %q, %v\nbytewise %q, %v", in, whole.Bytes(), err, bytewise.Bytes(), errBytewise)
-	}
-	return &whole, err
 }
