@@ -16,11 +16,11 @@ import (
 // `warden bench` measures inside the proxy. The copy sub-benchmark is the floor: the same reads and
 // flushes around a plain copy, as a bare reverse proxy does.
 //
-// first is sent once, before the timing (a stream's opening events); chunk, which the guard must pass on
-// (a held chunk is never flushed, and the benchmark would wait for it), then goes through one Read at a
-// time, the guard flushing before each read as the gateway's writer does. The figure is ns-span/chunk;
-// ns/op is mostly emptying the caches.
-func BenchColdChunk(b *testing.B, first, chunk []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
+// first is sent once, before the timing (a stream's opening events); chunk(n) then gives the stream's
+// n-th text chunk after it, which the guard must pass on (a held chunk is never flushed, and the benchmark
+// would wait for it), each through one Read, the guard flushing before each read as the gateway's writer
+// does. The figure is ns-span/chunk; ns/op is mostly emptying the caches.
+func BenchColdChunk(b *testing.B, first []byte, chunk func(n int) []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
 	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
 	for _, bench := range []struct {
 		name string
@@ -60,14 +60,17 @@ func BenchColdChunk(b *testing.B, first, chunk []byte, guard func(io.Reader, io.
 				}
 			}
 			send(first)
-			send(chunk) // the shape a stream guard learns from its first text chunk
+			n := 0
+			send(chunk(n)) // the shape a stream guard learns from its first text chunk
 			caches := make([]byte, 32<<20)
 			out.span = 0
 			// Emptying the caches stays inside the timed loop: stopping the timer around it would have
 			// b.Loop run a second of chunks, each behind milliseconds of untimed writes.
 			for b.Loop() {
+				n++
+				next := chunk(n)
 				emptyCaches(caches)
-				send(chunk)
+				send(next)
 			}
 			close(src.chunks)
 			<-done

@@ -38,5 +38,5 @@ func BenchmarkGuardColdChunk(b *testing.B) {
 	const start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n" +
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
 	const delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" token\"}}\n\n"
-	pipelinetest.BenchColdChunk(b, []byte(start), []byte(delta), anthropic.GuardStream)
+	pipelinetest.BenchColdChunk(b, []byte(start), func(int) []byte { return []byte(delta) }, anthropic.GuardStream)
 }

@@ -55,5 +55,6 @@ func BenchmarkGuardToolCallStream(b *testing.B) {
 // emptied first, as `warden bench` meets it, against a plain copy (see pipelinetest.BenchColdChunk).
 func BenchmarkGuardColdChunk(b *testing.B) {
 	const chunk = `data: {"id":"chatcmpl-9","object":"chat.completion.chunk","created":1732000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"%s"},"finish_reason":null}]}` + "\n\n"
-	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), []byte(fmt.Sprintf(chunk, " token")), openai.GuardChatStream)
+	next := []byte(fmt.Sprintf(chunk, " token"))
+	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), func(int) []byte { return next }, openai.GuardChatStream)
 }

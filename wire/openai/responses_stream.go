@@ -213,7 +213,10 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 		if g.gate == nil { // a gate reads every text delta: they do not pass unread
 			// Peeked and passed by direct calls: a paced delta runs this code cold (see sse.Reader.PeekData).
 			if raw, _, data, ok := rd.PeekEvent(); ok {
-				taken, err := g.passPeeked(raw, data)
+				taken, err := g.passSameShape(raw)
+				if !taken {
+					taken, err = g.passPeeked(raw, data)
+				}
 				if taken {
 					rd.Skip(len(raw))
 				}
@@ -257,7 +260,13 @@ type responsesStreamGuard struct {
 	decided  bool
 	keptSent bool // the round's items the client has were noted for a later terminal response
 	moved    bool // an item went out at another output index than it came with
+	shape    deltaShape
 }
+
+// deltaShape is what the text deltas of a stream share with the last one passPeeked passed: the event's
+// bytes before its delta string (head), and those from the string's closing quote to its sequence_number's
+// digits (tail). Empty until a delta is learned.
+type deltaShape struct{ head, tail []byte }
 
 type streamItem struct {
 	call   bool
@@ -475,7 +484,63 @@ func (g *responsesStreamGuard) passPeeked(raw []byte, data string) (bool, error)
 	if si == nil || si.out != idx || !g.passesUnread(typ, si) {
 		return false, nil
 	}
+	if typ == "response.output_text.delta" {
+		g.learnShape(raw, data)
+	}
 	return true, g.write(raw)
+}
+
+// passSameShape writes on, straight from the reader's buffer, a text delta that differs from the last
+// one passPeeked passed only in its delta string (with no quote or backslash in it, the event's members
+// are those of the last, which passed) and in its sequence_number, which must be the client's next: what
+// passPeeked would do with it, without scanning it again. It is a paced stream's every delta, and the
+// code a cold delta runs is what its delay through the proxy is made of (see sse.Reader.PeekData).
+func (g *responsesStreamGuard) passSameShape(raw []byte) (bool, error) {
+	sh := &g.shape
+	if len(sh.head) == 0 || g.decided || !bytes.HasPrefix(raw, sh.head) {
+		return false, nil
+	}
+	rest := raw[len(sh.head):]
+	q := bytes.IndexByte(rest, '"')
+	if q < 0 || bytes.IndexByte(rest[:q], '\\') >= 0 || !bytes.HasPrefix(rest[q:], sh.tail) {
+		return false, nil
+	}
+	digits := rest[q+len(sh.tail):]
+	n, i := 0, 0
+	for ; i < len(digits) && i < 9 && '0' <= digits[i] && digits[i] <= '9'; i++ {
+		n = n*10 + int(digits[i]-'0')
+	}
+	if i == 0 || i > 1 && digits[0] == '0' || string(digits[i:]) != "}\n\n" || !g.c.numbered || n != g.c.seq {
+		return false, nil
+	}
+	g.c.seq++
+	if _, err := g.out.Write(raw); err != nil {
+		return true, err
+	}
+	if g.flush != nil {
+		g.flush()
+	}
+	return true, nil
+}
+
+// learnShape notes the shape of a text delta passPeeked passed (raw, its data line's value data), or
+// forgets the last one when this delta is not written as OpenAI writes them (scanOutputTextDelta) with its
+// sequence_number last.
+func (g *responsesStreamGuard) learnShape(raw []byte, data string) {
+	sh := &g.shape
+	sh.head = sh.head[:0]
+	d, ok := scanOutputTextDelta(data)
+	seqAt, _, _, numbered := trailingSequence(raw)
+	dataAt := len(raw) - len("\n\n") - len(data) // PeekEvent's data runs to the event's blank line
+	if !ok || !numbered || dataAt < 0 || string(raw[dataAt:dataAt+len(data)]) != data {
+		return
+	}
+	open, closing := dataAt+d.at[0]+1, dataAt+d.at[1]-1 // after the string's opening quote; its closing one
+	if seqAt <= closing {
+		return
+	}
+	sh.head = append(sh.head, raw[:open]...)
+	sh.tail = append(sh.tail[:0], raw[closing:seqAt]...)
 }
 
 // passesUnread says whether an item's event that scanResponsesItemEvent read goes out as it is, as the

@@ -46,10 +46,9 @@ func BenchmarkGuardResponsesStreamOpening(b *testing.B) {
 
 // BenchmarkGuardResponsesColdChunk: one text delta of a paced Responses stream through the stream guard
 // with the CPU caches emptied first, as `warden bench` meets it, against a plain copy (see
-// pipelinetest.BenchColdChunk). The delta repeats its sequence_number, as a paced stream's next one would
-// not: the guard then renumbers it, which costs what a stream after a removed event pays.
+// pipelinetest.BenchColdChunk). Each delta carries the next sequence_number, as a provider's do.
 func BenchmarkGuardResponsesColdChunk(b *testing.B) {
 	const head = "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"in_progress\",\"role\":\"assistant\",\"content\":[]},\"sequence_number\":0}\n\n"
 	const delta = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"%s\",\"logprobs\":[],\"sequence_number\":%d}\n\n"
-	pipelinetest.BenchColdChunk(b, []byte(head+fmt.Sprintf(delta, "Hello", 1)), []byte(fmt.Sprintf(delta, " token", 2)), openai.GuardResponsesStream)
+	pipelinetest.BenchColdChunk(b, []byte(head+fmt.Sprintf(delta, "Hello", 1)), func(n int) []byte { return fmt.Appendf(nil, delta, " token", n+2) }, openai.GuardResponsesStream)
 }

@@ -3,6 +3,7 @@ package openai_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -24,6 +25,12 @@ func FuzzGuardResponsesStream(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// Deltas shaped alike, and some not quite (an escape, a number out of turn, a member more), after a
+	// message item: the seed that leads into passSameShape.
+	added := "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"m\",\"type\":\"message\",\"content\":[]},\"sequence_number\":0}\n\n"
+	delta := "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"%s\",\"logprobs\":[],\"sequence_number\":%s}\n\n"
+	f.Add([]byte(added + fmt.Sprintf(delta, "a", "1") + fmt.Sprintf(delta, "b", "2") + fmt.Sprintf(delta, `c\"`, "3") +
+		fmt.Sprintf(delta, "d", "7") + fmt.Sprintf(delta, "e", `8,"output_index":1`) + fmt.Sprintf(delta, "f", "9")))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		out, err := pipelinetest.GuardBytewise(t, in, openai.GuardResponsesStream)
 		if err != nil {
