@@ -80,6 +80,21 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 	}()
 	rd := sse.NewReader(in)
 	for {
+		if g.gate == nil { // a gate reads every text chunk: nothing passes unread
+			// Peeked and passed by direct calls: a paced chunk runs this code cold (see sse.Reader.PeekData).
+			if raw, _, data, ok := rd.PeekEvent(); ok {
+				taken, err := g.passText(raw, data)
+				if taken {
+					rd.Skip(len(raw))
+				}
+				if err != nil {
+					return err
+				}
+				if taken {
+					continue
+				}
+			}
+		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			if len(g.held) > 0 && !g.decided {
@@ -202,6 +217,21 @@ func (g *streamGuard) event(ev sse.Event) error {
 		return g.write(raw)
 	}
 	return g.holdCalls(raw, []byte(data))
+}
+
+// passText writes on, straight from the reader's buffer, a chunk of text alone (scanTextChunk), as event
+// would: its text is copied into the run of text, the chunk into the client's stream. raw and data are the
+// reader's buffer and are not kept. Anything else reports false, and the caller reads the event as usual.
+func (g *streamGuard) passText(raw []byte, data string) (bool, error) {
+	if g.decided || g.eol == "" || len(data) == 0 || data[0] != '{' || data[len(data)-1] != '}' {
+		return false, nil // or one TrimSpace would change, which event reads after trimming
+	}
+	text, ok := scanTextChunk(data)
+	if !ok {
+		return false, nil
+	}
+	g.text.WriteString(text)
+	return true, g.write(raw)
 }
 
 // collect adds a sent part's text or thought to the accumulated content.

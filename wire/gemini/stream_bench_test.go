@@ -26,3 +26,11 @@ func textStream(b *testing.B) ([]byte, int) {
 	in.WriteString("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\"}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"modelVersion\":\"gemini-2.5-flash\",\"responseId\":\"r1\"}\r\n\r\n")
 	return []byte(in.String()), n + 1
 }
+
+// BenchmarkGuardColdChunk: one text chunk of a paced stream through the stream guard with the CPU caches
+// emptied first, as `warden bench` meets it, against a plain copy (see pipelinetest.BenchColdChunk).
+func BenchmarkGuardColdChunk(b *testing.B) {
+	const chunk = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"%s\"}],\"role\":\"model\"},\"index\":0}],\"modelVersion\":\"gemini-2.5-flash\",\"responseId\":\"r1\"}\r\n\r\n"
+	next := []byte(fmt.Sprintf(chunk, " token"))
+	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), func(int) []byte { return next }, gemini.GuardStream)
+}

@@ -258,29 +258,39 @@ func (r *Reader) Skip(n int) { r.in.discard(n) }
 // dataLineAt is where the parts of a buffered one-line data event lie in the buffer.
 type dataLineAt struct {
 	typeEnd         int // the end of the event line, or -1 when there is none
-	dataAt, dataEnd int // the data line, without its \n
+	dataAt, dataEnd int // the data line, without its line ending
 	end             int // the event's end, after the blank line
 }
 
 // bufferedDataLine finds, in what the reader has buffered, a whole event of one data line (maybe after one
-// event line) ended by \n and a blank line, with no \r in it.
+// event line) whose lines all end as its first does, with \n or with \r\n (Gemini's), and hold no other \r.
 func (r *Reader) bufferedDataLine() ([]byte, dataLineAt, bool) {
 	at := dataLineAt{typeEnd: -1}
 	if !r.started || r.skipLF {
 		return nil, at, false
 	}
 	buf := r.in.buffered()
+	lf := bytes.IndexByte(buf, '\n') // the first line's end
+	if lf < 1 {
+		return nil, at, false
+	}
+	cr := 0 // 1 when the lines end with \r\n
+	if buf[lf-1] == '\r' {
+		cr = 1
+	}
 	if bytes.HasPrefix(buf, []byte("event:")) {
-		if at.typeEnd = bytes.IndexByte(buf, '\n'); at.typeEnd < 0 {
+		at.typeEnd, at.dataAt = lf-cr, lf+1
+		if lf = bytes.IndexByte(buf[at.dataAt:], '\n'); lf < 0 {
 			return nil, at, false
 		}
-		at.dataAt = at.typeEnd + 1
+		lf += at.dataAt
 	}
-	rest := buf[at.dataAt:]
-	i := bytes.IndexByte(rest, '\n')
-	at.dataEnd, at.end = at.dataAt+i, at.dataAt+i+2
-	if i < len("data:") || i+1 >= len(rest) || rest[i+1] != '\n' || at.end > r.max ||
-		string(rest[:len("data:")]) != "data:" || bytes.IndexByte(buf[:at.dataEnd], '\r') >= 0 {
+	at.dataEnd, at.end = lf-cr, lf+1+cr+1
+	if at.dataEnd-at.dataAt < len("data:") || at.end > len(buf) || at.end > r.max || buf[at.end-1] != '\n' ||
+		string(buf[at.dataAt:at.dataAt+len("data:")]) != "data:" || bytes.IndexByte(buf[at.dataAt:at.dataEnd], '\r') >= 0 {
+		return nil, at, false
+	}
+	if cr == 1 && (buf[lf-1] != '\r' || buf[at.end-2] != '\r') || at.typeEnd >= 0 && bytes.IndexByte(buf[:at.typeEnd], '\r') >= 0 {
 		return nil, at, false
 	}
 	return buf, at, true

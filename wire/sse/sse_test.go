@@ -382,10 +382,41 @@ func TestPeekData(t *testing.T) {
 	}
 }
 
+func TestPeekEvent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, in   string
+		wantPeeked int
+	}{
+		{"buffered one-line data events after the first are peeked", "data: a\n\ndata: b\n\nevent: e\ndata: c\n\n", 2},
+		{"\\r\\n events are peeked, with or without an event line", "data: a\r\n\r\ndata: b\r\n\r\nevent: e\r\ndata: c\r\n\r\n", 2},
+		{"an event line ended by \\r\\n before a data line ended by \\n is left to Next", "data: a\n\nevent: e\r\ndata: b\n\n", 0},
+		{"a data line ended by \\r\\n after an event line ended by \\n is left to Next", "data: a\n\nevent: e\ndata: b\r\n\r\n", 0},
+		{"a \\r\\n data line ended by a \\n blank line is left to Next", "data: a\r\n\r\ndata: b\r\n\n", 0},
+		{"a \\n data line ended by a \\r\\n blank line is left to Next", "data: a\n\ndata: b\n\r\n", 0},
+		{"a lone \\r in an event line is left to Next", "data: a\n\nevent: e\rf\ndata: b\n\n", 0},
+		{"a lone \\r in a data line is left to Next", "data: a\r\n\r\ndata: b\rc\r\n\r\n", 0},
+		{"a \\r\\n event without its blank line's \\n is left to Next", "data: a\r\n\r\ndata: b\r\n\r", 0},
+		{"an event line alone is left to Next", "data: a\n\nevent: e\n\n", 0},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got, peeked := readPeekingEvents(t, strings.NewReader(tc.in))
+			if peeked != tc.wantPeeked {
+				t.Errorf("peeked %d events, want %d", peeked, tc.wantPeeked)
+			}
+			if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(tc.in))), eventsOf(got)); diff != "" {
+				t.Errorf("peeking changed the events (-Next +peeking):\n%s", diff)
+			}
+		})
+	}
+}
+
 // FuzzPeekData: reading with PeekData, or with PeekEvent, where it offers an event gives the events Next
 // gives.
 func FuzzPeekData(f *testing.F) {
 	for _, s := range []string{"data: a\n\ndata: b\n\n", "data:x\n\ndata:\n\nevent: y\ndata: z\n\n", "data: a\r\n\r\ndata: b\n\n",
+		"data: a\r\n\r\nevent: e\r\ndata: b\r\n\r\ndata: c\r\n\r\n",
 		"data: a\n\nevent:\ndata: b\n\nevent: t\ndata: c\n\n"} {
 		f.Add(s)
 	}
