@@ -286,8 +286,17 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// SplitArray returns the elements of a JSON array, each with the bytes it came with. Null is an empty array.
+// SplitArray returns the elements of a JSON array, each with the bytes it came with, as json.Unmarshal into
+// a []json.RawMessage does: null is an empty array, and anything else that is not an array, or not JSON,
+// gets encoding/json's error. The elements are slices of data, which must not change afterwards. Every
+// request codec splits its messages and each message's content with it, so it validates with Valid and
+// finds the elements with SplitArrayTrusted; only what fails goes through encoding/json, for its error.
 func SplitArray(data []byte) ([]json.RawMessage, error) {
+	if Valid(data) {
+		if elems, err := SplitArrayTrusted(data); err == nil {
+			return elems, nil
+		}
+	}
 	var elems []json.RawMessage
 	if err := json.Unmarshal(data, &elems); err != nil {
 		return nil, err

@@ -60,3 +60,30 @@ func BenchmarkDecodeString(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSplitArray is how each request codec reads its messages and each message's content: a
+// conversation's messages array (a system prompt, the task, a tool call and its result), beside
+// json.Unmarshal into a []json.RawMessage, which SplitArray answers as.
+func BenchmarkSplitArray(b *testing.B) {
+	body := []byte(`[{"role":"system","content":"You are a careful coding agent. Run commands only in the workspace."},` +
+		`{"role":"user","content":[{"type":"text","text":"List the files in the repository and summarise the README."}]},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls -la && head -50 README.md\"}"}}]},` +
+		`{"role":"tool","tool_call_id":"call_1","content":"total 48\ndrwxr-xr-x  7 dev dev 4096 .\n-rw-r--r--  1 dev dev 2113 README.md\n# Project\nA small tool that does one thing well."}]`)
+	for _, v := range []struct {
+		name  string
+		split func([]byte) ([]json.RawMessage, error)
+	}{
+		{"jsonobj", jsonobj.SplitArray},
+		{"encoding-json", func(data []byte) (elems []json.RawMessage, err error) { return elems, json.Unmarshal(data, &elems) }},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if elems, err := v.split(body); err != nil || len(elems) != 4 {
+					b.Fatal(len(elems), err)
+				}
+			}
+		})
+	}
+}
