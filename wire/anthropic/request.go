@@ -30,12 +30,7 @@ var messageContent = reqtext.Content{
 	Member:     "content",
 	StringForm: true,
 	Classify: func(elem json.RawMessage) reqtext.Part {
-		var b struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			Thinking string `json:"thinking"`
-		}
-		_ = json.Unmarshal(elem, &b) // a block that is not an object is media of no type
+		b := readTextFields(elem) // a block that is not an object is media of no type
 		switch b.Type {
 		case "text":
 			return reqtext.Part{Kind: warden.ContentText, Text: b.Text, Key: "text"}
@@ -58,15 +53,8 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a messages request: %v", err)
 	}
-	var head struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-		Tools  []struct {
-			Name string `json:"name"`
-			Type string `json:"type"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &head); err != nil {
+	head, err := readHead(obj)
+	if err != nil {
 		return nil, fmt.Errorf("not a messages request: %v", err)
 	}
 	rawMsgs, ok := obj.Get("messages")
@@ -107,15 +95,12 @@ func DecodeRequest(body []byte) (*Request, error) {
 var toolResultContent = reqtext.Content{Member: "content", StringForm: true, Classify: messageContent.Classify, NewPart: textBlock}
 
 func (r *Request) addMessage(i int, raw json.RawMessage) error {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element SplitArray validated
 	if err != nil {
 		return err
 	}
-	var m struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
+	m, err := readMessage(obj, raw)
+	if err != nil {
 		return err
 	}
 	out := warden.Message{Role: warden.Role(m.Role)}
@@ -124,30 +109,19 @@ func (r *Request) addMessage(i int, raw json.RawMessage) error {
 	}
 	results := 0
 	if len(m.Content) > 0 && m.Content[0] == '[' {
-		blocks, err := jsonobj.SplitArray(m.Content)
+		blocks, err := jsonobj.SplitArrayTrusted(m.Content)
 		if err != nil {
 			return fmt.Errorf("content: %v", err)
 		}
 		for j, rb := range blocks {
-			var b struct {
-				Type      string          `json:"type"`
-				ID        string          `json:"id"`
-				Name      string          `json:"name"`
-				Input     json.RawMessage `json:"input"`
-				ToolUseID string          `json:"tool_use_id"`
-				IsError   bool            `json:"is_error"`
-			}
-			if err := json.Unmarshal(rb, &b); err != nil {
+			b, bo, err := readCallBlock(rb)
+			if err != nil {
 				return fmt.Errorf("content[%d]: %v", j, err)
 			}
 			switch b.Type {
 			case "tool_use":
 				out.ToolCalls = append(out.ToolCalls, warden.NewToolCall(b.ID, b.Name, b.Input))
 			case "tool_result":
-				bo, err := jsonobj.Parse(rb)
-				if err != nil {
-					return fmt.Errorf("content[%d]: %v", j, err)
-				}
 				parts, err := toolResultContent.Parts(bo)
 				if err != nil {
 					return fmt.Errorf("content[%d]: %v", j, err)

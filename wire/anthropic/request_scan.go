@@ -1,0 +1,187 @@
+package anthropic
+
+import (
+	"encoding/json"
+
+	"github.com/agentwarden/warden/internal/jsonobj"
+)
+
+// A request is read member by member from bytes jsonobj validated once, not with encoding/json, which
+// validates each value again at every level it descends (a message, its content, each block) and costs a
+// whole request's decoding several times over. Each reader below answers as json.Unmarshal into its
+// struct does; whatever it cannot read that way (a member named in another case or twice, a value of
+// another type, a null where encoding/json's answer is subtle) it leaves to json.Unmarshal, so that the
+// answer and the error are always encoding/json's. A fuzz test holds each to that.
+
+// requestHead is what DecodeRequest reads of a request beside its messages and system prompt.
+type requestHead struct {
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	Tools  []struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"tools"`
+}
+
+// readHead reads the head of the request obj: its model, stream and tools members, as json.Unmarshal of
+// the object those members make (exact names only, the last of duplicates: jsonobj.Object.Pick).
+func readHead(obj *jsonobj.Object) (requestHead, error) {
+	var h requestHead
+	if h.readPlain(obj) {
+		return h, nil
+	}
+	h = requestHead{}
+	err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &h)
+	return h, err
+}
+
+func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
+	ok := true
+	if raw, has := obj.Get("model"); has {
+		h.Model, ok = jsonobj.DecodeString(raw)
+	}
+	if raw, has := obj.Get("stream"); has && ok {
+		h.Stream, ok = decodeBool(raw)
+	}
+	raw, has := obj.Get("tools")
+	if !has || !ok {
+		return ok
+	}
+	elems, err := jsonobj.SplitArrayTrusted(raw)
+	if err != nil || elems == nil {
+		return err == nil // null leaves the tools nil
+	}
+	h.Tools = make([]struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	}, len(elems))
+	for i, e := range elems {
+		if string(e) == "null" {
+			continue // a null element is a zero struct
+		}
+		t, err := jsonobj.ParseTrusted(e)
+		if err != nil || !t.Plain("name", "type") {
+			return false
+		}
+		if raw, has := t.Get("name"); has && ok {
+			h.Tools[i].Name, ok = jsonobj.DecodeString(raw)
+		}
+		if raw, has := t.Get("type"); has && ok {
+			h.Tools[i].Type, ok = jsonobj.DecodeString(raw)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// wireMessage is what addMessage reads of a message.
+type wireMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// readMessage reads a message obj (its bytes raw) as json.Unmarshal into a wireMessage does.
+func readMessage(obj *jsonobj.Object, raw json.RawMessage) (wireMessage, error) {
+	var m wireMessage
+	if obj.Plain("role", "content") {
+		ok := true
+		if v, has := obj.Get("role"); has {
+			m.Role, ok = jsonobj.DecodeString(v)
+		}
+		if v, has := obj.Get("content"); ok && (!has || string(v) != "null") {
+			m.Content = v
+			return m, nil
+		}
+	}
+	m = wireMessage{}
+	err := json.Unmarshal(raw, &m)
+	return m, err
+}
+
+// callBlock is what addMessage reads of a content block: a tool call's or a tool result's members.
+type callBlock struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+}
+
+var callBlockKeys = [...]string{"type", "id", "name", "input", "tool_use_id", "is_error"}
+
+// readCallBlock reads the content block raw (an element jsonobj validated) as json.Unmarshal into a
+// callBlock does, and returns the block parsed too when it is an object.
+func readCallBlock(raw json.RawMessage) (callBlock, *jsonobj.Object, error) {
+	var b callBlock
+	obj, err := jsonobj.ParseTrusted(raw)
+	if err == nil && obj.Plain(callBlockKeys[:]...) && b.readPlain(obj) {
+		return b, obj, nil
+	}
+	b = callBlock{}
+	return b, obj, json.Unmarshal(raw, &b)
+}
+
+func (b *callBlock) readPlain(obj *jsonobj.Object) bool {
+	ok := true
+	for _, f := range [...]struct {
+		key  string
+		into *string
+	}{{"type", &b.Type}, {"id", &b.ID}, {"name", &b.Name}, {"tool_use_id", &b.ToolUseID}} {
+		if raw, has := obj.Get(f.key); has && ok {
+			*f.into, ok = jsonobj.DecodeString(raw)
+		}
+	}
+	if raw, has := obj.Get("input"); has && ok {
+		b.Input, ok = raw, string(raw) != "null"
+	}
+	if raw, has := obj.Get("is_error"); has && ok {
+		b.IsError, ok = decodeBool(raw)
+	}
+	return ok
+}
+
+// textFields is what Classify reads of a content block.
+type textFields struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Thinking string `json:"thinking"`
+}
+
+// readTextFields reads the content block elem (an element jsonobj validated) as json.Unmarshal into a
+// textFields does, its error ignored: what the decoding filled before it failed is the answer (a block that
+// is not an object is media of no type).
+func readTextFields(elem json.RawMessage) textFields {
+	var b textFields
+	if obj, err := jsonobj.ParseTrusted(elem); err == nil && obj.Plain("type", "text", "thinking") {
+		ok := true
+		for _, f := range [...]struct {
+			key  string
+			into *string
+		}{{"type", &b.Type}, {"text", &b.Text}, {"thinking", &b.Thinking}} {
+			if raw, has := obj.Get(f.key); has && ok {
+				*f.into, ok = jsonobj.DecodeString(raw)
+			}
+		}
+		if ok {
+			return b
+		}
+	}
+	b = textFields{}
+	_ = json.Unmarshal(elem, &b)
+	return b
+}
+
+// decodeBool reads a valid JSON value as json.Unmarshal into a bool does: ok false for anything but true,
+// false and null (which leaves it false).
+func decodeBool(raw []byte) (v, ok bool) {
+	switch string(raw) {
+	case "true":
+		return true, true
+	case "false", "null":
+		return false, true
+	}
+	return false, false
+}

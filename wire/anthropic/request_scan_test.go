@@ -1,0 +1,118 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The request readers answer as json.Unmarshal into their structs does: the same values, and an error
+// exactly when encoding/json has one, with its words.
+func TestRequestReadersAgreeWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ desc, data string }{
+		{"a text block", `{"type":"text","text":"hello"}`},
+		{"a thinking block", `{"type":"thinking","thinking":"hmm","signature":"s"}`},
+		{"a tool_use block", `{"type":"tool_use","id":"toolu_1","name":"bash","input":{"command":"ls"}}`},
+		{"a tool_result block", `{"type":"tool_result","tool_use_id":"toolu_1","content":"out","is_error":true}`},
+		{"a tool_result block, is_error null", `{"type":"tool_result","tool_use_id":"t","is_error":null}`},
+		{"an image block", `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`},
+		{"a text block with escapes", `{"type":"text","text":"a \"quote\" \u00e9 and \n"}`},
+		{"a text block with invalid UTF-8", "{\"type\":\"text\",\"text\":\"a\xffb\"}"},
+		{"a key in another case", `{"Type":"text","text":"x"}`},
+		{"a key twice", `{"type":"text","type":"image"}`},
+		{"a string where a bool goes", `{"type":"tool_result","is_error":"yes"}`},
+		{"a number where a string goes", `{"type":5,"text":"x"}`},
+		{"text of the wrong type after the type", `{"type":"text","text":5}`},
+		{"input null", `{"type":"tool_use","input":null}`},
+		{"input a string", `{"type":"tool_use","input":"x"}`},
+		{"not an object", `["text"]`},
+		{"null", `null`},
+		{"a string", `"text"`},
+		{"a message", `{"role":"user","content":[{"type":"text","text":"hi"}]}`},
+		{"a message with string content", `{"role":"assistant","content":"hi"}`},
+		{"a message with null content", `{"role":"user","content":null}`},
+		{"a message without a role", `{"content":"hi"}`},
+		{"a message whose role is a number", `{"role":1,"content":"hi"}`},
+		{"a message whose role is named in another case", `{"ROLE":"user","content":"hi"}`},
+		{"a request head", `{"model":"claude-sonnet-4-5","stream":true,"tools":[{"name":"bash","input_schema":{}},{"type":"web_search_20250305","name":"web_search"}]}`},
+		{"a request head without tools", `{"model":"m","stream":false,"max_tokens":5}`},
+		{"a request head with null tools and stream", `{"model":null,"stream":null,"tools":null}`},
+		{"a request head with empty tools", `{"model":"m","tools":[]}`},
+		{"a request head with a null tool", `{"tools":[null,{"name":"x"}]}`},
+		{"a request head with a tool that is not an object", `{"tools":["bash"]}`},
+		{"a request head with a tool's name in another case", `{"tools":[{"NAME":"x"}]}`},
+		{"a request head with stream a string", `{"stream":"true"}`},
+		{"a request head with tools an object", `{"tools":{"name":"x"}}`},
+		{"a request head with the model twice", `{"model":"a","model":"b"}`},
+		{"a request head with the model in another case", `{"Model":"a","model":"b"}`},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			checkRequestReaders(t, []byte(tt.data))
+		})
+	}
+}
+
+func FuzzRequestReaders(f *testing.F) {
+	for _, s := range []string{`{"type":"text","text":"a"}`, `{"type":"tool_use","id":"i","name":"n","input":{}}`,
+		`{"type":"tool_result","tool_use_id":"t","is_error":false,"content":[]}`, `{"role":"user","content":"x"}`,
+		`{"model":"m","stream":true,"tools":[{"name":"a"},{"type":"b"},null]}`, `{"Text":"x","text":"y"}`, `[]`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) { // they read elements jsonobj validated
+			checkRequestReaders(t, data)
+		}
+	})
+}
+
+func checkRequestReaders(t *testing.T, data []byte) {
+	t.Helper()
+	sameError := func(what string, err, want error) {
+		t.Helper()
+		if fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Fatalf("%q: %s error %v, encoding/json's %v", data, what, err, want)
+		}
+	}
+
+	var wantText textFields
+	_ = json.Unmarshal(data, &wantText)
+	if diff := cmp.Diff(wantText, readTextFields(data)); diff != "" {
+		t.Errorf("%q: readTextFields (-encoding/json +read):\n%s", data, diff)
+	}
+
+	var wantCall callBlock
+	wantErr := json.Unmarshal(data, &wantCall)
+	call, obj, err := readCallBlock(data)
+	sameError("readCallBlock", err, wantErr)
+	if diff := cmp.Diff(wantCall, call); err == nil && diff != "" {
+		t.Errorf("%q: readCallBlock (-encoding/json +read):\n%s", data, diff)
+	}
+	if err == nil && call.Type == "tool_result" && obj == nil {
+		t.Errorf("%q: a tool_result block without its object", data)
+	}
+
+	obj, err = jsonobj.ParseTrusted(data)
+	if err != nil {
+		return // the message and the request are objects, which the caller parsed
+	}
+	var wantMsg wireMessage
+	wantErr = json.Unmarshal(data, &wantMsg)
+	msg, err := readMessage(obj, data)
+	sameError("readMessage", err, wantErr)
+	if diff := cmp.Diff(wantMsg, msg); err == nil && diff != "" {
+		t.Errorf("%q: readMessage (-encoding/json +read):\n%s", data, diff)
+	}
+
+	var wantHead requestHead
+	wantErr = json.Unmarshal(obj.Pick("model", "stream", "tools"), &wantHead)
+	head, err := readHead(obj)
+	sameError("readHead", err, wantErr)
+	if diff := cmp.Diff(wantHead, head); err == nil && diff != "" {
+		t.Errorf("%q: readHead (-encoding/json +read):\n%s", data, diff)
+	}
+}
