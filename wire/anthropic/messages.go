@@ -38,13 +38,8 @@ func DecodeMessage(body []byte) (*Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a message: %v", err)
 	}
-	var head struct {
-		Type       string            `json:"type"`
-		Role       string            `json:"role"`
-		Content    []json.RawMessage `json:"content"`
-		StopReason *string           `json:"stop_reason"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	head, err := readMessageHead(obj, body)
+	if err != nil {
 		return nil, fmt.Errorf("not a message: %v", err)
 	}
 	if head.Type != "message" {
@@ -75,15 +70,8 @@ func DecodeMessage(body []byte) (*Message, error) {
 }
 
 func decodeBlock(raw json.RawMessage) (block, error) {
-	var b struct {
-		Type     string          `json:"type"`
-		Text     string          `json:"text"`
-		Thinking string          `json:"thinking"`
-		ID       string          `json:"id"`
-		Name     string          `json:"name"`
-		Input    json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(raw, &b); err != nil {
+	b, err := readContentBlock(raw)
+	if err != nil {
 		return block{}, err
 	}
 	out := block{raw: raw, kind: b.Type}

@@ -6,9 +6,9 @@ import (
 	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
-// A request is read member by member from bytes jsonobj validated once, not with encoding/json, which
-// validates each value again at every level it descends (a message, its content, each block) and costs a
-// whole request's decoding several times over. Each reader below answers as json.Unmarshal into its
+// A request and a message are read member by member from bytes jsonobj validated once, not with
+// encoding/json, which validates each value again at every level it descends (a message, its content, each
+// block) and costs a whole body's decoding several times over. Each reader below answers as json.Unmarshal into its
 // struct does; whatever it cannot read that way (a member named in another case or twice, a value of
 // another type, a null where encoding/json's answer is subtle) it leaves to json.Unmarshal, so that the
 // answer and the error are always encoding/json's. A fuzz test holds each to that.
@@ -63,13 +63,7 @@ func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
 		if err != nil || !t.Plain("name", "type") {
 			return false
 		}
-		if raw, has := t.Get("name"); has && ok {
-			h.Tools[i].Name, ok = jsonobj.DecodeString(raw)
-		}
-		if raw, has := t.Get("type"); has && ok {
-			h.Tools[i].Type, ok = jsonobj.DecodeString(raw)
-		}
-		if !ok {
+		if !readStrings(t, stringField{"name", &h.Tools[i].Name}, stringField{"type", &h.Tools[i].Type}) {
 			return false
 		}
 	}
@@ -125,15 +119,8 @@ func readCallBlock(raw json.RawMessage) (callBlock, *jsonobj.Object, error) {
 }
 
 func (b *callBlock) readPlain(obj *jsonobj.Object) bool {
-	ok := true
-	for _, f := range [...]struct {
-		key  string
-		into *string
-	}{{"type", &b.Type}, {"id", &b.ID}, {"name", &b.Name}, {"tool_use_id", &b.ToolUseID}} {
-		if raw, has := obj.Get(f.key); has && ok {
-			*f.into, ok = jsonobj.DecodeString(raw)
-		}
-	}
+	ok := readStrings(obj, stringField{"type", &b.Type}, stringField{"id", &b.ID}, stringField{"name", &b.Name},
+		stringField{"tool_use_id", &b.ToolUseID})
 	if raw, has := obj.Get("input"); has && ok {
 		b.Input, ok = raw, string(raw) != "null"
 	}
@@ -155,23 +142,102 @@ type textFields struct {
 // is not an object is media of no type).
 func readTextFields(elem json.RawMessage) textFields {
 	var b textFields
-	if obj, err := jsonobj.ParseTrusted(elem); err == nil && obj.Plain("type", "text", "thinking") {
-		ok := true
-		for _, f := range [...]struct {
-			key  string
-			into *string
-		}{{"type", &b.Type}, {"text", &b.Text}, {"thinking", &b.Thinking}} {
-			if raw, has := obj.Get(f.key); has && ok {
-				*f.into, ok = jsonobj.DecodeString(raw)
-			}
-		}
-		if ok {
-			return b
-		}
+	if obj, err := jsonobj.ParseTrusted(elem); err == nil && obj.Plain("type", "text", "thinking") &&
+		readStrings(obj, stringField{"type", &b.Type}, stringField{"text", &b.Text}, stringField{"thinking", &b.Thinking}) {
+		return b
 	}
 	b = textFields{}
 	_ = json.Unmarshal(elem, &b)
 	return b
+}
+
+// messageHead is what DecodeMessage reads of a message body beside its other members.
+type messageHead struct {
+	Type       string            `json:"type"`
+	Role       string            `json:"role"`
+	Content    []json.RawMessage `json:"content"`
+	StopReason *string           `json:"stop_reason"`
+}
+
+// readMessageHead reads the message body (parsed as obj) as json.Unmarshal into a messageHead does.
+func readMessageHead(obj *jsonobj.Object, body []byte) (messageHead, error) {
+	var h messageHead
+	if obj.Plain("type", "role", "content", "stop_reason") && h.readPlain(obj) {
+		return h, nil
+	}
+	h = messageHead{}
+	err := json.Unmarshal(body, &h)
+	return h, err
+}
+
+func (h *messageHead) readPlain(obj *jsonobj.Object) bool {
+	if !readStrings(obj, stringField{"type", &h.Type}, stringField{"role", &h.Role}) {
+		return false
+	}
+	if raw, has := obj.Get("stop_reason"); has && string(raw) != "null" {
+		s, ok := jsonobj.DecodeString(raw)
+		if !ok {
+			return false
+		}
+		h.StopReason = &s
+	}
+	if raw, has := obj.Get("content"); has {
+		var err error
+		if h.Content, err = jsonobj.SplitArrayTrusted(raw); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// contentBlock is what DecodeMessage reads of a content block.
+type contentBlock struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text"`
+	Thinking string          `json:"thinking"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Input    json.RawMessage `json:"input"`
+}
+
+var contentBlockKeys = [...]string{"type", "text", "thinking", "id", "name", "input"}
+
+// readContentBlock reads the content block raw (an element jsonobj validated) as json.Unmarshal into a
+// contentBlock does.
+func readContentBlock(raw json.RawMessage) (contentBlock, error) {
+	var b contentBlock
+	if obj, err := jsonobj.ParseTrusted(raw); err == nil && obj.Plain(contentBlockKeys[:]...) &&
+		readStrings(obj, stringField{"type", &b.Type}, stringField{"text", &b.Text}, stringField{"thinking", &b.Thinking},
+			stringField{"id", &b.ID}, stringField{"name", &b.Name}) {
+		input, has := obj.Get("input")
+		if !has || string(input) != "null" {
+			b.Input = input
+			return b, nil
+		}
+	}
+	b = contentBlock{}
+	err := json.Unmarshal(raw, &b)
+	return b, err
+}
+
+// stringField is a string a reader fills from the member key.
+type stringField struct {
+	key  string
+	into *string
+}
+
+// readStrings reads the member of each field that obj has as json.Unmarshal into a string does; false when
+// one is neither a string nor null.
+func readStrings(obj *jsonobj.Object, fields ...stringField) bool {
+	for _, f := range fields {
+		if raw, has := obj.Get(f.key); has {
+			var ok bool
+			if *f.into, ok = jsonobj.DecodeString(raw); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // decodeBool reads a valid JSON value as json.Unmarshal into a bool does: ok false for anything but true,

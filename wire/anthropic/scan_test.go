@@ -9,9 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The request readers answer as json.Unmarshal into their structs does: the same values, and an error
+// The request and message readers answer as json.Unmarshal into their structs does: the same values, and an error
 // exactly when encoding/json has one, with its words.
-func TestRequestReadersAgreeWithEncodingJSON(t *testing.T) {
+func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ desc, data string }{
 		{"a text block", `{"type":"text","text":"hello"}`},
@@ -49,28 +49,36 @@ func TestRequestReadersAgreeWithEncodingJSON(t *testing.T) {
 		{"a request head with tools an object", `{"tools":{"name":"x"}}`},
 		{"a request head with the model twice", `{"model":"a","model":"b"}`},
 		{"a request head with the model in another case", `{"Model":"a","model":"b"}`},
+		{"a message body", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"t","name":"bash","input":{}}],"stop_reason":"tool_use","usage":{}}`},
+		{"a message body with null content and stop reason", `{"type":"message","content":null,"stop_reason":null}`},
+		{"a message body with empty content", `{"type":"message","content":[]}`},
+		{"a message body whose content is a string", `{"type":"message","content":"hi"}`},
+		{"a message body whose stop reason is a number", `{"type":"message","stop_reason":1}`},
+		{"a message body with the stop reason in another case", `{"type":"message","Stop_Reason":"end_turn"}`},
+		{"a server tool block", `{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"q"}}`},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			checkRequestReaders(t, []byte(tt.data))
+			checkScanReaders(t, []byte(tt.data))
 		})
 	}
 }
 
-func FuzzRequestReaders(f *testing.F) {
+func FuzzScanReaders(f *testing.F) {
 	for _, s := range []string{`{"type":"text","text":"a"}`, `{"type":"tool_use","id":"i","name":"n","input":{}}`,
 		`{"type":"tool_result","tool_use_id":"t","is_error":false,"content":[]}`, `{"role":"user","content":"x"}`,
-		`{"model":"m","stream":true,"tools":[{"name":"a"},{"type":"b"},null]}`, `{"Text":"x","text":"y"}`, `[]`, `null`} {
+		`{"model":"m","stream":true,"tools":[{"name":"a"},{"type":"b"},null]}`, `{"Text":"x","text":"y"}`, `[]`, `null`,
+		`{"type":"message","role":"assistant","content":[{"type":"text","text":"a"}],"stop_reason":"end_turn"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if json.Valid(data) { // they read elements jsonobj validated
-			checkRequestReaders(t, data)
+			checkScanReaders(t, data)
 		}
 	})
 }
 
-func checkRequestReaders(t *testing.T, data []byte) {
+func checkScanReaders(t *testing.T, data []byte) {
 	t.Helper()
 	sameError := func(what string, err, want error) {
 		t.Helper()
@@ -96,6 +104,14 @@ func checkRequestReaders(t *testing.T, data []byte) {
 		t.Errorf("%q: a tool_result block without its object", data)
 	}
 
+	var wantBlock contentBlock
+	wantErr = json.Unmarshal(data, &wantBlock)
+	block, err := readContentBlock(data)
+	sameError("readContentBlock", err, wantErr)
+	if diff := cmp.Diff(wantBlock, block); err == nil && diff != "" {
+		t.Errorf("%q: readContentBlock (-encoding/json +read):\n%s", data, diff)
+	}
+
 	obj, err = jsonobj.ParseTrusted(data)
 	if err != nil {
 		return // the message and the request are objects, which the caller parsed
@@ -106,6 +122,14 @@ func checkRequestReaders(t *testing.T, data []byte) {
 	sameError("readMessage", err, wantErr)
 	if diff := cmp.Diff(wantMsg, msg); err == nil && diff != "" {
 		t.Errorf("%q: readMessage (-encoding/json +read):\n%s", data, diff)
+	}
+
+	var wantMsgHead messageHead
+	wantErr = json.Unmarshal(data, &wantMsgHead)
+	msgHead, err := readMessageHead(obj, data)
+	sameError("readMessageHead", err, wantErr)
+	if diff := cmp.Diff(wantMsgHead, msgHead); err == nil && diff != "" {
+		t.Errorf("%q: readMessageHead (-encoding/json +read):\n%s", data, diff)
 	}
 
 	var wantHead requestHead
