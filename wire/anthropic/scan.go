@@ -220,6 +220,96 @@ func readContentBlock(raw json.RawMessage) (contentBlock, error) {
 	return b, err
 }
 
+var (
+	streamEventKeys      = [...]string{"type", "index", "content_block", "delta"}
+	streamBlockStartKeys = [...]string{"type", "id", "name", "input", "text"}
+	streamDeltaKeys      = [...]string{"type", "text", "thinking", "partial_json", "signature", "stop_reason"}
+)
+
+// readStreamEvent reads a stream event's data as json.Unmarshal into a streamEvent does: the events
+// around a stream's text (a message's start and end, each block's start and stop), which the guard reads
+// once a stream, or once a block.
+func readStreamEvent(data []byte) (streamEvent, error) {
+	var e streamEvent
+	if obj, err := jsonobj.ParseShared(data); err == nil && obj.Plain(streamEventKeys[:]...) && e.readPlain(obj) {
+		return e, nil
+	}
+	e = streamEvent{}
+	err := json.Unmarshal(data, &e)
+	return e, err
+}
+
+func (e *streamEvent) readPlain(obj *jsonobj.Object) bool {
+	if !readStrings(obj, stringField{"type", &e.Type}) {
+		return false
+	}
+	if raw, has := obj.Get("index"); has {
+		var ok bool
+		if e.Index, ok = decodeInt(raw); !ok {
+			return false
+		}
+	}
+	if raw, has := obj.Get("content_block"); has && string(raw) != "null" {
+		b, err := jsonobj.ParseTrusted(raw)
+		e.ContentBlock = &streamBlockStart{}
+		c := e.ContentBlock
+		if err != nil || !b.Plain(streamBlockStartKeys[:]...) ||
+			!readStrings(b, stringField{"type", &c.Type}, stringField{"id", &c.ID}, stringField{"name", &c.Name}, stringField{"text", &c.Text}) {
+			return false
+		}
+		if input, has := b.Get("input"); has {
+			if string(input) == "null" {
+				return false
+			}
+			c.Input = input
+		}
+	}
+	if raw, has := obj.Get("delta"); has && string(raw) != "null" {
+		d, err := jsonobj.ParseTrusted(raw)
+		e.Delta = &streamDelta{}
+		c := e.Delta
+		if err != nil || !d.Plain(streamDeltaKeys[:]...) ||
+			!readStrings(d, stringField{"type", &c.Type}, stringField{"text", &c.Text}, stringField{"thinking", &c.Thinking},
+				stringField{"partial_json", &c.PartialJSON}, stringField{"signature", &c.Signature}) {
+			return false
+		}
+		if stop, has := d.Get("stop_reason"); has && string(stop) != "null" {
+			s, ok := jsonobj.DecodeString(stop)
+			if !ok {
+				return false
+			}
+			c.StopReason = &s
+		}
+	}
+	return true
+}
+
+// decodeInt reads a valid JSON value as json.Unmarshal into an int does, for a plain run of digits (a
+// minus before them or not) that fits and for null, which leaves it 0; ok false for anything else.
+func decodeInt(raw []byte) (int, bool) {
+	if string(raw) == "null" {
+		return 0, true
+	}
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || len(digits) > 1 && digits[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(digits) < len(raw) {
+		n = -n
+	}
+	return n, true
+}
+
 // stringField is a string a reader fills from the member key.
 type stringField struct {
 	key  string

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The request and message readers answer as json.Unmarshal into their structs does: the same values, and an error
+// The request, message and stream event readers answer as json.Unmarshal into their structs does: the same values, and an error
 // exactly when encoding/json has one, with its words.
 func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 	t.Parallel()
@@ -56,6 +56,28 @@ func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 		{"a message body whose stop reason is a number", `{"type":"message","stop_reason":1}`},
 		{"a message body with the stop reason in another case", `{"type":"message","Stop_Reason":"end_turn"}`},
 		{"a server tool block", `{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"q"}}`},
+		{"a message_start event", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"usage":{"input_tokens":5}}}`},
+		{"a content_block_start event of text", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`},
+		{"a content_block_start event of a tool call", `{"type":"content_block_start","index":12,"content_block":{"type":"tool_use","id":"toolu_1","name":"bash","input":{}}}`},
+		{"an input_json_delta event", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`},
+		{"a signature_delta event", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}`},
+		{"a message_delta event", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}`},
+		{"a message_delta event with a null stop reason", `{"type":"message_delta","delta":{"stop_reason":null}}`},
+		{"an event whose index is negative", `{"type":"content_block_stop","index":-3}`},
+		{"an event whose index has a leading zero", `{"type":"content_block_stop","index":007}`},
+		{"an event whose index is a fraction", `{"type":"content_block_stop","index":1.5}`},
+		{"an event whose index has an exponent", `{"type":"content_block_stop","index":1e2}`},
+		{"an event whose index is too large for an int", `{"type":"content_block_stop","index":99999999999999999999}`},
+		{"an event whose index is null", `{"type":"content_block_stop","index":null}`},
+		{"an event whose index is a string", `{"type":"content_block_stop","index":"1"}`},
+		{"an event whose content block is null", `{"type":"content_block_start","index":0,"content_block":null}`},
+		{"an event whose content block is a string", `{"type":"content_block_start","content_block":"text"}`},
+		{"an event whose content block's input is null", `{"type":"content_block_start","content_block":{"type":"tool_use","input":null}}`},
+		{"an event whose delta's type is named in another case", `{"type":"content_block_delta","delta":{"TYPE":"text_delta","text":"x"}}`},
+		{"an event whose stop reason is a number", `{"type":"message_delta","delta":{"stop_reason":5}}`},
+		{"an event named twice", `{"type":"ping","type":"message_stop"}`},
+		{"an event that is not JSON", `{"type":"ping"`},
+		{"an event that is empty", ``},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
@@ -68,13 +90,13 @@ func FuzzScanReaders(f *testing.F) {
 	for _, s := range []string{`{"type":"text","text":"a"}`, `{"type":"tool_use","id":"i","name":"n","input":{}}`,
 		`{"type":"tool_result","tool_use_id":"t","is_error":false,"content":[]}`, `{"role":"user","content":"x"}`,
 		`{"model":"m","stream":true,"tools":[{"name":"a"},{"type":"b"},null]}`, `{"Text":"x","text":"y"}`, `[]`, `null`,
-		`{"type":"message","role":"assistant","content":[{"type":"text","text":"a"}],"stop_reason":"end_turn"}`} {
+		`{"type":"message","role":"assistant","content":[{"type":"text","text":"a"}],"stop_reason":"end_turn"}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"n","input":{}}}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, `{"index":-0}`, `{"type":"x"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if json.Valid(data) { // they read elements jsonobj validated
-			checkScanReaders(t, data)
-		}
+		checkScanReaders(t, data)
 	})
 }
 
@@ -87,6 +109,17 @@ func checkScanReaders(t *testing.T, data []byte) {
 		}
 	}
 
+	var wantEvent streamEvent
+	wantErr := json.Unmarshal(data, &wantEvent)
+	event, err := readStreamEvent(data) // a stream event's data is read unvalidated
+	sameError("readStreamEvent", err, wantErr)
+	if diff := cmp.Diff(wantEvent, event); err == nil && diff != "" {
+		t.Errorf("%q: readStreamEvent (-encoding/json +read):\n%s", data, diff)
+	}
+	if !json.Valid(data) {
+		return // the others read elements jsonobj validated
+	}
+
 	var wantText textFields
 	_ = json.Unmarshal(data, &wantText)
 	if diff := cmp.Diff(wantText, readTextFields(data)); diff != "" {
@@ -94,7 +127,7 @@ func checkScanReaders(t *testing.T, data []byte) {
 	}
 
 	var wantCall callBlock
-	wantErr := json.Unmarshal(data, &wantCall)
+	wantErr = json.Unmarshal(data, &wantCall)
 	call, obj, err := readCallBlock(data)
 	sameError("readCallBlock", err, wantErr)
 	if diff := cmp.Diff(wantCall, call); err == nil && diff != "" {

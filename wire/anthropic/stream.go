@@ -164,23 +164,29 @@ type streamBlock struct {
 }
 
 type streamEvent struct {
-	Type         string `json:"type"`
-	Index        int    `json:"index"`
-	ContentBlock *struct {
-		Type  string          `json:"type"`
-		ID    string          `json:"id"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-		Text  string          `json:"text"`
-	} `json:"content_block"`
-	Delta *struct {
-		Type        string  `json:"type"`
-		Text        string  `json:"text"`
-		Thinking    string  `json:"thinking"`
-		PartialJSON string  `json:"partial_json"`
-		Signature   string  `json:"signature"`
-		StopReason  *string `json:"stop_reason"`
-	} `json:"delta"`
+	Type         string            `json:"type"`
+	Index        int               `json:"index"`
+	ContentBlock *streamBlockStart `json:"content_block"`
+	Delta        *streamDelta      `json:"delta"`
+}
+
+// streamBlockStart is what a content_block_start event's block says.
+type streamBlockStart struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+	Text  string          `json:"text"`
+}
+
+// streamDelta is what a content_block_delta or message_delta event's delta says.
+type streamDelta struct {
+	Type        string  `json:"type"`
+	Text        string  `json:"text"`
+	Thinking    string  `json:"thinking"`
+	PartialJSON string  `json:"partial_json"`
+	Signature   string  `json:"signature"`
+	StopReason  *string `json:"stop_reason"`
 }
 
 func (g *streamGuard) write(b []byte) error {
@@ -223,8 +229,8 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
-	var e streamEvent
-	if err := json.Unmarshal([]byte(data), &e); err != nil {
+	e, err := readStreamEvent([]byte(data))
+	if err != nil {
 		return fmt.Errorf("stream event is not JSON: %v", err)
 	}
 	switch e.Type {

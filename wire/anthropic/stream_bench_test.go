@@ -40,3 +40,16 @@ func BenchmarkGuardColdChunk(b *testing.B) {
 	const delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" token\"}}\n\n"
 	pipelinetest.BenchColdChunk(b, []byte(start), func(int) []byte { return []byte(delta) }, anthropic.GuardStream)
 }
+
+// BenchmarkGuardStreamOpening: a stream of one text delta between the events a Messages stream opens and
+// ends with (message_start, a block's start and stop, message_delta, message_stop): what the stream guard
+// adds to a stream's time to its first token and its end, which a long stream's per-event figure hides.
+func BenchmarkGuardStreamOpening(b *testing.B) {
+	data := []byte("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello\"}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	pipelinetest.BenchStream(b, data, 6, anthropic.GuardStream)
+}
