@@ -173,3 +173,32 @@ func checkScanReaders(t *testing.T, data []byte) {
 		t.Errorf("%q: readHead (-encoding/json +read):\n%s", data, diff)
 	}
 }
+
+// EndUser's reading without encoding/json answers as its reading with it: the same id, and an error exactly
+// when encoding/json has one.
+func FuzzEndUser(f *testing.F) {
+	for _, s := range []string{`{"metadata":{"user_id":"u1"}}`, `{"metadata":null}`, `{"metadata":{"user_id":null}}`, `{}`,
+		`{"Metadata":{"user_id":"u"}}`, `{"metadata":{"user_id":5}}`, `{"metadata":"x"}`, `null`, `[`, `{"metadata":{"USER_ID":"a","user_id":"b"}}`,
+		`{"model":"m","messages":[{"role":"user","content":"hi"}],"metadata":{"user_id":"caf\u00e9"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req struct {
+			Metadata *struct {
+				UserID *string `json:"user_id"`
+			} `json:"metadata"`
+		}
+		wantErr := json.Unmarshal(body, &req)
+		var want string
+		if req.Metadata != nil && req.Metadata.UserID != nil {
+			want = *req.Metadata.UserID
+		}
+		got, err := EndUser(body)
+		if (err == nil) != (wantErr == nil) || err == nil && got != want {
+			t.Fatalf("%q: EndUser %q, %v; encoding/json %q, %v", body, got, err, want, wantErr)
+		}
+		if id, ok := plainEndUser(body); ok && (wantErr != nil || id != want) {
+			t.Fatalf("%q: plainEndUser %q; encoding/json %q, %v", body, id, want, wantErr)
+		}
+	})
+}
