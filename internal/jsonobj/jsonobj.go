@@ -347,6 +347,42 @@ func DecodeString(valid []byte) (s string, ok bool) {
 	return s, err == nil
 }
 
+// StringField is a member a reader wants as a string, and where to put it.
+type StringField struct {
+	Key  string
+	Into *string
+}
+
+// StringInto is the StringField of member key, read into into.
+func StringInto(key string, into *string) StringField { return StringField{Key: key, Into: into} }
+
+// Strings reads the member of each field that o has as json.Unmarshal into a string does (DecodeString),
+// into the field; false when one is neither a string nor null, and the fields are then partly written. A
+// reader checks Plain first.
+func (o *Object) Strings(fields ...StringField) bool {
+	for _, f := range fields {
+		if raw, has := o.Get(f.Key); has {
+			var ok bool
+			if *f.Into, ok = DecodeString(raw); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// DecodeBool reads a valid JSON value as json.Unmarshal into a bool does: null leaves it false, and ok
+// is false for anything but true, false and null.
+func DecodeBool(valid []byte) (v, ok bool) {
+	switch string(bytes.TrimSpace(valid)) {
+	case "true":
+		return true, true
+	case "false", "null":
+		return false, true
+	}
+	return false, false
+}
+
 // Plain says that for each of keys, Get gives the member json.Unmarshal would decode into a struct field
 // of that name: no other member's name matches it in encoding/json's case-insensitive way, and it appears
 // at most once (encoding/json would decode a repeated object member into the same struct twice, merging

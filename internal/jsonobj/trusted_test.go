@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// SplitArrayTrusted and DecodeString read validated bytes as json.Unmarshal does: the same answer, and
+// SplitArrayTrusted, DecodeString and DecodeBool read validated bytes as json.Unmarshal does: the same answer, and
 // a failure exactly where encoding/json fails.
 func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 	t.Parallel()
@@ -18,6 +18,7 @@ func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 		`"\\ \/ \b \f \n \r \t \u0000"`, `"\ud83d\ude00 a pair"`, `"\ud83d a lone high half"`, `"\udc00 a lone low half"`,
 		`"\ud83d\u0041 a high half before a letter"`, `"\ud83d\ud83d\ude00 two high halves, the second paired"`,
 		"\"an escape \\n and \xc3 truncated UTF-8\"", `"a plain run of more than eight bytes\nthen an escape"`,
+		`false`, ` true `, `0`, `"true"`,
 	} {
 		t.Run(data, func(t *testing.T) {
 			t.Parallel()
@@ -54,6 +55,12 @@ func checkTrusted(t *testing.T, data []byte) {
 	s, ok := jsonobj.DecodeString(data)
 	if ok != (wantErr == nil) || s != wantS {
 		t.Errorf("%q: DecodeString %q %v, encoding/json %q %v", data, s, ok, wantS, wantErr)
+	}
+	var wantB bool
+	wantErr = json.Unmarshal(data, &wantB)
+	b, ok := jsonobj.DecodeBool(data)
+	if ok != (wantErr == nil) || b != wantB {
+		t.Errorf("%q: DecodeBool %v %v, encoding/json %v %v", data, b, ok, wantB, wantErr)
 	}
 }
 

@@ -41,7 +41,7 @@ func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
 		h.Model, ok = jsonobj.DecodeString(raw)
 	}
 	if raw, has := obj.Get("stream"); has && ok {
-		h.Stream, ok = decodeBool(raw)
+		h.Stream, ok = jsonobj.DecodeBool(raw)
 	}
 	raw, has := obj.Get("tools")
 	if !has || !ok {
@@ -63,7 +63,7 @@ func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
 		if err != nil || !t.Plain("name", "type") {
 			return false
 		}
-		if !readStrings(t, stringField{"name", &h.Tools[i].Name}, stringField{"type", &h.Tools[i].Type}) {
+		if !t.Strings(jsonobj.StringInto("name", &h.Tools[i].Name), jsonobj.StringInto("type", &h.Tools[i].Type)) {
 			return false
 		}
 	}
@@ -119,13 +119,13 @@ func readCallBlock(raw json.RawMessage) (callBlock, *jsonobj.Object, error) {
 }
 
 func (b *callBlock) readPlain(obj *jsonobj.Object) bool {
-	ok := readStrings(obj, stringField{"type", &b.Type}, stringField{"id", &b.ID}, stringField{"name", &b.Name},
-		stringField{"tool_use_id", &b.ToolUseID})
+	ok := obj.Strings(jsonobj.StringInto("type", &b.Type), jsonobj.StringInto("id", &b.ID), jsonobj.StringInto("name", &b.Name),
+		jsonobj.StringInto("tool_use_id", &b.ToolUseID))
 	if raw, has := obj.Get("input"); has && ok {
 		b.Input, ok = raw, string(raw) != "null"
 	}
 	if raw, has := obj.Get("is_error"); has && ok {
-		b.IsError, ok = decodeBool(raw)
+		b.IsError, ok = jsonobj.DecodeBool(raw)
 	}
 	return ok
 }
@@ -143,7 +143,7 @@ type textFields struct {
 func readTextFields(elem json.RawMessage) textFields {
 	var b textFields
 	if obj, err := jsonobj.ParseTrusted(elem); err == nil && obj.Plain("type", "text", "thinking") &&
-		readStrings(obj, stringField{"type", &b.Type}, stringField{"text", &b.Text}, stringField{"thinking", &b.Thinking}) {
+		obj.Strings(jsonobj.StringInto("type", &b.Type), jsonobj.StringInto("text", &b.Text), jsonobj.StringInto("thinking", &b.Thinking)) {
 		return b
 	}
 	b = textFields{}
@@ -171,7 +171,7 @@ func readMessageHead(obj *jsonobj.Object, body []byte) (messageHead, error) {
 }
 
 func (h *messageHead) readPlain(obj *jsonobj.Object) bool {
-	if !readStrings(obj, stringField{"type", &h.Type}, stringField{"role", &h.Role}) {
+	if !obj.Strings(jsonobj.StringInto("type", &h.Type), jsonobj.StringInto("role", &h.Role)) {
 		return false
 	}
 	if raw, has := obj.Get("stop_reason"); has && string(raw) != "null" {
@@ -207,8 +207,8 @@ var contentBlockKeys = [...]string{"type", "text", "thinking", "id", "name", "in
 func readContentBlock(raw json.RawMessage) (contentBlock, error) {
 	var b contentBlock
 	if obj, err := jsonobj.ParseTrusted(raw); err == nil && obj.Plain(contentBlockKeys[:]...) &&
-		readStrings(obj, stringField{"type", &b.Type}, stringField{"text", &b.Text}, stringField{"thinking", &b.Thinking},
-			stringField{"id", &b.ID}, stringField{"name", &b.Name}) {
+		obj.Strings(jsonobj.StringInto("type", &b.Type), jsonobj.StringInto("text", &b.Text), jsonobj.StringInto("thinking", &b.Thinking),
+			jsonobj.StringInto("id", &b.ID), jsonobj.StringInto("name", &b.Name)) {
 		input, has := obj.Get("input")
 		if !has || string(input) != "null" {
 			b.Input = input
@@ -240,7 +240,7 @@ func readStreamEvent(data []byte) (streamEvent, error) {
 }
 
 func (e *streamEvent) readPlain(obj *jsonobj.Object) bool {
-	if !readStrings(obj, stringField{"type", &e.Type}) {
+	if !obj.Strings(jsonobj.StringInto("type", &e.Type)) {
 		return false
 	}
 	if raw, has := obj.Get("index"); has {
@@ -254,7 +254,7 @@ func (e *streamEvent) readPlain(obj *jsonobj.Object) bool {
 		e.ContentBlock = &streamBlockStart{}
 		c := e.ContentBlock
 		if err != nil || !b.Plain(streamBlockStartKeys[:]...) ||
-			!readStrings(b, stringField{"type", &c.Type}, stringField{"id", &c.ID}, stringField{"name", &c.Name}, stringField{"text", &c.Text}) {
+			!b.Strings(jsonobj.StringInto("type", &c.Type), jsonobj.StringInto("id", &c.ID), jsonobj.StringInto("name", &c.Name), jsonobj.StringInto("text", &c.Text)) {
 			return false
 		}
 		if input, has := b.Get("input"); has {
@@ -269,8 +269,8 @@ func (e *streamEvent) readPlain(obj *jsonobj.Object) bool {
 		e.Delta = &streamDelta{}
 		c := e.Delta
 		if err != nil || !d.Plain(streamDeltaKeys[:]...) ||
-			!readStrings(d, stringField{"type", &c.Type}, stringField{"text", &c.Text}, stringField{"thinking", &c.Thinking},
-				stringField{"partial_json", &c.PartialJSON}, stringField{"signature", &c.Signature}) {
+			!d.Strings(jsonobj.StringInto("type", &c.Type), jsonobj.StringInto("text", &c.Text), jsonobj.StringInto("thinking", &c.Thinking),
+				jsonobj.StringInto("partial_json", &c.PartialJSON), jsonobj.StringInto("signature", &c.Signature)) {
 			return false
 		}
 		if stop, has := d.Get("stop_reason"); has && string(stop) != "null" {
@@ -308,36 +308,4 @@ func decodeInt(raw []byte) (int, bool) {
 		n = -n
 	}
 	return n, true
-}
-
-// stringField is a string a reader fills from the member key.
-type stringField struct {
-	key  string
-	into *string
-}
-
-// readStrings reads the member of each field that obj has as json.Unmarshal into a string does; false when
-// one is neither a string nor null.
-func readStrings(obj *jsonobj.Object, fields ...stringField) bool {
-	for _, f := range fields {
-		if raw, has := obj.Get(f.key); has {
-			var ok bool
-			if *f.into, ok = jsonobj.DecodeString(raw); !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// decodeBool reads a valid JSON value as json.Unmarshal into a bool does: ok false for anything but true,
-// false and null (which leaves it false).
-func decodeBool(raw []byte) (v, ok bool) {
-	switch string(raw) {
-	case "true":
-		return true, true
-	case "false", "null":
-		return false, true
-	}
-	return false, false
 }
