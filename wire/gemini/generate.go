@@ -52,13 +52,8 @@ func DecodeResponse(body []byte) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a generateContent response: %v", err)
 	}
-	var head struct {
-		Candidates     []json.RawMessage `json:"candidates"`
-		PromptFeedback *struct {
-			BlockReason string `json:"blockReason"`
-		} `json:"promptFeedback"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
+	head, err := readResponseHead(obj, body)
+	if err != nil {
 		return nil, fmt.Errorf("not a generateContent response: %v", err)
 	}
 	block := ""
@@ -89,7 +84,7 @@ func DecodeResponse(body []byte) (*Response, error) {
 }
 
 func decodeCandidate(raw json.RawMessage, index int) (*candidate, error) {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element of the validated body
 	if err != nil {
 		return nil, err
 	}
@@ -97,23 +92,21 @@ func decodeCandidate(raw json.RawMessage, index int) (*candidate, error) {
 	c.resp.Message.Role = warden.RoleAssistant
 	var finish string
 	if f, ok := obj.Get("finishReason"); ok {
-		_ = json.Unmarshal(f, &finish)
+		finish, _ = jsonobj.DecodeString(f) // "" when it is not a string, as json.Unmarshal leaves it
 	}
 	if finish != "" {
 		c.resp.Signal = warden.Signal{Field: "finishReason", Value: finish}
 	}
 	rawContent, ok := obj.Get("content")
 	if ok {
-		if c.content, err = jsonobj.Parse(rawContent); err != nil {
+		if c.content, err = jsonobj.ParseTrusted(rawContent); err != nil {
 			return nil, fmt.Errorf("content: %v", err)
 		}
-		var ct struct {
-			Parts []json.RawMessage `json:"parts"`
-		}
-		if err := json.Unmarshal(rawContent, &ct); err != nil {
+		parts, err := readContentParts(c.content, rawContent)
+		if err != nil {
 			return nil, fmt.Errorf("content: %v", err)
 		}
-		for j, rp := range ct.Parts {
+		for j, rp := range parts {
 			p, err := decodePart(rp, index, j)
 			if err != nil {
 				return nil, fmt.Errorf("content.parts[%d]: %v", j, err)
@@ -134,17 +127,8 @@ func decodeCandidate(raw json.RawMessage, index int) (*candidate, error) {
 }
 
 func decodePart(raw json.RawMessage, cand, index int) (part, error) {
-	var p struct {
-		Text             *string         `json:"text"`
-		Thought          bool            `json:"thought"`
-		ThoughtSignature json.RawMessage `json:"thoughtSignature"`
-		FunctionCall     *struct {
-			ID   string          `json:"id"`
-			Name string          `json:"name"`
-			Args json.RawMessage `json:"args"`
-		} `json:"functionCall"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
+	p, err := readResponsePart(raw)
+	if err != nil {
 		return part{}, err
 	}
 	out := part{raw: raw, kind: "other", sig: p.ThoughtSignature}

@@ -1,0 +1,127 @@
+package gemini
+
+import (
+	"encoding/json"
+
+	"github.com/agentwarden/warden/internal/jsonobj"
+)
+
+// A generateContent body is read member by member from bytes jsonobj validated once, not with
+// encoding/json, which validates each value again at every level it descends (the body, each candidate,
+// its content, each part). Each reader below answers as json.Unmarshal into its struct does; whatever it
+// cannot read that way (a member named in another case or twice, a value of another type, a null where
+// encoding/json's answer is subtle) it leaves to json.Unmarshal, so that the answer and the error are
+// always encoding/json's. A fuzz test holds each to that.
+
+// responseHead is what DecodeResponse reads of a body beside its candidates' members.
+type responseHead struct {
+	Candidates     []json.RawMessage `json:"candidates"`
+	PromptFeedback *promptFeedback   `json:"promptFeedback"`
+}
+
+type promptFeedback struct {
+	BlockReason string `json:"blockReason"`
+}
+
+// readResponseHead reads the body (parsed as obj) as json.Unmarshal into a responseHead does.
+func readResponseHead(obj *jsonobj.Object, body []byte) (responseHead, error) {
+	var h responseHead
+	if obj.Plain("candidates", "promptFeedback") && h.readPlain(obj) {
+		return h, nil
+	}
+	h = responseHead{}
+	err := json.Unmarshal(body, &h)
+	return h, err
+}
+
+func (h *responseHead) readPlain(obj *jsonobj.Object) bool {
+	if raw, has := obj.Get("candidates"); has {
+		var err error
+		if h.Candidates, err = jsonobj.SplitArrayTrusted(raw); err != nil {
+			return false
+		}
+	}
+	if raw, has := obj.Get("promptFeedback"); has && string(raw) != "null" {
+		f, err := jsonobj.ParseTrusted(raw)
+		h.PromptFeedback = &promptFeedback{}
+		if err != nil || !f.Plain("blockReason") || !f.Strings(jsonobj.StringInto("blockReason", &h.PromptFeedback.BlockReason)) {
+			return false
+		}
+	}
+	return true
+}
+
+// readContentParts reads a candidate's content (parsed as obj, its bytes raw) as json.Unmarshal into a
+// struct of its parts does.
+func readContentParts(obj *jsonobj.Object, raw json.RawMessage) ([]json.RawMessage, error) {
+	if obj.Plain("parts") {
+		p, has := obj.Get("parts")
+		if !has {
+			return nil, nil
+		}
+		if parts, err := jsonobj.SplitArrayTrusted(p); err == nil {
+			return parts, nil
+		}
+	}
+	var ct struct {
+		Parts []json.RawMessage `json:"parts"`
+	}
+	err := json.Unmarshal(raw, &ct)
+	return ct.Parts, err
+}
+
+// responsePart is what DecodeResponse reads of a part.
+type responsePart struct {
+	Text             *string         `json:"text"`
+	Thought          bool            `json:"thought"`
+	ThoughtSignature json.RawMessage `json:"thoughtSignature"`
+	FunctionCall     *functionCall   `json:"functionCall"`
+}
+
+type functionCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// readResponsePart reads the part raw (an element jsonobj validated) as json.Unmarshal into a responsePart
+// does.
+func readResponsePart(raw json.RawMessage) (responsePart, error) {
+	var p responsePart
+	if obj, err := jsonobj.ParseTrusted(raw); err == nil && obj.Plain("text", "thought", "thoughtSignature", "functionCall") && p.readPlain(obj) {
+		return p, nil
+	}
+	p = responsePart{}
+	err := json.Unmarshal(raw, &p)
+	return p, err
+}
+
+func (p *responsePart) readPlain(obj *jsonobj.Object) bool {
+	ok := true
+	if raw, has := obj.Get("text"); has && string(raw) != "null" {
+		var text string
+		text, ok = jsonobj.DecodeString(raw)
+		p.Text = &text
+	}
+	if raw, has := obj.Get("thought"); has && ok {
+		p.Thought, ok = jsonobj.DecodeBool(raw)
+	}
+	if raw, has := obj.Get("thoughtSignature"); has && ok {
+		p.ThoughtSignature, ok = raw, string(raw) != "null"
+	}
+	if raw, has := obj.Get("functionCall"); has && ok && string(raw) != "null" {
+		c, err := jsonobj.ParseTrusted(raw)
+		p.FunctionCall = &functionCall{}
+		fc := p.FunctionCall
+		if err != nil || !c.Plain("id", "name", "args") || !c.Strings(jsonobj.StringInto("id", &fc.ID), jsonobj.StringInto("name", &fc.Name)) {
+			return false
+		}
+		if args, has := c.Get("args"); has {
+			if string(args) == "null" {
+				return false
+			}
+			fc.Args = args
+		}
+	}
+	return ok
+}
