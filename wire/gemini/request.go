@@ -27,18 +27,19 @@ type Request struct {
 var partsContent = reqtext.Content{
 	Member: "parts",
 	Classify: func(elem json.RawMessage) reqtext.Part {
-		var p map[string]json.RawMessage
-		_ = json.Unmarshal(elem, &p) // a part that is not an object is media of no type
-		if t, ok := p["text"]; ok {
-			var text string
-			_ = json.Unmarshal(t, &text)
-			if string(p["thought"]) == "true" {
+		p, err := jsonobj.ParseTrusted(elem) // read as a map is: by exact key, the last of duplicates
+		if err != nil {
+			return reqtext.Part{} // a part that is not an object
+		}
+		if t, ok := p.Get("text"); ok {
+			text, _ := jsonobj.DecodeString(t) // "" when it is not a string, as json.Unmarshal leaves it
+			if v, _ := p.Get("thought"); string(v) == "true" {
 				return reqtext.Part{Kind: warden.ContentReasoning, Text: text}
 			}
 			return reqtext.Part{Kind: warden.ContentText, Text: text, Key: "text"}
 		}
 		for _, k := range mediaKeys {
-			if _, ok := p[k]; ok {
+			if _, ok := p.Get(k); ok {
 				return reqtext.Part{Kind: warden.ContentMedia, MediaType: k}
 			}
 		}
@@ -140,19 +141,16 @@ type geminiCall struct {
 }
 
 func (r *Request) addContent(i int, raw json.RawMessage) error {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element SplitArray validated
 	if err != nil {
 		return err
 	}
-	var c struct {
-		Role  string                       `json:"role"`
-		Parts []map[string]json.RawMessage `json:"parts"`
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
+	c, err := readRequestContent(obj, raw)
+	if err != nil {
 		return err
 	}
 	role := warden.RoleUser
-	if c.Role == "model" {
+	if c.role == "model" {
 		role = warden.RoleAssistant
 	}
 	out := warden.Message{Role: role}
@@ -160,28 +158,34 @@ func (r *Request) addContent(i int, raw json.RawMessage) error {
 		return err
 	}
 	results := 0
-	for j, p := range c.Parts {
-		call, resp := p["functionCall"], p["functionResponse"]
-		if call == nil {
-			call = p["function_call"]
+	for j, p := range c.parts {
+		if p == nil {
+			continue
 		}
-		if resp == nil {
-			resp = p["function_response"]
+		call, hasCall := p.Get("functionCall")
+		if !hasCall {
+			call, hasCall = p.Get("function_call")
 		}
-		var fc geminiCall
+		resp, hasResp := p.Get("functionResponse")
+		if !hasResp {
+			resp, hasResp = p.Get("function_response")
+		}
 		switch {
-		case call != nil:
-			if err := json.Unmarshal(call, &fc); err != nil {
+		case hasCall:
+			fc, err := readCall(call)
+			if err != nil {
 				return fmt.Errorf("parts[%d]: functionCall: %v", j, err)
 			}
 			out.ToolCalls = append(out.ToolCalls, warden.NewToolCall(fc.ID, fc.Name, fc.Args))
-		case resp != nil:
-			if err := json.Unmarshal(resp, &fc); err != nil {
+		case hasResp:
+			fc, err := readCall(resp)
+			if err != nil {
 				return fmt.Errorf("parts[%d]: functionResponse: %v", j, err)
 			}
-			var payload map[string]json.RawMessage
-			_ = json.Unmarshal(fc.Response, &payload)
-			_, failed := payload["error"]
+			failed := false
+			if payload, err := jsonobj.ParseTrusted(fc.Response); err == nil {
+				_, failed = payload.Get("error")
+			}
 			r.conv.Add(warden.Message{Role: warden.RoleTool, ToolCallID: fc.ID, Name: fc.Name, IsError: failed,
 				Content: []warden.ContentPart{{Kind: warden.ContentText, Text: string(fc.Response)}}}, r.setResponse(i, j))
 			results++

@@ -125,3 +125,81 @@ func (p *responsePart) readPlain(obj *jsonobj.Object) bool {
 	}
 	return ok
 }
+
+// A request's parts are read as json.Unmarshal reads them into a map[string]json.RawMessage: by exact key,
+// the last of duplicates, which is how jsonobj.Object.Get reads an object.
+
+// requestContent is what DecodeRequest reads of a content: its role, and its parts as objects (nil for a
+// null part). A part's member whose value is null is there with the bytes null, as a map holds it.
+type requestContent struct {
+	role  string
+	parts []*jsonobj.Object
+}
+
+// readRequestContent reads a content (parsed as obj, its bytes raw) as json.Unmarshal into a struct of
+// its role and its parts as maps does.
+func readRequestContent(obj *jsonobj.Object, raw json.RawMessage) (requestContent, error) {
+	var c requestContent
+	if obj.Plain("role", "parts") && c.readPlain(obj) {
+		return c, nil
+	}
+	var wire struct {
+		Role  string                       `json:"role"`
+		Parts []map[string]json.RawMessage `json:"parts"`
+	}
+	if err := json.Unmarshal(raw, &wire); err != nil {
+		return requestContent{}, err
+	}
+	c = requestContent{role: wire.Role, parts: make([]*jsonobj.Object, len(wire.Parts))}
+	for j, p := range wire.Parts {
+		if p == nil {
+			continue
+		}
+		c.parts[j] = &jsonobj.Object{}
+		for k, v := range p {
+			c.parts[j].Set(k, v)
+		}
+	}
+	return c, nil
+}
+
+func (c *requestContent) readPlain(obj *jsonobj.Object) bool {
+	if !obj.Strings(jsonobj.StringInto("role", &c.role)) {
+		return false
+	}
+	raw, has := obj.Get("parts")
+	if !has {
+		return true
+	}
+	elems, err := jsonobj.SplitArrayTrusted(raw)
+	if err != nil {
+		return false
+	}
+	c.parts = make([]*jsonobj.Object, len(elems))
+	for j, e := range elems {
+		if string(e) == "null" {
+			continue
+		}
+		p, err := jsonobj.ParseTrusted(e)
+		if err != nil {
+			return false // encoding/json's error
+		}
+		c.parts[j] = p
+	}
+	return true
+}
+
+// readCall reads a functionCall or functionResponse (an element jsonobj validated) as json.Unmarshal into
+// a geminiCall does.
+func readCall(raw json.RawMessage) (geminiCall, error) {
+	var fc geminiCall
+	if obj, err := jsonobj.ParseTrusted(raw); err == nil && obj.Plain("id", "name", "args", "response") &&
+		obj.Strings(jsonobj.StringInto("id", &fc.ID), jsonobj.StringInto("name", &fc.Name)) {
+		fc.Args, _ = obj.Get("args") // a json.RawMessage member takes a null as the bytes null, as Get gives it
+		fc.Response, _ = obj.Get("response")
+		return fc, nil
+	}
+	fc = geminiCall{}
+	err := json.Unmarshal(raw, &fc)
+	return fc, err
+}

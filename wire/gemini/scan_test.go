@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/google/go-cmp/cmp"
 )
 
-// The response readers answer as json.Unmarshal into their structs does: the same values, and an error
+// The response and request readers answer as json.Unmarshal into their structs does: the same values, and an error
 // exactly when encoding/json has one, with its words.
 func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 	t.Parallel()
@@ -42,6 +44,17 @@ func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 		{"a function call's name in another case", `{"functionCall":{"NAME":"bash"}}`},
 		{"text with escapes and invalid UTF-8", "{\"text\":\"a\\u00e9\\n\xff\"}"},
 		{"inline data", `{"inlineData":{"mimeType":"image/png","data":"AAAA"}}`},
+		{"a content with a call and a response", `{"role":"user","parts":[{"functionCall":{"id":"c","name":"f","args":{"a":1}}},{"functionResponse":{"name":"f","response":{"error":"x"}}}]}`},
+		{"a content with a null part", `{"role":"model","parts":[null,{"text":"a"}]}`},
+		{"a content whose part is a string", `{"parts":["a"]}`},
+		{"a content whose role is a number", `{"role":1,"parts":[]}`},
+		{"a content whose role is named in another case", `{"ROLE":"model","parts":[]}`},
+		{"a part with a key twice", `{"text":"a","text":"b","thought":true}`},
+		{"a part with a null call", `{"functionCall":null}`},
+		{"a part with escaped keys", `{"te\u0078t":"a","\u0074hought":true}`},
+		{"a call with null args and response", `{"id":"i","name":"n","args":null,"response":null}`},
+		{"a call whose name is a number", `{"name":5}`},
+		{"a call whose id is named in another case", `{"ID":"i","id":"j"}`},
 		{"not an object", `["text"]`},
 		{"null", `null`},
 	} {
@@ -55,7 +68,8 @@ func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 func FuzzScanReaders(f *testing.F) {
 	for _, s := range []string{`{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}`, `{"promptFeedback":{"blockReason":"SAFETY"}}`,
 		`{"functionCall":{"id":"i","name":"n","args":{}},"thoughtSignature":"s"}`, `{"text":"t","thought":true}`,
-		`{"parts":[]}`, `{"Text":"a","text":"b"}`, `[]`, `null`} {
+		`{"parts":[]}`, `{"Text":"a","text":"b"}`, `[]`, `null`, `{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"error":1}}},null]}`,
+		`{"id":"i","name":"n","args":{},"response":null}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -82,9 +96,46 @@ func checkScanReaders(t *testing.T, data []byte) {
 		t.Errorf("%q: readResponsePart (-encoding/json +read):\n%s", data, diff)
 	}
 
+	var wantCall geminiCall
+	wantErr = json.Unmarshal(data, &wantCall)
+	call, err := readCall(data)
+	sameError("readCall", err, wantErr)
+	if diff := cmp.Diff(wantCall, call); err == nil && diff != "" {
+		t.Errorf("%q: readCall (-encoding/json +read):\n%s", data, diff)
+	}
+
+	if diff := cmp.Diff(classifyWithAMap(data), partsContent.Classify(data)); diff != "" {
+		t.Errorf("%q: Classify (-as a map +read):\n%s", data, diff)
+	}
+
 	obj, err := jsonobj.ParseTrusted(data)
 	if err != nil {
 		return // a body and a content are objects, which the caller parsed
+	}
+
+	var wantContent struct {
+		Role  string                       `json:"role"`
+		Parts []map[string]json.RawMessage `json:"parts"`
+	}
+	wantErr = json.Unmarshal(data, &wantContent)
+	content, err := readRequestContent(obj, data)
+	sameError("readRequestContent", err, wantErr)
+	if err == nil {
+		if content.role != wantContent.Role || len(content.parts) != len(wantContent.Parts) {
+			t.Fatalf("%q: readRequestContent role %q, %d parts; encoding/json %q, %d", data, content.role, len(content.parts), wantContent.Role, len(wantContent.Parts))
+		}
+		for j, want := range wantContent.Parts {
+			got := map[string]json.RawMessage(nil)
+			if p := content.parts[j]; p != nil {
+				got = map[string]json.RawMessage{}
+				for _, k := range p.Keys() {
+					got[k], _ = p.Get(k)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%q: part %d (-encoding/json +read):\n%s", data, j, diff)
+			}
+		}
 	}
 	var wantHead responseHead
 	wantErr = json.Unmarshal(data, &wantHead)
@@ -94,13 +145,34 @@ func checkScanReaders(t *testing.T, data []byte) {
 		t.Errorf("%q: readResponseHead (-encoding/json +read):\n%s", data, diff)
 	}
 
-	var wantContent struct {
+	var wantParts struct {
 		Parts []json.RawMessage `json:"parts"`
 	}
-	wantErr = json.Unmarshal(data, &wantContent)
+	wantErr = json.Unmarshal(data, &wantParts)
 	parts, err := readContentParts(obj, data)
 	sameError("readContentParts", err, wantErr)
-	if diff := cmp.Diff(wantContent.Parts, parts); err == nil && diff != "" {
+	if diff := cmp.Diff(wantParts.Parts, parts); err == nil && diff != "" {
 		t.Errorf("%q: readContentParts (-encoding/json +read):\n%s", data, diff)
 	}
+}
+
+// classifyWithAMap is how a part was classified before the codec read parts with jsonobj: decoded into a
+// map with encoding/json.
+func classifyWithAMap(elem json.RawMessage) reqtext.Part {
+	var p map[string]json.RawMessage
+	_ = json.Unmarshal(elem, &p)
+	if t, ok := p["text"]; ok {
+		var text string
+		_ = json.Unmarshal(t, &text)
+		if string(p["thought"]) == "true" {
+			return reqtext.Part{Kind: warden.ContentReasoning, Text: text}
+		}
+		return reqtext.Part{Kind: warden.ContentText, Text: text, Key: "text"}
+	}
+	for _, k := range mediaKeys {
+		if _, ok := p[k]; ok {
+			return reqtext.Part{Kind: warden.ContentMedia, MediaType: k}
+		}
+	}
+	return reqtext.Part{}
 }
