@@ -220,16 +220,20 @@ func (c *Conversation) NameToolResults() {
 
 // TypedPart classifies the {"type": ...} elements most formats use: textKeys maps each type that holds text
 // to the member holding it ("text" for most, "refusal" for a refusal); every other typed element is media,
-// except those listed as skip.
+// except those listed as skip. An element is one SplitArray returned (valid JSON), read as json.Unmarshal
+// reads it into a map[string]json.RawMessage: by exact key, the last of duplicates, which is how
+// jsonobj.Object.Get reads it, without encoding/json's second pass over the bytes.
 func TypedPart(textKeys map[string]string, skip []string) func(json.RawMessage) Part {
 	return func(elem json.RawMessage) Part {
-		var p map[string]json.RawMessage
-		_ = json.Unmarshal(elem, &p) // an element that is not an object is media of no type
-		var typ string
-		_ = json.Unmarshal(p["type"], &typ)
+		p, err := jsonobj.ParseTrusted(elem)
+		if err != nil {
+			p = &jsonobj.Object{} // an element that is not an object is media of no type
+		}
+		raw, _ := p.Get("type")
+		typ, _ := jsonobj.DecodeString(raw) // "" when it is not a string, as json.Unmarshal leaves it
 		if key, ok := textKeys[typ]; ok {
-			var text string
-			_ = json.Unmarshal(p[key], &text)
+			raw, _ := p.Get(key)
+			text, _ := jsonobj.DecodeString(raw)
 			return Part{Kind: warden.ContentText, Text: text, Key: key}
 		}
 		for _, t := range skip {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 )
 
@@ -37,4 +38,40 @@ func TestReplace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TypedPart reads an element as json.Unmarshal into a map[string]json.RawMessage did, for any valid JSON.
+func FuzzTypedPart(f *testing.F) {
+	for _, s := range []string{`{"type":"text","text":"a"}`, `{"type":"refusal","refusal":"no"}`, `{"type":"image_url","image_url":{}}`,
+		`{"type":"tool_use"}`, `{"type":"text","type":"image"}`, `{"Type":"text","text":"a"}`, `{"type":5}`, `{"type":"text","text":5}`,
+		`{"t\u0079pe":"text","text":"\u00e9"}`, `"text"`, `null`, `[{"type":"text"}]`, "{\"type\":\"text\",\"text\":\"a\xffb\"}"} {
+		f.Add([]byte(s))
+	}
+	typed := reqtext.TypedPart(map[string]string{"text": "text", "refusal": "refusal"}, []string{"tool_use"})
+	f.Fuzz(func(t *testing.T, elem []byte) {
+		if !json.Valid(elem) {
+			return // the elements SplitArray returns
+		}
+		if got, want := typed(elem), typedWithAMap(elem); got != want {
+			t.Fatalf("%q: TypedPart %+v, read as a map %+v", elem, got, want)
+		}
+	})
+}
+
+// typedWithAMap is TypedPart's reading before it used jsonobj: the element decoded into a map.
+func typedWithAMap(elem json.RawMessage) reqtext.Part {
+	textKeys := map[string]string{"text": "text", "refusal": "refusal"}
+	var p map[string]json.RawMessage
+	_ = json.Unmarshal(elem, &p)
+	var typ string
+	_ = json.Unmarshal(p["type"], &typ)
+	if key, ok := textKeys[typ]; ok {
+		var text string
+		_ = json.Unmarshal(p[key], &text)
+		return reqtext.Part{Kind: warden.ContentText, Text: text, Key: key}
+	}
+	if typ == "tool_use" {
+		return reqtext.Part{}
+	}
+	return reqtext.Part{Kind: warden.ContentMedia, MediaType: typ}
 }
