@@ -51,6 +51,40 @@ func TestReadToolCallAgreesWithEncodingJSON(t *testing.T) {
 	})
 }
 
+func TestReadChatRequestMessageAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	checkReadRows(t, readRequestMessageBytes, []readRow{
+		{"a user message", true, `{"role":"user","content":"hi"}`},
+		{"an assistant message with tool calls", true, `{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}`},
+		{"a tool message", true, `{"role":"tool","tool_call_id":"call_1","content":"out","name":"bash"}`},
+		{"a legacy function call", true, `{"role":"assistant","function_call":{"name":"f","arguments":"{\"a\":1}"}}`},
+		{"null members", true, `{"role":null,"name":null,"tool_call_id":null,"tool_calls":null,"function_call":null}`},
+		{"empty tool calls", true, `{"role":"assistant","tool_calls":[]}`},
+		{"tool calls that are an object", false, `{"tool_calls":{}}`},
+		{"a function call that is a string", false, `{"function_call":"f"}`},
+		{"a function call's name in capitals", false, `{"function_call":{"NAME":"f"}}`},
+		{"a function call's arguments an object", false, `{"function_call":{"name":"f","arguments":{}}}`},
+		{"a role that is a number", false, `{"role":1}`},
+		{"a role twice", false, `{"role":"user","role":"tool"}`},
+		{"a tool_call_id in another case", false, `{"Tool_Call_ID":"x"}`},
+	})
+}
+
+func FuzzReadChatRequestMessage(f *testing.F) {
+	fuzzRead(f, readRequestMessageBytes, `{"role":"tool","tool_call_id":"c","content":"x"}`, `{"tool_calls":[{"id":"a"}],"function_call":{"name":"f"}}`,
+		`{"Role":"a"}`, `{"function_call":null}`, `{"function_call":{"Arguments":"x"}}`, `null`)
+}
+
+// readRequestMessageBytes reads a request's message as decodeChatMessage does: a message that is not an
+// object is reported before it is read, so it counts as not read.
+func readRequestMessageBytes(data json.RawMessage) (chatRequestMessage, bool) {
+	obj, err := jsonobj.ParseTrusted(data)
+	if err != nil {
+		return chatRequestMessage{}, false
+	}
+	return readChatRequestMessage(obj)
+}
+
 func FuzzReadResponseMessage(f *testing.F) {
 	fuzzRead(f, readMessageBytes, `{"role":"assistant","content":"x","tool_calls":[]}`, `{"Role":"a"}`, `{"role":"a","role":"b"}`,
 		`{"function_call":{"name":"f"}}`, `{"reasoning_content":"\u00e9"}`, `{"content":[1]}`)

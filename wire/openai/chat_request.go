@@ -91,15 +91,12 @@ func decodeChatMessage(raw json.RawMessage) (warden.Message, error) {
 	if err != nil {
 		return warden.Message{}, err
 	}
-	var m struct {
-		Role         string                            `json:"role"`
-		Name         string                            `json:"name"`
-		ToolCallID   string                            `json:"tool_call_id"`
-		ToolCalls    []json.RawMessage                 `json:"tool_calls"`
-		FunctionCall *struct{ Name, Arguments string } `json:"function_call"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return warden.Message{}, err
+	m, ok := readChatRequestMessage(obj)
+	if !ok {
+		m = chatRequestMessage{}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return warden.Message{}, err
+		}
 	}
 	out := warden.Message{Role: chatRole(m.Role), Name: m.Name, ToolCallID: m.ToolCallID}
 	if out.Content, err = chatContent.Parts(obj); err != nil {
@@ -119,6 +116,42 @@ func decodeChatMessage(raw json.RawMessage) (warden.Message, error) {
 		out.ToolCallID = ""
 	}
 	return out, nil
+}
+
+// chatRequestMessage is what a request's message says beside its content.
+type chatRequestMessage struct {
+	Role         string            `json:"role"`
+	Name         string            `json:"name"`
+	ToolCallID   string            `json:"tool_call_id"`
+	ToolCalls    []json.RawMessage `json:"tool_calls"`
+	FunctionCall *legacyCall       `json:"function_call"`
+}
+
+// legacyCall is the function_call an assistant message made before tool calls.
+type legacyCall struct{ Name, Arguments string }
+
+// readChatRequestMessage reads a message as json.Unmarshal into a chatRequestMessage would, member by
+// member from validated bytes; ok is false when encoding/json must read it (see readResponseMessage).
+func readChatRequestMessage(obj *jsonobj.Object) (m chatRequestMessage, ok bool) {
+	if !obj.Plain("role", "name", "tool_call_id", "tool_calls", "function_call") ||
+		!obj.Strings(jsonobj.StringInto("role", &m.Role), jsonobj.StringInto("name", &m.Name), jsonobj.StringInto("tool_call_id", &m.ToolCallID)) {
+		return m, false
+	}
+	if raw, has := obj.Get("tool_calls"); has {
+		var err error
+		if m.ToolCalls, err = jsonobj.SplitArrayTrusted(raw); err != nil {
+			return m, false
+		}
+	}
+	if raw, has := obj.Get("function_call"); has && string(raw) != "null" {
+		f, err := jsonobj.ParseTrusted(raw)
+		m.FunctionCall = &legacyCall{}
+		if err != nil || !f.Plain("name", "arguments") ||
+			!f.Strings(jsonobj.StringInto("name", &m.FunctionCall.Name), jsonobj.StringInto("arguments", &m.FunctionCall.Arguments)) {
+			return m, false
+		}
+	}
+	return m, true
 }
 
 // chatRole maps Chat Completions roles onto the turn model's: developer instructions are system messages,
