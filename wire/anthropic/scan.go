@@ -6,21 +6,25 @@ import (
 	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
-// A request and a message are read member by member from bytes jsonobj validated once, not with
-// encoding/json, which validates each value again at every level it descends (a message, its content, each
-// block) and costs a whole body's decoding several times over. Each reader below answers as json.Unmarshal into its
-// struct does; whatever it cannot read that way (a member named in another case or twice, a value of
-// another type, a null where encoding/json's answer is subtle) it leaves to json.Unmarshal, so that the
-// answer and the error are always encoding/json's. A fuzz test holds each to that.
+// A request, a message and a stream's structural events are read member by member from bytes jsonobj
+// validated once, not with encoding/json, which validates each value again at every level it descends (a
+// message, its content, each block) and costs a whole body's decoding several times over. Each reader
+// below answers as json.Unmarshal into its struct does; whatever it cannot read that way (a member named
+// in another case or twice, a value of another type, a null where encoding/json's answer is subtle) it
+// leaves to json.Unmarshal, so that the answer and the error are always encoding/json's. FuzzScanReaders
+// holds each to that.
 
 // requestHead is what DecodeRequest reads of a request beside its messages and system prompt.
 type requestHead struct {
-	Model  string `json:"model"`
-	Stream bool   `json:"stream"`
-	Tools  []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"tools"`
+	Model  string        `json:"model"`
+	Stream bool          `json:"stream"`
+	Tools  []requestTool `json:"tools"`
+}
+
+// requestTool names a tool a request offers: a client tool by name, a server tool by name or type.
+type requestTool struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // readHead reads the head of the request obj: its model, stream and tools members, as json.Unmarshal of
@@ -51,10 +55,7 @@ func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
 	if err != nil || elems == nil {
 		return err == nil // null leaves the tools nil
 	}
-	h.Tools = make([]struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	}, len(elems))
+	h.Tools = make([]requestTool, len(elems))
 	for i, e := range elems {
 		if string(e) == "null" {
 			continue // a null element is a zero struct
