@@ -2,10 +2,10 @@ package anthropic
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/internal/jsontest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -102,20 +102,8 @@ func FuzzScanReaders(f *testing.F) {
 
 func checkScanReaders(t *testing.T, data []byte) {
 	t.Helper()
-	sameError := func(what string, err, want error) {
-		t.Helper()
-		if fmt.Sprint(err) != fmt.Sprint(want) {
-			t.Fatalf("%q: %s error %v, encoding/json's %v", data, what, err, want)
-		}
-	}
-
-	var wantEvent streamEvent
-	wantErr := json.Unmarshal(data, &wantEvent)
 	event, err := readStreamEvent(data) // a stream event's data is read unvalidated
-	sameError("readStreamEvent", err, wantErr)
-	if diff := cmp.Diff(wantEvent, event); err == nil && diff != "" {
-		t.Errorf("%q: readStreamEvent (-encoding/json +read):\n%s", data, diff)
-	}
+	jsontest.ReadsAsUnmarshal(t, "readStreamEvent", data, event, err)
 	if !json.Valid(data) {
 		return // the others read elements jsonobj validated
 	}
@@ -126,52 +114,24 @@ func checkScanReaders(t *testing.T, data []byte) {
 		t.Errorf("%q: readTextFields (-encoding/json +read):\n%s", data, diff)
 	}
 
-	var wantCall callBlock
-	wantErr = json.Unmarshal(data, &wantCall)
 	call, obj, err := readCallBlock(data)
-	sameError("readCallBlock", err, wantErr)
-	if diff := cmp.Diff(wantCall, call); err == nil && diff != "" {
-		t.Errorf("%q: readCallBlock (-encoding/json +read):\n%s", data, diff)
-	}
+	jsontest.ReadsAsUnmarshal(t, "readCallBlock", data, call, err)
 	if err == nil && call.Type == "tool_result" && obj == nil {
 		t.Errorf("%q: a tool_result block without its object", data)
 	}
-
-	var wantBlock contentBlock
-	wantErr = json.Unmarshal(data, &wantBlock)
 	block, err := readContentBlock(data)
-	sameError("readContentBlock", err, wantErr)
-	if diff := cmp.Diff(wantBlock, block); err == nil && diff != "" {
-		t.Errorf("%q: readContentBlock (-encoding/json +read):\n%s", data, diff)
-	}
+	jsontest.ReadsAsUnmarshal(t, "readContentBlock", data, block, err)
 
 	obj, err = jsonobj.ParseTrusted(data)
 	if err != nil {
 		return // the message and the request are objects, which the caller parsed
 	}
-	var wantMsg wireMessage
-	wantErr = json.Unmarshal(data, &wantMsg)
 	msg, err := readMessage(obj, data)
-	sameError("readMessage", err, wantErr)
-	if diff := cmp.Diff(wantMsg, msg); err == nil && diff != "" {
-		t.Errorf("%q: readMessage (-encoding/json +read):\n%s", data, diff)
-	}
-
-	var wantMsgHead messageHead
-	wantErr = json.Unmarshal(data, &wantMsgHead)
+	jsontest.ReadsAsUnmarshal(t, "readMessage", data, msg, err)
 	msgHead, err := readMessageHead(obj, data)
-	sameError("readMessageHead", err, wantErr)
-	if diff := cmp.Diff(wantMsgHead, msgHead); err == nil && diff != "" {
-		t.Errorf("%q: readMessageHead (-encoding/json +read):\n%s", data, diff)
-	}
-
-	var wantHead requestHead
-	wantErr = json.Unmarshal(obj.Pick("model", "stream", "tools"), &wantHead)
+	jsontest.ReadsAsUnmarshal(t, "readMessageHead", data, msgHead, err)
 	head, err := readHead(obj)
-	sameError("readHead", err, wantErr)
-	if diff := cmp.Diff(wantHead, head); err == nil && diff != "" {
-		t.Errorf("%q: readHead (-encoding/json +read):\n%s", data, diff)
-	}
+	jsontest.ReadsAsUnmarshal(t, "readHead", obj.Pick("model", "stream", "tools"), head, err)
 }
 
 // EndUser's reading without encoding/json answers as its reading with it: the same id, and an error exactly

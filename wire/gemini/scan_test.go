@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/internal/jsontest"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/google/go-cmp/cmp"
 )
@@ -81,29 +82,10 @@ func FuzzScanReaders(f *testing.F) {
 
 func checkScanReaders(t *testing.T, data []byte) {
 	t.Helper()
-	sameError := func(what string, err, want error) {
-		t.Helper()
-		if fmt.Sprint(err) != fmt.Sprint(want) {
-			t.Fatalf("%q: %s error %v, encoding/json's %v", data, what, err, want)
-		}
-	}
-
-	var wantPart responsePart
-	wantErr := json.Unmarshal(data, &wantPart)
 	part, err := readResponsePart(data)
-	sameError("readResponsePart", err, wantErr)
-	if diff := cmp.Diff(wantPart, part); err == nil && diff != "" {
-		t.Errorf("%q: readResponsePart (-encoding/json +read):\n%s", data, diff)
-	}
-
-	var wantCall geminiCall
-	wantErr = json.Unmarshal(data, &wantCall)
+	jsontest.ReadsAsUnmarshal(t, "readResponsePart", data, part, err)
 	call, err := readCall(data)
-	sameError("readCall", err, wantErr)
-	if diff := cmp.Diff(wantCall, call); err == nil && diff != "" {
-		t.Errorf("%q: readCall (-encoding/json +read):\n%s", data, diff)
-	}
-
+	jsontest.ReadsAsUnmarshal(t, "readCall", data, call, err)
 	if diff := cmp.Diff(classifyWithAMap(data), partsContent.Classify(data)); diff != "" {
 		t.Errorf("%q: Classify (-as a map +read):\n%s", data, diff)
 	}
@@ -112,14 +94,15 @@ func checkScanReaders(t *testing.T, data []byte) {
 	if err != nil {
 		return // a body and a content are objects, which the caller parsed
 	}
-
 	var wantContent struct {
 		Role  string                       `json:"role"`
 		Parts []map[string]json.RawMessage `json:"parts"`
 	}
-	wantErr = json.Unmarshal(data, &wantContent)
+	wantErr := json.Unmarshal(data, &wantContent)
 	content, err := readRequestContent(obj, data)
-	sameError("readRequestContent", err, wantErr)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: readRequestContent error %v, encoding/json's %v", data, err, wantErr)
+	}
 	if err == nil {
 		if content.role != wantContent.Role || len(content.parts) != len(wantContent.Parts) {
 			t.Fatalf("%q: readRequestContent role %q, %d parts; encoding/json %q, %d", data, content.role, len(content.parts), wantContent.Role, len(wantContent.Parts))
@@ -137,23 +120,14 @@ func checkScanReaders(t *testing.T, data []byte) {
 			}
 		}
 	}
-	var wantHead responseHead
-	wantErr = json.Unmarshal(data, &wantHead)
-	head, err := readResponseHead(obj, data)
-	sameError("readResponseHead", err, wantErr)
-	if diff := cmp.Diff(wantHead, head); err == nil && diff != "" {
-		t.Errorf("%q: readResponseHead (-encoding/json +read):\n%s", data, diff)
-	}
 
-	var wantParts struct {
-		Parts []json.RawMessage `json:"parts"`
-	}
-	wantErr = json.Unmarshal(data, &wantParts)
+	head, err := readResponseHead(obj, data)
+	jsontest.ReadsAsUnmarshal(t, "readResponseHead", data, head, err)
+	// readContentParts leaves its error to json.Unmarshal into an unnamed struct, whose words name none.
 	parts, err := readContentParts(obj, data)
-	sameError("readContentParts", err, wantErr)
-	if diff := cmp.Diff(wantParts.Parts, parts); err == nil && diff != "" {
-		t.Errorf("%q: readContentParts (-encoding/json +read):\n%s", data, diff)
-	}
+	jsontest.ReadsAsUnmarshal(t, "readContentParts", data, struct {
+		Parts []json.RawMessage `json:"parts"`
+	}{parts}, err)
 }
 
 // classifyWithAMap is how a part was classified before the codec read parts with jsonobj: decoded into a
