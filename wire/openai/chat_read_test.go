@@ -85,6 +85,35 @@ func readRequestMessageBytes(data json.RawMessage) (chatRequestMessage, bool) {
 	return readChatRequestMessage(obj)
 }
 
+func TestReadInputItemAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	checkReadRows(t, readInputItemBytes, []readRow{
+		{"a message", true, `{"role":"user","content":"hi"}`},
+		{"a typed message", true, `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]}`},
+		{"a function call output", true, `{"type":"function_call_output","call_id":"call_1","output":"ok"}`},
+		{"a function call", true, `{"type":"function_call","call_id":"c","name":"bash","arguments":"{}"}`},
+		{"null members", true, `{"type":null,"role":null,"call_id":null,"name":null}`},
+		{"a role that is a number", false, `{"role":1}`},
+		{"a type twice", false, `{"type":"message","type":"function_call"}`},
+		{"a call_id in capitals", false, `{"CALL_ID":"c"}`},
+	})
+}
+
+func FuzzReadInputItem(f *testing.F) {
+	fuzzRead(f, readInputItemBytes, `{"type":"function_call_output","call_id":"c","output":"x"}`, `{"role":"user","content":"x"}`,
+		`{"Role":"a"}`, `{"name":5}`, `null`)
+}
+
+// readInputItemBytes reads an input item as addItem does: an item that is not an object is reported
+// before it is read, so it counts as not read.
+func readInputItemBytes(data json.RawMessage) (inputItemFields, bool) {
+	obj, err := jsonobj.ParseTrusted(data)
+	if err != nil {
+		return inputItemFields{}, false
+	}
+	return readInputItem(obj)
+}
+
 func FuzzReadResponseMessage(f *testing.F) {
 	fuzzRead(f, readMessageBytes, `{"role":"assistant","content":"x","tool_calls":[]}`, `{"Role":"a"}`, `{"role":"a","role":"b"}`,
 		`{"function_call":{"name":"f"}}`, `{"reasoning_content":"\u00e9"}`, `{"content":[1]}`)

@@ -119,19 +119,33 @@ func (r *ResponsesRequest) setItem(i int, c reqtext.Content) func(string) error 
 	}
 }
 
+// inputItemFields is what addItem reads of an input item beside its content.
+type inputItemFields struct {
+	Type   string `json:"type"`
+	Role   string `json:"role"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+}
+
+// readInputItem reads an input item as json.Unmarshal into an inputItemFields would, member by member
+// from validated bytes; ok is false when encoding/json must read it (see readResponseMessage).
+func readInputItem(obj *jsonobj.Object) (it inputItemFields, ok bool) {
+	ok = obj.Plain("type", "role", "call_id", "name") && obj.Strings(jsonobj.StringInto("type", &it.Type),
+		jsonobj.StringInto("role", &it.Role), jsonobj.StringInto("call_id", &it.CallID), jsonobj.StringInto("name", &it.Name))
+	return it, ok
+}
+
 func (r *ResponsesRequest) addItem(i int, raw json.RawMessage) error {
-	obj, err := jsonobj.Parse(raw)
+	obj, err := jsonobj.ParseTrusted(raw) // an element SplitArray validated
 	if err != nil {
 		return err
 	}
-	var it struct {
-		Type   string `json:"type"`
-		Role   string `json:"role"`
-		CallID string `json:"call_id"`
-		Name   string `json:"name"`
-	}
-	if err := json.Unmarshal(raw, &it); err != nil {
-		return err
+	it, ok := readInputItem(obj)
+	if !ok {
+		it = inputItemFields{}
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return err
+		}
 	}
 	switch {
 	case it.Role != "" && (it.Type == "" || it.Type == "message"):
@@ -160,7 +174,7 @@ func (r *ResponsesRequest) addItem(i int, raw json.RawMessage) error {
 		}
 		r.conv.Add(m, r.setItem(i, c))
 	default:
-		item, err := decodeOutputItem(raw)
+		item, err := outputItemOf(raw, obj, nil)
 		if err != nil {
 			return err
 		}
