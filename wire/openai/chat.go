@@ -146,19 +146,7 @@ func readResponseMessage(msg *jsonobj.Object) (m responseMessage, ok bool) {
 		return m, false
 	}
 	m.Content, _ = msg.Get("content")
-	return m, readString(msg, "role", &m.Role) && readString(msg, "reasoning_content", &m.ReasoningContent)
-}
-
-// readString reads member key of a plain object into s as json.Unmarshal into a string field would: false
-// when it would fail.
-func readString(o *jsonobj.Object, key string, s *string) bool {
-	raw, has := o.Get(key)
-	if !has {
-		return true
-	}
-	v, ok := jsonobj.DecodeString(raw)
-	*s = v
-	return ok
+	return m, msg.Strings(jsonobj.StringInto("role", &m.Role), jsonobj.StringInto("reasoning_content", &m.ReasoningContent))
 }
 
 // decodeContent reads a message's content: a string, null, or an array of parts.
@@ -236,9 +224,9 @@ func readToolCall(raw json.RawMessage) (tc chatToolCall, ok bool) {
 			return true
 		}
 		o, err := jsonobj.ParseTrusted(v)
-		return err == nil && o.Plain(first, second) && readString(o, first, a) && readString(o, second, b)
+		return err == nil && o.Plain(first, second) && o.Strings(jsonobj.StringInto(first, a), jsonobj.StringInto(second, b))
 	}
-	ok = readString(obj, "id", &tc.ID) && readString(obj, "type", &tc.Type) &&
+	ok = obj.Strings(jsonobj.StringInto("id", &tc.ID), jsonobj.StringInto("type", &tc.Type)) &&
 		pair("function", "name", "arguments", &tc.Function.Name, &tc.Function.Arguments) &&
 		pair("custom", "name", "input", &tc.Custom.Name, &tc.Custom.Input)
 	return tc, ok

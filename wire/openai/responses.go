@@ -109,20 +109,12 @@ func (h *responseHead) scan(obj *jsonobj.Object) bool {
 	if !obj.Plain(responseHeadKeys...) {
 		return false
 	}
-	ok := true
-	if v, has := obj.Get("object"); has {
-		h.Object, ok = jsonobj.DecodeString(v)
-	}
-	if v, has := obj.Get("status"); has && ok {
-		h.Status, ok = jsonobj.DecodeString(v)
-	}
+	ok := obj.Strings(jsonobj.StringInto("object", &h.Object), jsonobj.StringInto("status", &h.Status))
 	if v, has := obj.Get("incomplete_details"); has && ok && string(v) != "null" {
 		d, err := jsonobj.ParseTrusted(v)
 		if ok = err == nil && d.Plain(reasonKeys...); ok {
 			h.IncompleteDetails = &struct{ Reason string }{}
-			if r, has := d.Get("reason"); has {
-				h.IncompleteDetails.Reason, ok = jsonobj.DecodeString(r)
-			}
+			ok = d.Strings(jsonobj.StringInto("reason", &h.IncompleteDetails.Reason))
 		}
 	}
 	if v, has := obj.Get("output"); has && ok {
@@ -221,12 +213,7 @@ func (it *outputItemFields) scan(obj *jsonobj.Object) bool {
 	if !obj.Plain(outputItemKeys...) {
 		return false
 	}
-	ok := true
-	str := func(key string, into *string) {
-		if v, has := obj.Get(key); has && ok {
-			*into, ok = jsonobj.DecodeString(v)
-		}
-	}
+	ok := obj.Strings(jsonobj.StringInto("type", &it.Type), jsonobj.StringInto("call_id", &it.CallID), jsonobj.StringInto("name", &it.Name))
 	optional := func(key string, into **string) {
 		if v, has := obj.Get(key); has && ok && string(v) != "null" {
 			var s string
@@ -235,9 +222,6 @@ func (it *outputItemFields) scan(obj *jsonobj.Object) bool {
 			}
 		}
 	}
-	str("type", &it.Type)
-	str("call_id", &it.CallID)
-	str("name", &it.Name)
 	optional("arguments", &it.Arguments)
 	optional("input", &it.Input)
 	it.ID, _ = obj.Get("id")
@@ -267,14 +251,7 @@ func (it *outputItemFields) scanContent(v json.RawMessage) bool {
 		if err != nil || !p.Plain(outputPartKeys...) {
 			return false
 		}
-		ok := true
-		if t, has := p.Get("type"); has {
-			it.Content[i].Type, ok = jsonobj.DecodeString(t)
-		}
-		if t, has := p.Get("text"); has && ok {
-			it.Content[i].Text, ok = jsonobj.DecodeString(t)
-		}
-		if !ok {
+		if !p.Strings(jsonobj.StringInto("type", &it.Content[i].Type), jsonobj.StringInto("text", &it.Content[i].Text)) {
 			return false
 		}
 	}
