@@ -106,17 +106,24 @@ func parseValid(data []byte) (*Object, error) {
 	if data[i] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
+	o, _, err := parseMembers(data, i)
+	return o, err
+}
+
+// parseMembers scans the members of the valid JSON object that starts at data[i], and returns the index
+// just after it.
+func parseMembers(data []byte, i int) (*Object, int, error) {
 	var buf [16]member // on the stack: the members are counted before the object is allocated
 	members := buf[:0]
 	i = skipSpace(data, i+1)
 	if data[i] == '}' {
-		return &Object{}, nil
+		return &Object{}, i + 1, nil
 	}
 	for {
 		end := skipString(data, i)
 		name, err := unquoteName(data[i:end])
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		i = skipSpace(data, end)
 		i = skipSpace(data, i+1) // past ':'
@@ -124,7 +131,7 @@ func parseValid(data []byte) (*Object, error) {
 		members = append(members, member{name: name, value: json.RawMessage(data[i:vend:vend])})
 		i = skipSpace(data, vend)
 		if data[i] == '}' {
-			return newObject(members), nil
+			return newObject(members), i + 1, nil
 		}
 		i = skipSpace(data, i+1) // past ','
 	}
@@ -369,6 +376,66 @@ func (o *Object) Strings(fields ...StringField) bool {
 		}
 	}
 	return true
+}
+
+// Bool reads member key, if o has it, as json.Unmarshal into a bool does (DecodeBool), into into; false
+// when it is neither a boolean nor null. A reader checks Plain first.
+func (o *Object) Bool(key string, into *bool) bool {
+	raw, has := o.Get(key)
+	if !has {
+		return true
+	}
+	var ok bool
+	*into, ok = DecodeBool(raw)
+	return ok
+}
+
+// Objects reads member key of o, if o has it, as json.Unmarshal into a slice of structs does, each
+// element an object read by read (which checks Plain first) into a zero T: nil for null, a zero T for a
+// null element, and false when the member is not an array, an element is neither an object nor null, or
+// read says false. A codec reads its requests' tools with it.
+func Objects[T any](o *Object, key string, read func(*Object, *T) bool) ([]T, bool) {
+	raw, has := o.Get(key)
+	if !has {
+		return nil, true
+	}
+	// The elements are parsed as the array is walked, not split first: a request's tools carry schemas,
+	// and each pass over them costs.
+	i := skipSpace(raw, 0)
+	switch {
+	case i == len(raw):
+		return nil, false
+	case raw[i] == 'n':
+		return nil, true // null: Get returned a valid value
+	case raw[i] != '[':
+		return nil, false
+	}
+	out := []T{}
+	i = skipSpace(raw, i+1)
+	if raw[i] == ']' {
+		return out, true
+	}
+	var zero T
+	for {
+		out = append(out, zero) // read into its place: a T of its own would escape to read
+		switch raw[i] {
+		case 'n':
+			i += len("null")
+		case '{':
+			obj, end, err := parseMembers(raw, i)
+			if err != nil || !read(obj, &out[len(out)-1]) {
+				return nil, false
+			}
+			i = end
+		default:
+			return nil, false
+		}
+		i = skipSpace(raw, i)
+		if raw[i] == ']' {
+			return out, true
+		}
+		i = skipSpace(raw, i+1) // past ','
+	}
 }
 
 // DecodeBool reads a valid JSON value as json.Unmarshal into a bool does: null leaves it false, and ok

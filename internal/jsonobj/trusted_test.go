@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// SplitArrayTrusted, DecodeString and DecodeBool read validated bytes as json.Unmarshal does: the same answer, and
+// SplitArrayTrusted, DecodeString, DecodeBool and, for a member, Objects and Object.Bool read validated bytes as json.Unmarshal does: the same answer, and
 // a failure exactly where encoding/json fails.
 func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 	t.Parallel()
@@ -18,7 +18,8 @@ func TestTrustedReadsAgreeWithEncodingJSON(t *testing.T) {
 		`"\\ \/ \b \f \n \r \t \u0000"`, `"\ud83d\ude00 a pair"`, `"\ud83d a lone high half"`, `"\udc00 a lone low half"`,
 		`"\ud83d\u0041 a high half before a letter"`, `"\ud83d\ud83d\ude00 two high halves, the second paired"`,
 		"\"an escape \\n and \xc3 truncated UTF-8\"", `"a plain run of more than eight bytes\nthen an escape"`,
-		`false`, ` true `, `0`, `"true"`,
+		`false`, ` true `, `0`, `"true"`, `[{"a":"x"},null,{}]`, `[{"A":"x"}]`, `[{"a":"x","a":"y"}]`, `[{"a":1}]`, `[[]]`,
+		`[{"a":null,"b":2}]`,
 	} {
 		t.Run(data, func(t *testing.T) {
 			t.Parallel()
@@ -62,6 +63,7 @@ func checkTrusted(t *testing.T, data []byte) {
 	if ok != (wantErr == nil) || b != wantB {
 		t.Errorf("%q: DecodeBool %v %v, encoding/json %v %v", data, b, ok, wantB, wantErr)
 	}
+	checkMember(t, data)
 }
 
 func TestPlain(t *testing.T) {
@@ -91,5 +93,35 @@ func TestPlain(t *testing.T) {
 				t.Errorf("Plain(%q) = %v, want %v", tc.keys, got, tc.want)
 			}
 		})
+	}
+}
+
+// checkMember reads data as an object's member k with Objects and Object.Bool, and holds them to
+// json.Unmarshal into a struct with such a field.
+func checkMember(t *testing.T, data []byte) {
+	t.Helper()
+	obj, err := jsonobj.ParseTrusted([]byte(`{"k":` + string(data) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type elem struct {
+		A string `json:"a"`
+	}
+	var wantElems struct{ K []elem }
+	wantErr := json.Unmarshal([]byte(`{"K":`+string(data)+`}`), &wantElems)
+	elems, ok := jsonobj.Objects(obj, "k", func(o *jsonobj.Object, e *elem) bool {
+		return o.Plain("a") && o.Strings(jsonobj.StringInto("a", &e.A))
+	})
+	if ok && wantErr != nil {
+		t.Errorf("%q: Objects read where encoding/json fails (%v)", data, wantErr)
+	}
+	if diff := cmp.Diff(wantElems.K, elems); ok && diff != "" {
+		t.Errorf("%q: Objects (-encoding/json +read):\n%s", data, diff)
+	}
+	var wantB struct{ K bool }
+	wantErr = json.Unmarshal([]byte(`{"K":`+string(data)+`}`), &wantB)
+	var b bool
+	if ok := obj.Bool("k", &b); ok != (wantErr == nil) || b != wantB.K {
+		t.Errorf("%q: Bool %v %v, encoding/json %v %v", data, b, ok, wantB.K, wantErr)
 	}
 }

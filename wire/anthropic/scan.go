@@ -40,35 +40,14 @@ func readHead(obj *jsonobj.Object) (requestHead, error) {
 }
 
 func (h *requestHead) readPlain(obj *jsonobj.Object) bool {
-	ok := true
-	if raw, has := obj.Get("model"); has {
-		h.Model, ok = jsonobj.DecodeString(raw)
+	if !obj.Strings(jsonobj.StringInto("model", &h.Model)) || !obj.Bool("stream", &h.Stream) {
+		return false
 	}
-	if raw, has := obj.Get("stream"); has && ok {
-		h.Stream, ok = jsonobj.DecodeBool(raw)
-	}
-	raw, has := obj.Get("tools")
-	if !has || !ok {
-		return ok
-	}
-	elems, err := jsonobj.SplitArrayTrusted(raw)
-	if err != nil || elems == nil {
-		return err == nil // null leaves the tools nil
-	}
-	h.Tools = make([]requestTool, len(elems))
-	for i, e := range elems {
-		if string(e) == "null" {
-			continue // a null element is a zero struct
-		}
-		t, err := jsonobj.ParseTrusted(e)
-		if err != nil || !t.Plain("name", "type") {
-			return false
-		}
-		if !t.Strings(jsonobj.StringInto("name", &h.Tools[i].Name), jsonobj.StringInto("type", &h.Tools[i].Type)) {
-			return false
-		}
-	}
-	return true
+	var ok bool
+	h.Tools, ok = jsonobj.Objects(obj, "tools", func(t *jsonobj.Object, tool *requestTool) bool {
+		return t.Plain("name", "type") && t.Strings(jsonobj.StringInto("name", &tool.Name), jsonobj.StringInto("type", &tool.Type))
+	})
+	return ok
 }
 
 // wireMessage is what addMessage reads of a message.
@@ -125,10 +104,7 @@ func (b *callBlock) readPlain(obj *jsonobj.Object) bool {
 	if raw, has := obj.Get("input"); has && ok {
 		b.Input, ok = raw, string(raw) != "null"
 	}
-	if raw, has := obj.Get("is_error"); has && ok {
-		b.IsError, ok = jsonobj.DecodeBool(raw)
-	}
-	return ok
+	return ok && obj.Bool("is_error", &b.IsError)
 }
 
 // textFields is what Classify reads of a content block.
