@@ -5,6 +5,7 @@ package pipelinetest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,4 +201,22 @@ func Testdata(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return body
+}
+
+// AgentTools writes n distinct tool definitions of a coding agent's size (a name, a sentence, a JSON
+// schema of a few properties) as a JSON array whose elements each is: each codec's benchmarks shape them
+// as its wire format does, as an agent that offers a model its whole toolbox does on every turn. The name
+// and the description need no escape in a JSON string; the schema is a JSON object.
+func AgentTools(n int, each func(name, description, schema string) string) string {
+	const (
+		description = "Reads, searches or changes the files of the working tree; paths are relative to its root, and the output is cut at 30,000 characters."
+		schema      = `{"type":"object","properties":{"path":{"type":"string","description":"the file or directory, relative to the root"},` +
+			`"pattern":{"type":"string","description":"a regular expression, RE2 syntax"},"limit":{"type":"integer","minimum":1,"maximum":2000},` +
+			`"recursive":{"type":"boolean","default":false}},"required":["path"],"additionalProperties":false}`
+	)
+	elems := make([]string, n)
+	for i := range elems {
+		elems[i] = each(fmt.Sprintf("tool_%d", i), description, schema)
+	}
+	return "[" + strings.Join(elems, ",") + "]"
 }

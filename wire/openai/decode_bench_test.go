@@ -1,8 +1,10 @@
 package openai_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/openai"
 )
@@ -25,4 +27,27 @@ func BenchmarkDecodeChatRequest(b *testing.B) {
 
 func BenchmarkDecodeResponsesRequest(b *testing.B) {
 	pipelinetest.BenchDecode(b, sdkResponsesRequest(b), openai.DecodeResponsesRequest)
+}
+
+// The request side with an agent's toolbox: 24 function tools, each with its schema, which the codec reads
+// for their names.
+
+func BenchmarkDecodeChatRequestTools(b *testing.B) {
+	pipelinetest.BenchDecode(b, withTools(b, sdkChatRequest(b), func(name, desc, schema string) string {
+		return `{"type":"function","function":{"name":"` + name + `","description":"` + desc + `","parameters":` + schema + `}}`
+	}), openai.DecodeChatRequest)
+}
+
+func BenchmarkDecodeResponsesRequestTools(b *testing.B) {
+	pipelinetest.BenchDecode(b, withTools(b, sdkResponsesRequest(b), func(name, desc, schema string) string {
+		return `{"type":"function","name":"` + name + `","description":"` + desc + `","parameters":` + schema + `,"strict":true}`
+	}), openai.DecodeResponsesRequest)
+}
+
+func withTools(b *testing.B, body []byte, each func(name, desc, schema string) string) []byte {
+	out, err := jsonobj.SetMember(body, "tools", json.RawMessage(pipelinetest.AgentTools(24, each)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }
