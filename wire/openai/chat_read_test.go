@@ -183,3 +183,68 @@ func agreesWithEncodingJSON[T any](t *testing.T, data []byte, read func(json.Raw
 	}
 	return true
 }
+
+// A request's head (model, stream, tools and for Responses its instructions) reads as json.Unmarshal of
+// the object those members make: exact names at the top, a tool's members as a struct's.
+func TestReadRequestHeadsAgreeWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc            string
+		chat, responses bool // whether each reader takes the head rather than leave it to encoding/json
+		data            string
+	}{
+		{"a chat request's tools", true, true, `{"model":"gpt-4.1","stream":true,"messages":[],"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object"}}},{"type":"custom","custom":{"name":"patch"}}]}`},
+		{"a responses request's tools", true, true, `{"model":"gpt-4.1","instructions":"be brief","input":"hi","tools":[{"type":"function","name":"bash","parameters":{}},{"type":"mcp","server_label":"fs"},{"type":"web_search"}]}`},
+		{"no head", true, true, `{}`},
+		{"null members", true, true, `{"model":null,"stream":null,"instructions":null,"tools":null}`},
+		{"empty tools", true, true, `{"tools":[]}`},
+		{"a null tool", true, true, `{"tools":[null,{"type":"function"}]}`},
+		{"a null function", true, true, `{"tools":[{"type":"function","function":null}]}`},
+		{"a head member in another case, which the head does not read", true, true, `{"Model":"x","model":"y"}`},
+		{"a model twice, the last read", true, true, `{"model":"a","model":"b"}`},
+		{"a model that is a number", false, false, `{"model":4}`},
+		{"a stream that is a string", false, false, `{"stream":"yes"}`},
+		{"instructions that are an array", true, false, `{"instructions":["a"]}`},
+		{"tools that are an object", false, false, `{"tools":{"type":"function"}}`},
+		{"a tool that is a string", false, false, `{"tools":["bash"]}`},
+		{"a tool's type in capitals", false, false, `{"tools":[{"TYPE":"function"}]}`},
+		{"a tool's name twice", true, false, `{"tools":[{"name":"a","name":"b"}]}`},
+		{"a function's name in another case", false, true, `{"tools":[{"function":{"Name":"bash"}}]}`},
+		{"a function that is a string", false, true, `{"tools":[{"function":"bash"}]}`},
+		{"a server label that is a number", true, false, `{"tools":[{"server_label":1}]}`},
+		{"a name with an escape", true, true, `{"tools":[{"name":"b\u0061sh","function":{"name":"b\u0061sh"}}]}`},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			chat := agreesOnHead(t, []byte(tc.data), readChatRequestHead, "model", "stream", "tools")
+			responses := agreesOnHead(t, []byte(tc.data), readResponsesRequestHead, "model", "stream", "instructions", "tools")
+			if chat != tc.chat || responses != tc.responses {
+				t.Errorf("read member by member: chat %v, responses %v; want %v, %v", chat, responses, tc.chat, tc.responses)
+			}
+		})
+	}
+}
+
+func FuzzReadRequestHeads(f *testing.F) {
+	for _, s := range []string{`{"model":"m","stream":true,"tools":[{"type":"function","function":{"name":"f"}},{"type":"custom","custom":{"name":"c"}}]}`,
+		`{"instructions":"x","tools":[{"type":"mcp","server_label":"s"},null]}`, `{"tools":[{"Name":"a"}]}`, `{"stream":1}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) {
+			agreesOnHead(t, data, readChatRequestHead, "model", "stream", "tools")
+			agreesOnHead(t, data, readResponsesRequestHead, "model", "stream", "instructions", "tools")
+		}
+	})
+}
+
+// agreesOnHead holds a request head's reader to json.Unmarshal of the object the head's keys make of
+// the request data (jsonobj.Object.Pick), which the codec decodes when the reader does not take it.
+func agreesOnHead[T any](t *testing.T, data []byte, read func(*jsonobj.Object) (T, bool), keys ...string) bool {
+	t.Helper()
+	obj, err := jsonobj.ParseTrusted(data)
+	if err != nil {
+		return false // a request that is not an object is refused before its head is read
+	}
+	return agreesWithEncodingJSON(t, obj.Pick(keys...), func(json.RawMessage) (T, bool) { return read(obj) })
+}

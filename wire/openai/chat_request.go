@@ -38,13 +38,12 @@ func DecodeChatRequest(body []byte) (*ChatRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a chat completion request: %v", err)
 	}
-	var head struct {
-		Model  string          `json:"model"`
-		Stream bool            `json:"stream"`
-		Tools  []chatToolEntry `json:"tools"`
-	}
-	if err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &head); err != nil {
-		return nil, fmt.Errorf("not a chat completion request: %v", err)
+	head, ok := readChatRequestHead(obj)
+	if !ok {
+		head = chatRequestHead{}
+		if err := json.Unmarshal(obj.Pick("model", "stream", "tools"), &head); err != nil {
+			return nil, fmt.Errorf("not a chat completion request: %v", err)
+		}
 	}
 	rawMsgs, ok := obj.Get("messages")
 	if !ok {
@@ -68,15 +67,18 @@ func DecodeChatRequest(body []byte) (*ChatRequest, error) {
 	return r, nil
 }
 
+// chatRequestHead is what a request says beside its messages that Warden reads.
+type chatRequestHead struct {
+	Model  string          `json:"model"`
+	Stream bool            `json:"stream"`
+	Tools  []chatToolEntry `json:"tools"`
+}
+
 // chatToolEntry is one entry of a request's tools: a function or a custom tool.
 type chatToolEntry struct {
-	Type     string `json:"type"`
-	Function struct {
-		Name string `json:"name"`
-	} `json:"function"`
-	Custom struct {
-		Name string `json:"name"`
-	} `json:"custom"`
+	Type     string   `json:"type"`
+	Function toolName `json:"function"`
+	Custom   toolName `json:"custom"`
 }
 
 func (t chatToolEntry) name() string {
@@ -84,6 +86,38 @@ func (t chatToolEntry) name() string {
 		return t.Custom.Name
 	}
 	return t.Function.Name
+}
+
+// toolName is a function's or a custom tool's definition, of which Warden reads the name.
+type toolName struct {
+	Name string `json:"name"`
+}
+
+// readChatRequestHead reads the members model, stream and tools of the request obj as json.Unmarshal of
+// the object those members make (obj.Pick: exact names, the last of duplicates) does, from the validated
+// bytes: a request's tools carry every function's schema, which encoding/json would scan twice more. ok is
+// false when encoding/json must read them (a member of another type, a tool's member named in another case
+// or twice), so that the answer and the error are always json.Unmarshal's.
+func readChatRequestHead(obj *jsonobj.Object) (h chatRequestHead, ok bool) {
+	if !obj.Strings(jsonobj.StringInto("model", &h.Model)) || !obj.Bool("stream", &h.Stream) {
+		return h, false
+	}
+	h.Tools, ok = jsonobj.Objects(obj, "tools", func(t *jsonobj.Object, tool *chatToolEntry) bool {
+		return t.Plain("type", "function", "custom") && t.Strings(jsonobj.StringInto("type", &tool.Type)) &&
+			readToolName(t, "function", &tool.Function) && readToolName(t, "custom", &tool.Custom)
+	})
+	return h, ok
+}
+
+// readToolName reads member key of obj, if it has one, into n as json.Unmarshal does; false when
+// encoding/json must read it.
+func readToolName(obj *jsonobj.Object, key string, n *toolName) bool {
+	raw, has := obj.Get(key)
+	if !has || string(raw) == "null" {
+		return true
+	}
+	o, err := jsonobj.ParseTrusted(raw)
+	return err == nil && o.Plain("name") && o.Strings(jsonobj.StringInto("name", &n.Name))
 }
 
 func decodeChatMessage(raw json.RawMessage) (warden.Message, error) {

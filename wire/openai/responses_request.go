@@ -44,18 +44,12 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a responses request: %v", err)
 	}
-	var head struct {
-		Model        string  `json:"model"`
-		Stream       bool    `json:"stream"`
-		Instructions *string `json:"instructions"`
-		Tools        []struct {
-			Type        string `json:"type"`
-			Name        string `json:"name"`
-			ServerLabel string `json:"server_label"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(obj.Pick("model", "stream", "instructions", "tools"), &head); err != nil {
-		return nil, fmt.Errorf("not a responses request: %v", err)
+	head, ok := readResponsesRequestHead(obj)
+	if !ok {
+		head = responsesRequestHead{}
+		if err := json.Unmarshal(obj.Pick("model", "stream", "instructions", "tools"), &head); err != nil {
+			return nil, fmt.Errorf("not a responses request: %v", err)
+		}
 	}
 	r := &ResponsesRequest{raw: body, obj: obj, model: head.Model, stream: head.Stream}
 	for _, t := range head.Tools {
@@ -125,6 +119,42 @@ type inputItemFields struct {
 	Role   string `json:"role"`
 	CallID string `json:"call_id"`
 	Name   string `json:"name"`
+}
+
+// responsesRequestHead is what a request says beside its input that Warden reads.
+type responsesRequestHead struct {
+	Model        string         `json:"model"`
+	Stream       bool           `json:"stream"`
+	Instructions *string        `json:"instructions"`
+	Tools        []responseTool `json:"tools"`
+}
+
+// responseTool is an entry of a request's tools: a function or custom tool by name, an MCP server by
+// label, a built-in tool by type.
+type responseTool struct {
+	Type        string `json:"type"`
+	Name        string `json:"name"`
+	ServerLabel string `json:"server_label"`
+}
+
+// readResponsesRequestHead reads the members model, stream, instructions and tools of the request obj as
+// json.Unmarshal of the object those members make does (see readChatRequestHead); ok is false when
+// encoding/json must read them.
+func readResponsesRequestHead(obj *jsonobj.Object) (h responsesRequestHead, ok bool) {
+	if !obj.Strings(jsonobj.StringInto("model", &h.Model)) || !obj.Bool("stream", &h.Stream) {
+		return h, false
+	}
+	if raw, has := obj.Get("instructions"); has && string(raw) != "null" {
+		h.Instructions = new(string)
+		if *h.Instructions, ok = jsonobj.DecodeString(raw); !ok {
+			return h, false
+		}
+	}
+	h.Tools, ok = jsonobj.Objects(obj, "tools", func(t *jsonobj.Object, tool *responseTool) bool {
+		return t.Plain("type", "name", "server_label") && t.Strings(jsonobj.StringInto("type", &tool.Type),
+			jsonobj.StringInto("name", &tool.Name), jsonobj.StringInto("server_label", &tool.ServerLabel))
+	})
+	return h, ok
 }
 
 // readInputItem reads an input item as json.Unmarshal into an inputItemFields would, member by member
