@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
@@ -99,37 +100,107 @@ func DecodeRequest(body []byte) (*Request, error) {
 	return r, nil
 }
 
+// readTools reads the names of the tools the request offers: each function declaration's, and each
+// built-in tool's key (googleSearch, codeExecution, …), in the order the request gives them. A tool is read
+// as a map is (by exact key, the last of duplicates), its declarations as json.Unmarshal into structs does;
+// anything readToolNames cannot take that way goes through encoding/json, for its error.
 func (r *Request) readTools() error {
 	raw, ok := r.obj.Get("tools")
 	if !ok {
 		return nil
 	}
+	var err error
+	if r.tools, ok = readToolNames(raw); !ok {
+		r.tools, err = decodeToolNames(raw)
+	}
+	return err
+}
+
+// readToolNames reads tools from validated bytes; ok is false when encoding/json must read them.
+func readToolNames(tools json.RawMessage) (names []string, ok bool) {
+	elems, err := jsonobj.SplitArrayTrusted(tools)
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range elems {
+		if string(e) == "null" {
+			continue // a nil map: no tool
+		}
+		t, err := jsonobj.ParseTrusted(e)
+		if err != nil {
+			return nil, false
+		}
+		key := declarationsKey(t.Get)
+		if key == "" {
+			names = appendBuiltIn(names, t)
+			continue
+		}
+		fns, ok := jsonobj.Objects(t, key, func(f *jsonobj.Object, fn *functionDeclaration) bool {
+			return f.Plain("name") && f.Strings(jsonobj.StringInto("name", &fn.Name))
+		})
+		if !ok {
+			return nil, false
+		}
+		for _, f := range fns {
+			names = append(names, f.Name)
+		}
+	}
+	return names, true
+}
+
+// decodeToolNames is readToolNames with encoding/json, for what that cannot read: its answer (in the same
+// order) or its error.
+func decodeToolNames(raw json.RawMessage) ([]string, error) {
 	var tools []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return fmt.Errorf("tools: %v", err)
+		return nil, fmt.Errorf("tools: %v", err)
 	}
-	for _, t := range tools {
-		decls := t["functionDeclarations"]
-		if decls == nil {
-			decls = t["function_declarations"]
-		}
-		if decls == nil {
-			for k := range t { // a built-in tool: googleSearch, codeExecution, …
-				r.tools = append(r.tools, k)
+	elems, _ := jsonobj.SplitArrayTrusted(raw) // valid: encoding/json read it
+	var names []string
+	for i, t := range tools {
+		key := declarationsKey(func(k string) (json.RawMessage, bool) { v, ok := t[k]; return v, ok })
+		if key == "" {
+			if obj, err := jsonobj.ParseTrusted(elems[i]); err == nil { // the map's keys in the request's order
+				names = appendBuiltIn(names, obj)
 			}
 			continue
 		}
-		var fns []struct {
-			Name string `json:"name"`
-		}
-		if err := json.Unmarshal(decls, &fns); err != nil {
-			return fmt.Errorf("tools: functionDeclarations: %v", err)
+		var fns []functionDeclaration
+		if err := json.Unmarshal(t[key], &fns); err != nil {
+			return nil, fmt.Errorf("tools: functionDeclarations: %v", err)
 		}
 		for _, f := range fns {
-			r.tools = append(r.tools, f.Name)
+			names = append(names, f.Name)
 		}
 	}
-	return nil
+	return names, nil
+}
+
+// functionDeclaration is what Warden reads of a declared function.
+type functionDeclaration struct {
+	Name string `json:"name"`
+}
+
+// declarationsKey names the member of a tool that holds its function declarations, in the spelling the
+// tool uses ("" for a built-in tool); the camelCase one counts when both are there.
+func declarationsKey(get func(string) (json.RawMessage, bool)) string {
+	for _, k := range [...]string{"functionDeclarations", "function_declarations"} {
+		if _, ok := get(k); ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// appendBuiltIn appends a built-in tool's keys to names, once each, in the order the tool gives them.
+func appendBuiltIn(names []string, tool *jsonobj.Object) []string {
+	keys := tool.Keys()
+	for i, k := range keys {
+		if !slices.Contains(keys[:i], k) {
+			names = append(names, k)
+		}
+	}
+	return names
 }
 
 // geminiCall is a functionCall or functionResponse.

@@ -10,6 +10,7 @@ import (
 	"github.com/agentwarden/warden/internal/jsontest"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The response and request readers answer as json.Unmarshal into their structs does: the same values, and an error
@@ -56,6 +57,17 @@ func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 		{"a call with null args and response", `{"id":"i","name":"n","args":null,"response":null}`},
 		{"a call whose name is a number", `{"name":5}`},
 		{"a call whose id is named in another case", `{"ID":"i","id":"j"}`},
+		{"tools", `[{"functionDeclarations":[{"name":"bash","parameters":{"type":"object"}},{"name":"read"}]},{"googleSearch":{}}]`},
+		{"tools in snake case", `[{"function_declarations":[{"name":"a"}]}]`},
+		{"tools in both spellings", `[{"function_declarations":[{"name":"a"}],"functionDeclarations":[{"name":"b"}]}]`},
+		{"null declarations beside snake-case ones", `[{"functionDeclarations":null,"function_declarations":[{"name":"a"}]}]`},
+		{"a built-in tool with keys twice", `[{"googleSearch":{},"codeExecution":{},"googleSearch":null}]`},
+		{"a null tool and a null declaration", `[null,{"functionDeclarations":[null,{"name":"x"}]}]`},
+		{"a declaration's name in capitals", `[{"functionDeclarations":[{"NAME":"x"}]}]`},
+		{"a declaration's name twice", `[{"functionDeclarations":[{"name":"x","name":"y"}]}]`},
+		{"a declaration's name a number", `[{"functionDeclarations":[{"name":1}]}]`},
+		{"declarations an object", `[{"functionDeclarations":{"name":"x"}}]`},
+		{"a tool a string", `["googleSearch"]`},
 		{"not an object", `["text"]`},
 		{"null", `null`},
 	} {
@@ -89,6 +101,8 @@ func checkScanReaders(t *testing.T, data []byte) {
 	if diff := cmp.Diff(classifyWithAMap(data), partsContent.Classify(data)); diff != "" {
 		t.Errorf("%q: Classify (-as a map +read):\n%s", data, diff)
 	}
+
+	checkToolNames(t, data)
 
 	obj, err := jsonobj.ParseTrusted(data)
 	if err != nil {
@@ -149,4 +163,59 @@ func classifyWithAMap(elem json.RawMessage) reqtext.Part {
 		}
 	}
 	return reqtext.Part{}
+}
+
+// checkToolNames holds readTools' two readings to encoding/json's: readToolNames to decodeToolNames (the
+// same names in the same order, and nothing read that encoding/json rejects), and decodeToolNames to the
+// reading with maps it replaced (the same names, whose order a map's iteration made random, and an error
+// exactly when that one has one).
+func checkToolNames(t *testing.T, tools []byte) {
+	t.Helper()
+	want, wantErr := toolNamesWithMaps(tools)
+	got, err := decodeToolNames(tools)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: decodeToolNames error %v, with maps %v", tools, err, wantErr)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("%q: decodeToolNames (-with maps +decoded):\n%s", tools, diff)
+	}
+	read, ok := readToolNames(tools)
+	if !ok {
+		return
+	}
+	if err != nil {
+		t.Fatalf("%q: readToolNames read what encoding/json rejects (%v)", tools, err)
+	}
+	if diff := cmp.Diff(got, read); diff != "" {
+		t.Errorf("%q: readToolNames (-decoded +read):\n%s", tools, diff)
+	}
+}
+
+// toolNamesWithMaps is how a request's tools were read before readToolNames: each tool decoded into a map.
+func toolNamesWithMaps(raw []byte) ([]string, error) {
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return nil, fmt.Errorf("tools: %v", err)
+	}
+	var names []string
+	for _, t := range tools {
+		decls := t["functionDeclarations"]
+		if decls == nil {
+			decls = t["function_declarations"]
+		}
+		if decls == nil {
+			for k := range t {
+				names = append(names, k)
+			}
+			continue
+		}
+		var fns []functionDeclaration // named, as the codec's now is: encoding/json's errors name it
+		if err := json.Unmarshal(decls, &fns); err != nil {
+			return nil, fmt.Errorf("tools: functionDeclarations: %v", err)
+		}
+		for _, f := range fns {
+			names = append(names, f.Name)
+		}
+	}
+	return names, nil
 }
