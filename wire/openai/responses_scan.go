@@ -73,6 +73,30 @@ func scanResponsesItemEvent(data string) (typ string, index int, ok bool) {
 // match, since it could spell one after decoding.
 func hasKeyFolding(s string, keys ...string) bool { return foldedKey(s, false, keys) }
 
+// scanResponseStateEvent reads an event that tells the response's state before its output, as OpenAI
+// writes it:
+//
+//	{"type":"response.created","response":{…},"sequence_number":N}
+//
+// (and response.queued and response.in_progress), without validating or decoding the response it carries,
+// which echoes the request's instructions and tools: all the guard does with such an event is pass it on or,
+// in a follow-up round, drop it. It declines anything else, and an event with a top-level key that folds to
+// type or output_index (encoding/json would read the last type, or an item's event). A malformed event is
+// not noticed here: it goes to the client as it came. A differential fuzz test holds it to encoding/json.
+func scanResponseStateEvent(data string) bool {
+	const head = `{"type":"response.`
+	if !strings.HasPrefix(data, head) {
+		return false
+	}
+	rest := data[len(head):]
+	for _, state := range [...]string{`created",`, `in_progress",`, `queued",`} {
+		if strings.HasPrefix(rest, state) {
+			return !hasTopLevelKeyFolding(rest[len(state):], "type", "output_index")
+		}
+	}
+	return false
+}
+
 // hasTopLevelKeyFolding is hasKeyFolding for the keys of the object itself, not those of the objects in
 // its values: the keys encoding/json matches to a struct's fields.
 func hasTopLevelKeyFolding(s string, keys ...string) bool { return foldedKey(s, true, keys) }
@@ -91,6 +115,13 @@ func foldedKey(s string, topOnly bool, keys []string) bool {
 			continue
 		case '"':
 		default:
+			continue
+		}
+		if topOnly && depth > 0 {
+			// A string inside a member's value names nothing that counts: only its end is wanted.
+			if i = closingQuote(s, i+1); i == len(s) {
+				return true // an unterminated string: let encoding/json say what it is
+			}
 			continue
 		}
 		j, escaped, ascii := i+1, false, true
@@ -132,6 +163,27 @@ func foldedKey(s string, topOnly bool, keys []string) bool {
 		i = j
 	}
 	return false
+}
+
+// closingQuote is the index of the quote that closes the JSON string whose text starts at s[i], or len(s):
+// the next quote not escaped, that is, with an even run of backslashes before it. strings.IndexByte
+// finds each quote many bytes at a time.
+func closingQuote(s string, i int) int {
+	for {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		q += i
+		b := q
+		for b > i && s[b-1] == '\\' {
+			b--
+		}
+		if (q-b)%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // textDelta is what scanOutputTextDelta reads of an output_text delta: the part it belongs to, its text, and

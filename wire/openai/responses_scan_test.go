@@ -54,6 +54,10 @@ func TestHasKeyFolding(t *testing.T) {
 		{desc: "a nested key is found when all depths count", rest: `,"part":{"logprobs":1}}`, want: true},
 		{desc: "a nested key is passed over when only the top counts", rest: `,"part":{"logprobs":1}}`, topOnly: true},
 		{desc: "a top-level key after a nested object is found", rest: `,"part":{"a":[1,{"b":2}]},"LOGPROBS":1}`, topOnly: true, want: true},
+		{desc: "a nested string with an escaped quote does not end early", rest: `,"part":{"a":"x\"},\"type\":1"}}`, topOnly: true},
+		{desc: "a nested string ending in an escaped backslash ends there", rest: `,"part":{"a":"x\\"},"Type":1}`, topOnly: true, want: true},
+		{desc: "a nested string's escaped backslash before an escaped quote", rest: `,"part":["\\\"}],\"type\":"]}`, topOnly: true},
+		{desc: "an unterminated nested string counts as a key", rest: `,"part":{"a":"x\"}`, topOnly: true, want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -87,6 +91,30 @@ func FuzzScanResponsesItemEvent(f *testing.F) {
 		switch typ {
 		case "response.output_item.added", "response.output_item.done", "response.completed", "response.incomplete", "response.failed":
 			t.Fatalf("the scanner read %q, which the guard must decode", data)
+		}
+	})
+}
+
+// FuzzScanResponseStateEvent: whatever the scanner takes, encoding/json reads as a state event without an
+// output index, unless it rejects the event outright.
+func FuzzScanResponseStateEvent(f *testing.F) {
+	f.Add(`{"type":"response.created","response":{"id":"resp_1","object":"response","status":"in_progress","output":[],"tools":[{"type":"function","name":"bash"}]},"sequence_number":0}`)
+	f.Add(`{"type":"response.in_progress","response":{"type":"x","output_index":2},"sequence_number":1}`)
+	f.Add(`{"type":"response.queued","Type":"response.output_text.delta","output_index":0}`)
+	f.Add(`{"type":"response.created","output_index":0,"item":{}}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		if !scanResponseStateEvent(data) {
+			return
+		}
+		var e responsesEvent
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			return
+		}
+		switch {
+		case e.OutputIndex != nil:
+			t.Fatalf("the scanner took %q, which encoding/json reads with output index %d", data, *e.OutputIndex)
+		case e.Type != "response.created" && e.Type != "response.in_progress" && e.Type != "response.queued":
+			t.Fatalf("the scanner took %q, which encoding/json reads as %q", data, e.Type)
 		}
 	})
 }

@@ -400,6 +400,12 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 			return g.pass(ev, idx, si)
 		}
 	}
+	if scanResponseStateEvent(ev.Data) {
+		if g.follows {
+			return nil // the client's stream has its state events from the first round
+		}
+		return g.write(ev.Raw)
+	}
 	data := strings.TrimSpace(ev.Data)
 	if !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
@@ -475,6 +481,12 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 func (g *responsesStreamGuard) passPeeked(raw []byte, data string) (bool, error) {
 	if g.decided || len(data) == 0 || data[len(data)-1] != '}' {
 		return false, nil // or one TrimSpace would change, which event reads after trimming
+	}
+	if scanResponseStateEvent(data) {
+		if g.follows {
+			return true, nil // as event drops it
+		}
+		return true, g.write(raw)
 	}
 	typ, idx, ok := scanResponsesItemEvent(data)
 	if !ok {

@@ -44,6 +44,27 @@ func BenchmarkGuardResponsesStreamOpening(b *testing.B) {
 	pipelinetest.BenchStream(b, data, 6, openai.GuardResponsesStream)
 }
 
+// BenchmarkGuardResponsesStreamOpeningTools is BenchmarkGuardResponsesStreamOpening with the response
+// object as OpenAI's created, in_progress and completed events carry it: echoing the request's
+// instructions and its tools (24, with schemas), some 14 KB each.
+func BenchmarkGuardResponsesStreamOpeningTools(b *testing.B) {
+	tools := pipelinetest.AgentTools(24, func(name, desc, schema string) string {
+		return `{"type":"function","name":"` + name + `","description":"` + desc + `","parameters":` + schema + `,"strict":true}`
+	})
+	shell := func(status string) string {
+		return `{"id":"resp_1","object":"response","created_at":1760000000,"status":"` + status + `","model":"gpt-4.1",` +
+			`"instructions":"You are a coding agent. Work in the repository you are given; run the tests before you finish.",` +
+			`"output":[],"parallel_tool_calls":true,"temperature":1.0,"tool_choice":"auto","tools":` + tools + `,"top_p":1.0,"usage":null}`
+	}
+	data := []byte("event: response.created\ndata: {\"type\":\"response.created\",\"response\":" + shell("in_progress") + ",\"sequence_number\":0}\n\n" +
+		"event: response.in_progress\ndata: {\"type\":\"response.in_progress\",\"response\":" + shell("in_progress") + ",\"sequence_number\":1}\n\n" +
+		"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"in_progress\",\"role\":\"assistant\",\"content\":[]},\"sequence_number\":2}\n\n" +
+		"event: response.content_part.added\ndata: {\"type\":\"response.content_part.added\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"annotations\":[],\"text\":\"\"},\"sequence_number\":3}\n\n" +
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hello\",\"logprobs\":[],\"sequence_number\":4}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":" + shell("completed") + ",\"sequence_number\":5}\n\n")
+	pipelinetest.BenchStream(b, data, 6, openai.GuardResponsesStream)
+}
+
 // BenchmarkGuardResponsesColdChunk: one text delta of a paced Responses stream through the stream guard
 // with the CPU caches emptied first, as `warden bench` meets it, against a plain copy (see
 // pipelinetest.BenchColdChunk). Each delta carries the next sequence_number, as a provider's do.
