@@ -53,6 +53,25 @@ func DecodeResponse(body []byte) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a response: %v", err) // not JSON, or not an object: say so rather than name a struct
 	}
+	return decodeResponseObject(body, obj)
+}
+
+// decodeValidResponse is DecodeResponse for valid JSON that does not change afterwards (a terminal
+// event's response, which the stream guard decoded the event for): it is neither validated nor copied
+// again, and a stream's last event, which carries the whole response, is read once.
+func decodeValidResponse(body []byte) (*Response, error) {
+	if len(body) == 0 {
+		return DecodeResponse(body) // for its error
+	}
+	obj, err := jsonobj.ParseTrusted(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a response: %v", err)
+	}
+	return decodeResponseObject(body, obj)
+}
+
+// decodeResponseObject reads the response body, which obj holds parsed.
+func decodeResponseObject(body []byte, obj *jsonobj.Object) (*Response, error) {
 	var head responseHead
 	if !head.scan(obj) {
 		head = responseHead{}

@@ -615,7 +615,7 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 			return err
 		}
 	}
-	r, err := DecodeResponse(rawResp)
+	r, err := decodeValidResponse(rawResp) // the event's, or one releasedResponse wrote
 	if err != nil {
 		return fmt.Errorf("%s: %v", ev.Type, err)
 	}
