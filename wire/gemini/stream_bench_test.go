@@ -2,6 +2,7 @@ package gemini_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -33,4 +34,15 @@ func BenchmarkGuardColdChunk(b *testing.B) {
 	const chunk = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"%s\"}],\"role\":\"model\"},\"index\":0}],\"modelVersion\":\"gemini-2.5-flash\",\"responseId\":\"r1\"}\r\n\r\n"
 	next := []byte(fmt.Sprintf(chunk, " token"))
 	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), func(int) []byte { return next }, gemini.GuardStream)
+}
+
+// BenchmarkGuardToolCallStream: a recorded stream of two text chunks, a chunk with a function call and
+// the finishing chunk through the stream guard. The call's chunk and the finish are the ones the guard
+// reads whole: it holds the call, and decides on the response when the finish reason comes.
+func BenchmarkGuardToolCallStream(b *testing.B) {
+	data, err := os.ReadFile("testdata/stream_function_call.sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pipelinetest.BenchStream(b, data, 4, gemini.GuardStream)
 }
