@@ -126,6 +126,108 @@ func (p *responsePart) readPlain(obj *jsonobj.Object) bool {
 	return ok
 }
 
+// readStreamChunk reads a stream chunk (data, valid JSON or not) as json.Unmarshal into a streamChunk
+// does: the chunks that are not plain text (a call, a thought, the finish) come this way.
+func readStreamChunk(data []byte) (streamChunk, error) {
+	var c streamChunk
+	if obj, err := jsonobj.ParseShared(data); err == nil && obj.Plain("candidates", "promptFeedback") && c.readPlain(obj) {
+		return c, nil
+	}
+	c = streamChunk{}
+	err := json.Unmarshal(data, &c)
+	return c, err
+}
+
+func (c *streamChunk) readPlain(obj *jsonobj.Object) bool {
+	var h responseHead
+	if !h.readPlain(obj) {
+		return false
+	}
+	c.PromptFeedback = h.PromptFeedback
+	if h.Candidates != nil {
+		c.Candidates = make([]streamCandidate, len(h.Candidates))
+	}
+	for i, rc := range h.Candidates {
+		cand, err := jsonobj.ParseTrusted(rc)
+		if err != nil || !cand.Plain("content", "finishReason") || !c.Candidates[i].readPlain(cand) {
+			return false // a null candidate among them too: encoding/json's reading of it is left to it
+		}
+	}
+	return true
+}
+
+func (c *streamCandidate) readPlain(obj *jsonobj.Object) bool {
+	if !obj.Strings(jsonobj.StringInto("finishReason", &c.FinishReason)) {
+		return false
+	}
+	raw, has := obj.Get("content")
+	if !has || string(raw) == "null" {
+		return true
+	}
+	content, err := jsonobj.ParseTrusted(raw)
+	if err != nil || !content.Plain("parts") {
+		return false
+	}
+	c.Content = &streamContent{}
+	rp, has := content.Get("parts")
+	if !has {
+		return true
+	}
+	parts, err := jsonobj.SplitArrayTrusted(rp)
+	if err != nil {
+		return false
+	}
+	if parts != nil {
+		c.Content.Parts = make([]streamPart, len(parts))
+	}
+	for j, p := range parts {
+		po, err := jsonobj.ParseTrusted(p)
+		if err != nil || !c.Content.Parts[j].readPlain(po) {
+			return false
+		}
+	}
+	return true
+}
+
+// readStreamPart reads a part (an element jsonobj validated) as json.Unmarshal into a streamPart does.
+func readStreamPart(raw json.RawMessage) (streamPart, error) {
+	var p streamPart
+	if obj, err := jsonobj.ParseTrusted(raw); err == nil && p.readPlain(obj) {
+		return p, nil
+	}
+	p = streamPart{}
+	err := json.Unmarshal(raw, &p)
+	return p, err
+}
+
+func (p *streamPart) readPlain(obj *jsonobj.Object) bool {
+	if !obj.Plain("text", "thought", "functionCall") {
+		return false
+	}
+	ok := true
+	if raw, has := obj.Get("text"); has && string(raw) != "null" {
+		var text string
+		text, ok = jsonobj.DecodeString(raw)
+		p.Text = &text
+	}
+	if ok {
+		ok = obj.Bool("thought", &p.Thought)
+	}
+	p.FunctionCall, _ = obj.Get("functionCall") // a json.RawMessage member takes a null as the bytes null
+	return ok
+}
+
+// splitValidArray reads an array jsonobj validated as json.Unmarshal into a []json.RawMessage does: its
+// elements, nil for null, and encoding/json's error for anything else.
+func splitValidArray(raw json.RawMessage) ([]json.RawMessage, error) {
+	if elems, err := jsonobj.SplitArrayTrusted(raw); err == nil {
+		return elems, nil
+	}
+	var elems []json.RawMessage
+	err := json.Unmarshal(raw, &elems)
+	return elems, err
+}
+
 // A request's parts are read as json.Unmarshal reads them into a map[string]json.RawMessage: by exact key,
 // the last of duplicates, which is how jsonobj.Object.Get reads an object.
 

@@ -68,6 +68,23 @@ func TestScanReadersAgreeWithEncodingJSON(t *testing.T) {
 		{"a declaration's name a number", `[{"functionDeclarations":[{"name":1}]}]`},
 		{"declarations an object", `[{"functionDeclarations":{"name":"x"}}]`},
 		{"a tool a string", `["googleSearch"]`},
+		{"a finishing chunk", `{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"totalTokenCount":9}}`},
+		{"a chunk with a call", `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"bash","args":{"command":"ls"}},"thoughtSignature":"c2ln"}],"role":"model"}}]}`},
+		{"a chunk with a thought", `{"candidates":[{"content":{"parts":[{"text":"hm","thought":true}],"role":"model"}}]}`},
+		{"a chunk whose candidate is null", `{"candidates":[null,{"finishReason":"STOP"}]}`},
+		{"a chunk whose content is null", `{"candidates":[{"content":null,"finishReason":"SAFETY"}]}`},
+		{"a chunk whose content has no parts", `{"candidates":[{"content":{"role":"model"}}]}`},
+		{"a chunk whose parts are empty", `{"candidates":[{"content":{"parts":[]}}]}`},
+		{"a chunk whose part is null", `{"candidates":[{"content":{"parts":[null,{"text":"a"}]}}]}`},
+		{"a chunk whose finish reason is a number", `{"candidates":[{"finishReason":1}]}`},
+		{"a chunk whose finish reason is in another case", `{"candidates":[{"FinishReason":"STOP"}]}`},
+		{"a chunk whose content is a string", `{"candidates":[{"content":"x"}]}`},
+		{"a chunk whose call is a number", `{"candidates":[{"content":{"parts":[{"functionCall":5}]}}]}`},
+		{"a chunk whose part names its text twice", `{"candidates":[{"content":{"parts":[{"text":"a","text":"b"}]}}]}`},
+		{"a chunk whose part names its text again in capitals", `{"candidates":[{"content":{"parts":[{"text":"a","TEXT":"b"}]}}]}`},
+		{"a chunk that names its candidates again in capitals", `{"candidates":[{"finishReason":"STOP"}],"CANDIDATES":null}`},
+		{"a chunk whose content names its parts again in another case", `{"candidates":[{"content":{"parts":[{"text":"a"}],"Parts":[]}}]}`},
+		{"a chunk whose thought is a string", `{"candidates":[{"content":{"parts":[{"text":"a","thought":"yes"}]}}]}`},
 		{"not an object", `["text"]`},
 		{"null", `null`},
 	} {
@@ -82,11 +99,14 @@ func FuzzScanReaders(f *testing.F) {
 	for _, s := range []string{`{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}`, `{"promptFeedback":{"blockReason":"SAFETY"}}`,
 		`{"functionCall":{"id":"i","name":"n","args":{}},"thoughtSignature":"s"}`, `{"text":"t","thought":true}`,
 		`{"parts":[]}`, `{"Text":"a","text":"b"}`, `[]`, `null`, `{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"error":1}}},null]}`,
-		`{"id":"i","name":"n","args":{},"response":null}`} {
+		`{"id":"i","name":"n","args":{},"response":null}`,
+		`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f"}},{"text":"a","thought":true}]},"finishReason":"STOP"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if json.Valid(data) { // they read what jsonobj validated
+		chunk, err := readStreamChunk(data) // it validates what it reads: any bytes
+		jsontest.ReadsAsUnmarshal(t, "readStreamChunk", data, chunk, err)
+		if json.Valid(data) { // the others read what jsonobj validated
 			checkScanReaders(t, data)
 		}
 	})
@@ -94,6 +114,10 @@ func FuzzScanReaders(f *testing.F) {
 
 func checkScanReaders(t *testing.T, data []byte) {
 	t.Helper()
+	chunk, err := readStreamChunk(data)
+	jsontest.ReadsAsUnmarshal(t, "readStreamChunk", data, chunk, err)
+	sp, err := readStreamPart(data)
+	jsontest.ReadsAsUnmarshal(t, "readStreamPart", data, sp, err)
 	part, err := readResponsePart(data)
 	jsontest.ReadsAsUnmarshal(t, "readResponsePart", data, part, err)
 	call, err := readCall(data)

@@ -148,15 +148,17 @@ func (g *streamGuard) write(b []byte) error {
 
 // streamChunk is what the guard reads of a chunk: enough to accumulate its text and see its calls and finish.
 type streamChunk struct {
-	Candidates []struct {
-		Content *struct {
-			Parts []streamPart `json:"parts"`
-		} `json:"content"`
-		FinishReason string `json:"finishReason"`
-	} `json:"candidates"`
-	PromptFeedback *struct {
-		BlockReason string `json:"blockReason"`
-	} `json:"promptFeedback"`
+	Candidates     []streamCandidate `json:"candidates"`
+	PromptFeedback *promptFeedback   `json:"promptFeedback"`
+}
+
+type streamCandidate struct {
+	Content      *streamContent `json:"content"`
+	FinishReason string         `json:"finishReason"`
+}
+
+type streamContent struct {
+	Parts []streamPart `json:"parts"`
 }
 
 type streamPart struct {
@@ -186,8 +188,8 @@ func (g *streamGuard) event(ev sse.Event) error {
 		g.text.WriteString(text)
 		return g.write(raw)
 	}
-	var c streamChunk
-	if err := json.Unmarshal([]byte(data), &c); err != nil {
+	c, err := readStreamChunk([]byte(data))
+	if err != nil {
 		return fmt.Errorf("stream chunk is not JSON: %v", err)
 	}
 	finished := c.PromptFeedback != nil && c.PromptFeedback.BlockReason != ""
@@ -262,8 +264,8 @@ func (g *streamGuard) holdCalls(raw, data []byte) error {
 	}
 	var rest []json.RawMessage
 	for _, p := range c.parts {
-		var sp streamPart
-		if err := json.Unmarshal(p, &sp); err != nil {
+		sp, err := readStreamPart(p)
+		if err != nil {
 			return err
 		}
 		if sp.isCall() {
@@ -296,7 +298,7 @@ func openParts(data []byte) (*candidateParts, error) {
 		return nil, err
 	}
 	rc, _ := c.obj.Get("candidates")
-	if err := json.Unmarshal(rc, &c.cands); err != nil || len(c.cands) == 0 {
+	if c.cands, err = splitValidArray(rc); err != nil || len(c.cands) == 0 {
 		return nil, errors.New("the chunk has no candidate")
 	}
 	if c.cand, err = jsonobj.Parse(c.cands[0]); err != nil {
@@ -310,7 +312,7 @@ func openParts(data []byte) (*candidateParts, error) {
 		c.content.Set("role", json.RawMessage(`"model"`))
 	}
 	if rp, ok := c.content.Get("parts"); ok {
-		if err := json.Unmarshal(rp, &c.parts); err != nil {
+		if c.parts, err = splitValidArray(rp); err != nil {
 			return nil, err
 		}
 	}
@@ -451,8 +453,8 @@ func (g *streamGuard) gateChunk(data string, raw []byte) (string, []byte, error)
 		nd := data[:at] + string(reqtext.Quote(out)) + data[at+len(text)+2:]
 		return nd, sse.Data(nd).EncodeLines(g.eolOr()), nil
 	}
-	var c streamChunk
-	if err := json.Unmarshal([]byte(data), &c); err != nil {
+	c, err := readStreamChunk([]byte(data))
+	if err != nil {
 		return data, raw, nil // the caller reports it
 	}
 	finished := c.PromptFeedback != nil && c.PromptFeedback.BlockReason != ""
@@ -516,8 +518,8 @@ func rewriteText(data string, outs []string, rest string, finished bool, eol str
 	parts := c.parts
 	kept := parts[:0]
 	for _, rp := range parts {
-		var p streamPart
-		if err := json.Unmarshal(rp, &p); err != nil {
+		p, err := readStreamPart(rp)
+		if err != nil {
 			return "", nil, err
 		}
 		if answerText(p) {
