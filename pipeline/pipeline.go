@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/ledger"
 	"github.com/agentwarden/warden/safety"
 	"github.com/agentwarden/warden/stream"
@@ -230,8 +231,9 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 	}
 	if !p.readsRequest() {
 		// No guardrail looks inside the request, so it is not decoded; it must still be JSON (EndUser has
-		// checked that when the format has one).
-		if f.EndUser == nil && !json.Valid(body) {
+		// checked that when the format has one). jsonobj's validator answers as encoding/json's, several
+		// times faster on a request that carries a whole conversation.
+		if f.EndUser == nil && !jsonobj.Valid(body) {
 			var v any
 			err := json.Unmarshal(body, &v)
 			return prep, unreadable(f, err)
