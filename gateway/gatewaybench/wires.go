@@ -199,8 +199,8 @@ var responsesWire = wire{
 			`],"tools":[{"type":"function","name":"bash","description":"` + toolDesc + `","parameters":` + toolSchema + `}]` + streamMember(stream) + `}`
 	},
 	streamed: streamField,
-	whole: `{"id":"resp_bench","object":"response","created_at":1760000000,"status":"completed","model":"gpt-4.1","output":[` +
-		responsesMessage(leadText) + `,` + responsesCall + `],"usage":{"input_tokens":180,"output_tokens":24,"total_tokens":204}}`,
+	whole: strings.Replace(responsesShell("completed", responsesMessage(leadText)+","+responsesCall),
+		`"usage":null`, `"usage":{"input_tokens":180,"output_tokens":24,"total_tokens":204}`, 1),
 	toolMark: `"function_call"`,
 	head: responsesEvent("response.created", `"response":`+responsesShell("in_progress", ""), 0) +
 		responsesEvent("response.in_progress", `"response":`+responsesShell("in_progress", ""), 1) +
@@ -231,8 +231,12 @@ func responsesMessage(text string) string {
 	return `{"id":"msg_bench","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"text":"` + text + `"}]}`
 }
 
+// responsesShell is the response object a Responses stream's created, in_progress and completed events
+// carry, echoing the request's instructions and tools as OpenAI's does.
 func responsesShell(status, output string) string {
-	return `{"id":"resp_bench","object":"response","created_at":1760000000,"status":"` + status + `","model":"gpt-4.1","output":[` + output + `],"usage":null}`
+	return `{"id":"resp_bench","object":"response","created_at":1760000000,"status":"` + status + `","model":"gpt-4.1",` +
+		`"instructions":"` + systemPrompt + `","output":[` + output + `],"parallel_tool_calls":true,"tool_choice":"auto",` +
+		`"tools":[{"type":"function","name":"bash","description":"` + toolDesc + `","parameters":` + toolSchema + `,"strict":false}],"usage":null}`
 }
 
 func responsesEvent(typ, members string, seq int) string {
