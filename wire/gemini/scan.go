@@ -165,18 +165,14 @@ func (c *streamCandidate) readPlain(obj *jsonobj.Object) bool {
 		return true
 	}
 	content, err := jsonobj.ParseTrusted(raw)
-	if err != nil || !content.Plain("parts") {
-		return false
-	}
-	c.Content = &streamContent{}
-	rp, has := content.Get("parts")
-	if !has {
-		return true
-	}
-	parts, err := jsonobj.SplitArrayTrusted(rp)
 	if err != nil {
 		return false
 	}
+	parts, err := readContentParts(content, raw)
+	if err != nil {
+		return false
+	}
+	c.Content = &streamContent{}
 	if parts != nil {
 		c.Content.Parts = make([]streamPart, len(parts))
 	}
