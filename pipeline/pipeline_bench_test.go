@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkRequest is the request side of the common path with the default config's stages (no input or
-// tool-result guardrails) and a memory ledger: end-user lookup, ledger check, decode, nothing rewritten.
+// tool-result guardrails) and a memory ledger: end-user lookup and ledger check; no guardrail reads the
+// request, so it is not decoded, and nothing is rewritten.
 func BenchmarkRequest(b *testing.B) {
 	p := newPipeline(b, nil, nil)
 	f := format(b, "openai-chat")
