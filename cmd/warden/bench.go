@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agentwarden/warden/gateway/gatewaybench"
@@ -11,7 +12,7 @@ import (
 func newBenchCommand(s streams) *cobra.Command {
 	var o gatewaybench.Options
 	var format string
-	var strict bool
+	var strict, serveProxies bool
 	cmd := &cobra.Command{
 		Use:   "bench [--config FILE] [flags]",
 		Short: "Measure what the gateway adds to a request, side by side with a bare reverse proxy",
@@ -40,19 +41,32 @@ exchange is in flight: the bench collects between those exchanges instead (--tim
 and reports the heap each exchange allocated, which is what a proxy leaves the collector to do.
 
 Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
-X-Warden-Evaluated report stops the run with an error instead of a figure. The load generator and the
-upstream share the CPUs with the proxies, so the figures compare the targets with each other; they are
-not comparable with a bench that pins each part to its own cores. Audit records are discarded unless
---keep-audit. docs/benchmarks.md has figures and how to read them.`,
+X-Warden-Evaluated report stops the run with an error instead of a figure. By default the load generator
+and the upstream share the CPUs with the proxies, so the figures compare the targets with each other. With
+--pin (Linux, two CPUs at least) the three proxies run in a process of their own on the upper half of the
+CPUs and the client and the upstream on the rest, as the public gateway benchmarks pin the gateway: the
+proxies then share neither CPUs nor caches with the load. Audit records are discarded unless --keep-audit.
+docs/benchmarks.md has figures and how to read them.`,
 		Example: `  warden bench
   warden bench --config warden.yaml --keep-audit
   warden bench --requests 5000 --chunk-interval 20ms --stream-requests 100
   warden bench --wire anthropic
+  warden bench --pin --requests 10000
   warden bench --format json > bench.json`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if serveProxies {
+				return gatewaybench.ServeProxies(cmd.Context(), s.in, s.out)
+			}
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format: %q is not text or json", format)}
+			}
+			if o.Pin {
+				exe, err := os.Executable()
+				if err != nil {
+					return fmt.Errorf("--pin: finding this program to start the proxies' process: %w", err)
+				}
+				o.ProxyCommand = []string{exe, "bench", "--serve-proxies"}
 			}
 			if err := o.Check(); err != nil {
 				return usageError{err}
@@ -91,5 +105,8 @@ not comparable with a bench that pins each part to its own cores. Audit records 
 	f.BoolVar(&o.TimedGC, "timed-gc", false, "let the garbage collector run when due inside the concurrency-1 exchanges (default: between them)")
 	f.StringVar(&format, "format", "text", "report as text or json (stdout); progress goes to stderr")
 	f.BoolVar(&strict, "strict", false, "exit 1 when a target is not met")
+	f.BoolVar(&o.Pin, "pin", false, "run the proxies in a process of their own on half the CPUs, the client and upstream on the rest (Linux)")
+	f.BoolVar(&serveProxies, "serve-proxies", false, "be the proxies' process of a --pin run (the bench starts it)")
+	f.MarkHidden("serve-proxies")
 	return cmd
 }

@@ -111,5 +111,7 @@ func TestBenchCommand(t *testing.T) {
 		{desc: "bench rejects a negative count, exit 2", args: []string{"bench", "--requests", "-1"}, wantCode: 2, wantErr: []string{"requests cannot be negative"}},
 		{desc: "bench rejects an unknown format, exit 2", args: []string{"bench", "--format", "xml"}, wantCode: 2, wantErr: []string{`"xml" is not text or json`}},
 		{desc: "bench help explains the targets", args: []string{"bench", "--help"}, wantOut: []string{"bare httputil.ReverseProxy", "within 150µs", "--keep-audit"}},
+		{desc: "bench help offers pinning, not the proxies' process's own flag", args: []string{"bench", "--help"},
+			wantOut: []string{"--pin ", "a process of their own"}, denyOut: []string{"--serve-proxies"}},
 	})
 }

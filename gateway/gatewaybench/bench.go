@@ -16,6 +16,7 @@ package gatewaybench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -69,6 +70,14 @@ type Options struct {
 	// TimedGC leaves the garbage collector alone in the concurrency-1 phases: it runs when due, inside the
 	// timed exchanges. By default the bench collects between them instead (see collector).
 	TimedGC bool
+	// Pin runs the proxies (the bare one and both Warden targets) in a process of their own on the upper
+	// half of this process's CPUs, and the client and the upstream on the rest, as the public gateway
+	// benchmarks pin the gateway to cores of its own: the proxies then share neither CPUs nor caches with
+	// the load, and their figures are the proxies'. Linux only; it needs two CPUs at least.
+	Pin bool
+	// ProxyCommand is the command line that starts the proxies' process with Pin: a program that calls
+	// ServeProxies with its standard input and output (`warden bench --serve-proxies`).
+	ProxyCommand []string
 	// Progress, when set, gets a line as each phase starts.
 	Progress io.Writer
 }
@@ -101,6 +110,9 @@ func (o Options) Check() error {
 	}
 	if _, ok := wires[o.Wire]; !ok && o.Wire != "" {
 		return fmt.Errorf("wire format %q: the bench speaks %s", o.Wire, strings.Join(Wires(), ", "))
+	}
+	if o.Pin && len(o.ProxyCommand) == 0 {
+		return fmt.Errorf("pinning the proxies needs the command that serves them in a process of their own")
 	}
 	return nil
 }
@@ -147,7 +159,7 @@ type target struct {
 	name   string
 	url    string
 	warden bool   // its answers must carry X-Warden-Evaluated
-	probe  *probe // times what is the proxy's own; nil for the upstream reached directly
+	probe  prober // times what is the proxy's own; nil for the upstream reached directly
 }
 
 // Run starts the upstream and the three proxies on loopback, measures each and reports. It turns the
@@ -157,20 +169,44 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
 	}
-	b, err := start(ctx, o)
+	var proxyCPUs []int
+	var pinned *Pinning
+	if o.Pin {
+		all, err := allowedCPUs()
+		if err != nil {
+			return nil, err
+		}
+		if len(all) < 2 {
+			return nil, fmt.Errorf("pinning the proxies needs two CPUs at least; this process may use %v", all)
+		}
+		half := len(all) - len(all)/2
+		pinned = &Pinning{BenchCPUs: all[:half], ProxyCPUs: all[half:]}
+		proxyCPUs = pinned.ProxyCPUs
+	}
+	b, err := start(ctx, o, proxyCPUs)
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
+	if pinned != nil {
+		restore, err := pinProcess(pinned.BenchCPUs)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+		pinned.ProxyGOMAXPROCS = b.proxies.gomaxprocs
+	}
 	up, targets := b.up, b.targets
-	m := &measurer{o: o, up: up, client: &http.Client{Transport: tunedTransport()}}
+	m := &measurer{o: o, up: up, proxies: b.proxies, client: &http.Client{Transport: tunedTransport()}}
 	rep := &Report{Options: o, Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
-		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config)}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned}
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
 	}
 	m.progress("timing this machine's stalls")
-	rep.Stalls = measureStalls(o.Duration / 4)
+	if err := m.stalls(rep); err != nil {
+		return nil, err
+	}
 	if err := m.warmUp(ctx, targets); err != nil {
 		return nil, err
 	}
@@ -186,7 +222,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 // concurrencyOne runs the phases that time one exchange at a time, with the collector kept out of them
 // unless o.TimedGC.
-func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Report) error {
+func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Report) (err error) {
+	if m.proxies != nil {
+		if err := m.proxies.startCollector(m.o.TimedGC); err != nil {
+			return err
+		}
+		defer func() {
+			cycles, stopErr := m.proxies.stopCollector()
+			rep.Pinned.ProxyCollections = cycles
+			err = errors.Join(err, stopErr)
+		}()
+	}
 	m.gc = startCollector(m.o.TimedGC)
 	defer func() {
 		m.gc.stop()
@@ -201,10 +247,28 @@ func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Re
 	return m.streamLatency(ctx, targets, rep)
 }
 
+// stalls times this machine's stalls, on the proxies' CPUs too when they have their own, both at once.
+func (m *measurer) stalls(rep *Report) error {
+	d := m.o.Duration / 4
+	if m.proxies == nil {
+		rep.Stalls = measureStalls(d)
+		return nil
+	}
+	theirs := make(chan error, 1)
+	go func() {
+		s, err := m.proxies.stalls(d)
+		rep.Pinned.ProxyStalls = s
+		theirs <- err
+	}()
+	rep.Stalls = measureStalls(d)
+	return <-theirs
+}
+
 // bench is the upstream and the targets, serving on loopback.
 type bench struct {
 	up      *upstream
 	targets []target
+	proxies *proxiesProcess // with Options.Pin
 	closers []func()
 }
 
@@ -214,31 +278,53 @@ func (b *bench) close() {
 	}
 }
 
-// start serves the upstream and the proxies in front of it.
-func start(ctx context.Context, o Options) (_ *bench, err error) {
+// start serves the upstream and the proxies in front of it: in this process, or with o.Pin in a process
+// of their own on proxyCPUs.
+func start(ctx context.Context, o Options, proxyCPUs []int) (_ *bench, err error) {
 	b := &bench{up: &upstream{wire: wires[o.Wire], chunks: o.Chunks, epoch: time.Now()}}
 	defer func() {
 		if err != nil {
 			b.close()
 		}
 	}()
-	serve := func(h http.Handler) (string, error) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return "", err
-		}
-		srv := &http.Server{Handler: h}
-		go srv.Serve(ln)
-		b.closers = append(b.closers, func() { srv.Close() })
-		return "http://" + ln.Addr().String(), nil
-	}
-	upURL, err := serve(b.up)
+	upURL, err := serveLoopback(b.up, &b.closers)
 	if err != nil {
 		return nil, err
 	}
-	base, _ := url.Parse(upURL)
+	var proxies []target
+	if o.Pin {
+		b.proxies, proxies, err = startProxiesProcess(ctx, o, upURL, proxyCPUs)
+		if b.proxies != nil {
+			b.closers = append(b.closers, b.proxies.close)
+		}
+	} else {
+		base, _ := url.Parse(upURL)
+		proxies, err = serveProxies(ctx, base, o, &b.closers)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.targets = append([]target{{name: Direct, url: upURL}}, proxies...)
+	return b, nil
+}
+
+// serveLoopback serves h on a loopback port of its own and gives its base URL; closers get its close.
+func serveLoopback(h http.Handler, closers *[]func()) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	*closers = append(*closers, func() { srv.Close() })
+	return "http://" + ln.Addr().String(), nil
+}
+
+// serveProxies serves the bare proxy and the two Warden targets in front of the upstream at base, each
+// behind a probe of its own, in the order they are reported.
+func serveProxies(ctx context.Context, base *url.URL, o Options, closers *[]func()) ([]target, error) {
 	bareProbe, offProbe, onProbe := new(probe), new(probe), new(probe)
-	bareURL, err := serve(bareProbe.handler(bareProxy(base, probeTransport{tunedTransport()})))
+	bareURL, err := serveLoopback(bareProbe.handler(bareProxy(base, probeTransport{tunedTransport()})), closers)
 	if err != nil {
 		return nil, err
 	}
@@ -247,8 +333,8 @@ func start(ctx context.Context, o Options) (_ *bench, err error) {
 		if err != nil {
 			return "", err
 		}
-		b.closers = append(b.closers, closeGateway)
-		return serve(p.handler(g))
+		*closers = append(*closers, closeGateway)
+		return serveLoopback(p.handler(g), closers)
 	}
 	offURL, err := wardenURL("", true, offProbe)
 	if err != nil {
@@ -258,13 +344,11 @@ func start(ctx context.Context, o Options) (_ *bench, err error) {
 	if err != nil {
 		return nil, err
 	}
-	b.targets = []target{
-		{name: Direct, url: upURL},
+	return []target{
 		{name: BareProxy, url: bareURL, probe: bareProbe},
 		{name: WardenOff, url: offURL, warden: true, probe: offProbe},
 		{name: WardenGuard, url: onURL, warden: true, probe: onProbe},
-	}
-	return b, nil
+	}, nil
 }
 
 func guardrailsName(file string) string {

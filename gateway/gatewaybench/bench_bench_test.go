@@ -15,7 +15,7 @@ func BenchmarkTarget(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	bn, err := start(ctx, o)
+	bn, err := start(ctx, o, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func BenchmarkWire(b *testing.B) {
 		if err := o.fill(); err != nil {
 			b.Fatal(err)
 		}
-		bn, err := start(ctx, o)
+		bn, err := start(ctx, o, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

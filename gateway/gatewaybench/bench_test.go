@@ -22,6 +22,24 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkMeasured(t, rep)
+	if rep.Pinned != nil {
+		t.Errorf("an unpinned run reports pinning %+v", rep.Pinned)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"garbage collector ran between the concurrency-1 exchanges (", "CPU is the whole process's per exchange"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+}
+
+// checkMeasured checks that a run of small() measured every target in every phase and reports it.
+func checkMeasured(t *testing.T, rep *Report) {
+	t.Helper()
 	var names []string
 	for _, tr := range rep.Targets {
 		names = append(names, tr.Name)
@@ -146,6 +164,7 @@ func TestOptionsRejectWhatCannotRun(t *testing.T) {
 		{"a negative duration", Options{Duration: -time.Second}, "duration cannot be negative"},
 		{"a negative chunk interval", Options{ChunkInterval: -1}, "chunk interval cannot be negative"},
 		{"an unknown wire format, naming the known ones", Options{Wire: "bedrock"}, "anthropic, gemini, openai-chat, openai-responses"},
+		{"pinning without the command that serves the proxies", Options{Pin: true}, "needs the command that serves them"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()

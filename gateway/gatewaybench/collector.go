@@ -27,11 +27,11 @@ import (
 // followed the direct call, which allocates least, and got the fewest. Once a collection is due, the
 // collector now draws the target that takes it, so that each gets an equal share.
 type collector struct {
-	timed   bool   // leave the collector alone: it runs when due, inside the timed exchanges too
-	every   uint64 // heap allocated between two collections
-	since   uint64 // the allocation count at the last collection
-	percent int    // the GC percent before the bench turned it off
-	sample  []metrics.Sample
+	heapCounter
+	timed   bool       // leave the collector alone: it runs when due, inside the timed exchanges too
+	every   uint64     // heap allocated between two collections
+	since   uint64     // the allocation count at the last collection
+	percent int        // the GC percent before the bench turned it off
 	cycles  int        // collections made between exchanges
 	due     int        // the target whose next exchange follows the due collection; -1 when none is due
 	draw    *rand.Rand // which target takes a due collection, the same sequence every run
@@ -43,8 +43,7 @@ const collectEvery = 3 << 20
 
 // startCollector turns the automatic collector off, unless timed, until stop.
 func startCollector(timed bool) *collector {
-	c := &collector{timed: timed, every: collectEvery, sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
-		due: -1, draw: rand.New(rand.NewPCG(3, 4))}
+	c := &collector{heapCounter: newHeapCounter(), timed: timed, every: collectEvery, due: -1, draw: rand.New(rand.NewPCG(3, 4))}
 	if !timed {
 		c.percent = debug.SetGCPercent(-1)
 	}
@@ -52,8 +51,15 @@ func startCollector(timed bool) *collector {
 	return c
 }
 
+// heapCounter reads how much heap the process has allocated.
+type heapCounter struct{ sample []metrics.Sample }
+
+func newHeapCounter() heapCounter {
+	return heapCounter{sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+}
+
 // allocated is the heap the process has allocated so far.
-func (c *collector) allocated() uint64 {
+func (c heapCounter) allocated() uint64 {
 	metrics.Read(c.sample)
 	return c.sample[0].Value.Uint64()
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,10 +19,23 @@ import (
 
 // measurer sends the requests and times them.
 type measurer struct {
-	o      Options
-	up     *upstream
-	client *http.Client
-	gc     *collector // set for the concurrency-1 phases
+	o       Options
+	up      *upstream
+	client  *http.Client
+	proxies *proxiesProcess // the proxies' own process, when they have one (Options.Pin)
+	gc      *collector      // set for the concurrency-1 phases
+	// proxyHeap is what the proxies' own process allocated in the exchange under way, when they have one.
+	proxyHeap uint64
+}
+
+// cpu is the CPU time spent so far by the bench's process and the proxies', when they have their own.
+func (m *measurer) cpu() (time.Duration, error) {
+	own := processCPU()
+	if m.proxies == nil {
+		return own, nil
+	}
+	theirs, err := m.proxies.cpu()
+	return own + theirs, err
 }
 
 // answer is what one exchange showed besides its timing.
@@ -151,7 +165,8 @@ func (m *measurer) warmUp(ctx context.Context, targets []target) error {
 
 // rounds runs each target's share of n exchanges in each of the rounds, starting with a different target
 // each round, with the collector's work between the exchanges. It returns the heap each target's
-// exchanges allocated in all: the whole process's, the bench's own notes of them included.
+// exchanges allocated in all: the whole process's, the bench's own notes of them included, and the
+// proxies' process's when they have their own.
 func (m *measurer) rounds(targets []target, n int, each func(i int, t target) error) ([]uint64, error) {
 	heap := make([]uint64, len(targets))
 	for r := range m.o.Rounds {
@@ -163,8 +178,9 @@ func (m *measurer) rounds(targets []target, n int, each func(i int, t target) er
 			i := (k + r) % len(targets)
 			for range share {
 				before := m.gc.between(i, len(targets))
+				m.proxyHeap = 0
 				err := each(i, targets[i])
-				heap[i] += m.gc.allocated() - before
+				heap[i] += m.gc.allocated() - before + m.proxyHeap
 				if err != nil {
 					return heap, err
 				}
@@ -198,7 +214,7 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 		}
 		samples[i] = append(samples[i], d)
 		if x != nil {
-			own[i] = append(own[i], x.whole())
+			own[i] = append(own[i], x.Whole)
 		}
 		rep.Targets[i].Evaluated, rep.Targets[i].Decision = a.evaluated, a.decision
 		return nil
@@ -212,20 +228,25 @@ func (m *measurer) latency(ctx context.Context, targets []target, rep *Report) e
 }
 
 // probed runs one exchange with t's probe armed and returns what it noted, or nil for a target without
-// a probe.
-func (m *measurer) probed(ctx context.Context, t target, chunks int, exchange func() error) (*probed, error) {
+// a probe. What the proxies' own process allocated in the exchange, when they have one, goes to
+// m.proxyHeap.
+func (m *measurer) probed(ctx context.Context, t target, chunks int, exchange func() error) (*probeNotes, error) {
 	if t.probe == nil {
 		return nil, exchange()
 	}
-	x := t.probe.arm(chunks)
+	x, err := t.probe.open(chunks)
+	if err != nil {
+		return nil, err
+	}
 	if err := exchange(); err != nil {
-		t.probe.disarm()
+		return nil, errors.Join(err, x.disarm())
+	}
+	n, err := x.notes(ctx)
+	if err != nil {
 		return nil, err
 	}
-	if err := x.wait(ctx); err != nil {
-		return nil, err
-	}
-	return x, nil
+	m.proxyHeap += n.Heap
+	return &n, nil
 }
 
 // firstToken times streams to their first text chunk, as many a target as whole requests. The upstream
@@ -247,11 +268,10 @@ func (m *measurer) firstToken(ctx context.Context, targets []target, rep *Report
 		}
 		ttft[i] = append(ttft[i], s.ttft)
 		if x != nil {
-			d, ok := x.firstToken()
-			if !ok {
+			if !x.FirstSeen {
 				return fmt.Errorf("%s: the probe did not see the first chunk both come and go", t.name)
 			}
-			own[i] = append(own[i], d)
+			own[i] = append(own[i], x.FirstToken)
 		}
 		return nil
 	})
@@ -287,10 +307,10 @@ func (m *measurer) streamLatency(ctx context.Context, targets []target, rep *Rep
 		}
 		chunk[i].ends = append(chunk[i].ends, len(chunk[i].values))
 		if x != nil {
-			var ok bool
-			if own[i].values, ok = x.stays(own[i].values); !ok {
+			if !x.StaysSeen {
 				return fmt.Errorf("%s: the probe did not see every chunk both come and go", t.name)
 			}
+			own[i].values = append(own[i].values, x.Stays...)
 			own[i].ends = append(own[i].ends, len(own[i].values))
 		}
 		rep.Targets[i].StreamEvaluated, rep.Targets[i].StreamDecision = a.evaluated, a.decision
@@ -338,7 +358,10 @@ func (m *measurer) rate(ctx context.Context, d time.Duration, into *Rate, exchan
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
-	cpu0 := processCPU()
+	cpu0, err := m.cpu()
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	deadline := start.Add(d)
 	for range m.o.Concurrency {
@@ -358,7 +381,11 @@ func (m *measurer) rate(ctx context.Context, d time.Duration, into *Rate, exchan
 	}
 	into.Exchanges += finished.Load()
 	into.elapsed += time.Since(start)
-	into.cpu += processCPU() - cpu0
+	cpu1, err := m.cpu()
+	if err != nil {
+		return err
+	}
+	into.cpu += cpu1 - cpu0
 	if into.Exchanges == 0 {
 		return fmt.Errorf("no exchange finished in %v", d)
 	}

@@ -52,6 +52,49 @@ func (p *probe) arm(chunks int) *probed {
 // disarm forgets an armed probe that no exchange took (one that failed before reaching the proxy).
 func (p *probe) disarm() { p.armed.Store(nil) }
 
+// A prober arms a proxy's probe for one exchange: a probe in this process, or a remoteProbe in the
+// proxies' own process (see Options.Pin).
+type prober interface {
+	open(chunks int) (armedProbe, error)
+}
+
+// armedProbe is a probe armed for one exchange.
+type armedProbe interface {
+	// notes waits for the exchange's handler to return and gives what the probe noted.
+	notes(ctx context.Context) (probeNotes, error)
+	// disarm forgets the arming when no exchange took it.
+	disarm() error
+}
+
+// probeNotes is what a probe noted of one exchange, in the form that crosses to the bench's process.
+type probeNotes struct {
+	Whole      time.Duration   `json:"whole"`       // see probed.whole
+	FirstToken time.Duration   `json:"first_token"` // see probed.firstToken
+	FirstSeen  bool            `json:"first_seen"`
+	Stays      []time.Duration `json:"stays"` // see probed.stays
+	StaysSeen  bool            `json:"stays_seen"`
+	// Heap is what the proxies' own process allocated from the arming to the handler's return; 0 when
+	// the proxies run in the bench's process, whose count covers it.
+	Heap uint64 `json:"heap"`
+}
+
+func (p *probe) open(chunks int) (armedProbe, error) { return armedHere{p, p.arm(chunks)}, nil }
+
+// armedHere is a probe of this process, armed.
+type armedHere struct {
+	p *probe
+	x *probed
+}
+
+func (a armedHere) notes(ctx context.Context) (probeNotes, error) {
+	if err := a.x.wait(ctx); err != nil {
+		return probeNotes{}, err
+	}
+	return a.x.notes(), nil
+}
+
+func (a armedHere) disarm() error { a.p.disarm(); return nil }
+
 // handler wraps a proxy's handler so that an armed probe times the exchange it serves.
 func (p *probe) handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -192,6 +235,14 @@ func (x *probed) firstToken() (time.Duration, bool) {
 		return 0, false
 	}
 	return x.flushed[0].Sub(x.arrived) - x.read[0].Sub(x.firstCall), true
+}
+
+// notes is what the measurer takes of the exchange once its handler returned.
+func (x *probed) notes() probeNotes {
+	n := probeNotes{Whole: x.whole()}
+	n.FirstToken, n.FirstSeen = x.firstToken()
+	n.Stays, n.StaysSeen = x.stays(nil)
+	return n
 }
 
 // stays appends each chunk's stay in the proxy, from its read to its flush: false when a chunk was not

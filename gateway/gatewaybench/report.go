@@ -24,11 +24,26 @@ type Report struct {
 	Stalls Stalls `json:"stalls"`
 	// TimedGC says the collector ran when due inside the concurrency-1 exchanges; otherwise the bench made
 	// Collections collections between them (see collector).
-	TimedGC     bool           `json:"timed_gc"`
-	Collections int            `json:"collections_between_exchanges"`
-	Targets     []TargetResult `json:"targets"`
+	TimedGC     bool `json:"timed_gc"`
+	Collections int  `json:"collections_between_exchanges"`
+	// Pinned says where each part ran with Options.Pin; nil when everything shared this process's CPUs.
+	Pinned  *Pinning       `json:"pinned,omitempty"`
+	Targets []TargetResult `json:"targets"`
 	// Checks set the guarded target against the bare proxy, one row per target of issue #7.
 	Checks []Check `json:"checks"`
+}
+
+// Pinning is where a pinned run's parts ran (Options.Pin).
+type Pinning struct {
+	// BenchCPUs ran the client and the upstream (and the bench's own process); ProxyCPUs the proxies' process.
+	BenchCPUs []int `json:"bench_cpus"`
+	ProxyCPUs []int `json:"proxy_cpus"`
+	// ProxyGOMAXPROCS is the proxies' process's; the report's GOMAXPROCS is the bench's process's.
+	ProxyGOMAXPROCS int `json:"proxy_gomaxprocs"`
+	// ProxyStalls is the stall rate of the proxies' CPUs, measured at the same time as the report's Stalls.
+	ProxyStalls Stalls `json:"proxy_stalls"`
+	// ProxyCollections is the collections the proxies' process made between the concurrency-1 exchanges.
+	ProxyCollections int `json:"proxy_collections_between_exchanges"`
 }
 
 // TargetResult is one target's figures.
@@ -49,8 +64,9 @@ type TargetResult struct {
 	TTFTInProxy  Latency `json:"ttft_in_proxy"`
 	ChunkInProxy Latency `json:"chunk_in_proxy"`
 	// WholeHeap and StreamHeap are the heap a whole exchange and a stream allocated at concurrency 1, in
-	// bytes: the whole process's, client, upstream and the bench's notes included, the same for every
-	// proxy; the differences between targets are what each proxy leaves the collector.
+	// bytes: the whole process's (both processes' when pinned), client, upstream and the bench's notes
+	// included, the same for every proxy; the differences between targets are what each proxy leaves the
+	// collector.
 	WholeHeap  uint64 `json:"whole_heap_bytes"`
 	StreamHeap uint64 `json:"stream_heap_bytes"`
 	// WholeRate and StreamRate are the throughput phase's.
@@ -83,9 +99,9 @@ func (l Latency) MarshalJSON() ([]byte, error) {
 	}{l.N, micros(l.P50), micros(l.P99), micros(l.Mean)})
 }
 
-// Rate is a throughput phase's result. CPUPerExchange is the whole process's CPU time (load generator and
-// upstream included, the same for every target) divided by the exchanges: the differences between
-// targets are what each proxy spends.
+// Rate is a throughput phase's result. CPUPerExchange is the whole process's CPU time (both processes'
+// when pinned; load generator and upstream included, the same for every target) divided by the
+// exchanges: the differences between targets are what each proxy spends.
 type Rate struct {
 	Exchanges      int64
 	PerSecond      float64
@@ -193,10 +209,17 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Wire, r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
 	fmt.Fprintf(w, "This machine took the CPU from a busy thread for over 20µs %.0f times a second, over 100µs %.0f (worst %s):\na span of w µs is hit about rate·w/10⁶ of the time, which is what the p99s of short spans measure here.\n\n",
 		r.Stalls.Over20us, r.Stalls.Over100us, us(r.Stalls.Worst))
+	collections, process := fmt.Sprint(r.Collections), "the whole process's"
+	if p := r.Pinned; p != nil {
+		fmt.Fprintf(w, "Pinned: the proxies ran in a process of their own on CPUs %v (GOMAXPROCS=%d), the client and the upstream\non CPUs %v (GOMAXPROCS=%d). The proxies' CPUs stalled over 20µs %.0f times a second, over 100µs %.0f (worst %s).\n\n",
+			p.ProxyCPUs, p.ProxyGOMAXPROCS, p.BenchCPUs, r.GOMAXPROCS, p.ProxyStalls.Over20us, p.ProxyStalls.Over100us, us(p.ProxyStalls.Worst))
+		collections = fmt.Sprintf("%d times in the bench's process, %d in the proxies'", r.Collections, p.ProxyCollections)
+		process = "both processes'"
+	}
 	if r.TimedGC {
 		fmt.Fprintf(w, "The garbage collector ran when due, inside the concurrency-1 exchanges as well.\n\n")
 	} else {
-		fmt.Fprintf(w, "The garbage collector ran between the concurrency-1 exchanges (%d times), not inside them; the heap each\nexchange allocated (the whole process's) is shown, and the throughput phase runs with the collector as it comes.\n\n", r.Collections)
+		fmt.Fprintf(w, "The garbage collector ran between the concurrency-1 exchanges (%s), not inside them; the heap each\nexchange allocated (%s) is shown, and the throughput phase runs with the collector as it comes.\n\n", collections, process)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "Whole requests (answer: a tool call), concurrency 1, %d a target:\n", o.Requests)
@@ -225,7 +248,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			usFine(t.ChunkInProxy.P50), usFine(t.ChunkInProxy.P99), vsFine(t.Name, t.ChunkInProxy.P99-bare.ChunkInProxy.P99))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nThroughput, concurrency %d, %v a target in %d rounds (upstream without pauses); CPU is the whole process's per exchange:\n", o.Concurrency, o.Duration, o.ThroughputRounds)
+	fmt.Fprintf(w, "\nThroughput, concurrency %d, %v a target in %d rounds (upstream without pauses); CPU is %s per exchange:\n", o.Concurrency, o.Duration, o.ThroughputRounds, process)
 	fmt.Fprintln(tw, "target\twhole/s\tof bare\tCPU\tstreams/s\tof bare\tCPU\t")
 	for _, t := range r.Targets {
 		fmt.Fprintf(tw, "%s\t%.0f\t%.0f%%\t%s\t%.0f\t%.0f%%\t%s\t\n", t.Name,
