@@ -169,19 +169,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
 	}
+	cpus, err := allowedCPUs()
+	if err != nil && o.Pin {
+		return nil, err
+	}
 	var proxyCPUs []int
 	var pinned *Pinning
 	if o.Pin {
-		all, err := allowedCPUs()
-		if err != nil {
-			return nil, err
+		if len(cpus) < 2 {
+			return nil, fmt.Errorf("pinning the proxies needs two CPUs at least; this process may use %v", cpus)
 		}
-		if len(all) < 2 {
-			return nil, fmt.Errorf("pinning the proxies needs two CPUs at least; this process may use %v", all)
-		}
-		half := len(all) - len(all)/2
-		pinned = &Pinning{BenchCPUs: all[:half], ProxyCPUs: all[half:]}
+		half := len(cpus) - len(cpus)/2
+		pinned = &Pinning{BenchCPUs: cpus[:half], ProxyCPUs: cpus[half:]}
 		proxyCPUs = pinned.ProxyCPUs
+	}
+	// Before any pinning, while the bench's threads may still use every CPU.
+	wakes, err := measureWakesOn(cpus)
+	if err != nil {
+		return nil, err
 	}
 	b, err := start(ctx, o, proxyCPUs)
 	if err != nil {
@@ -199,7 +204,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	up, targets := b.up, b.targets
 	m := &measurer{o: o, up: up, proxies: b.proxies, client: &http.Client{Transport: tunedTransport()}}
 	rep := &Report{Options: o, Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
-		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned, Wakes: wakes}
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
 	}

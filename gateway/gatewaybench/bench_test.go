@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,11 +27,18 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if rep.Pinned != nil {
 		t.Errorf("an unpinned run reports pinning %+v", rep.Pinned)
 	}
+	// What a wake costs, on one CPU and across two where the process has two (Linux only).
+	if cpus, err := allowedCPUs(); err == nil {
+		wk := rep.Wakes
+		if !slices.Equal(wk.CPUs, cpus) || wk.OneCPU <= 0 || (len(cpus) > 1) != (wk.AcrossCPUs > 0) {
+			t.Errorf("wakes %+v on CPUs %v: want the CPUs, a round trip on one, and one across two if there are two", wk, cpus)
+		}
+	}
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"garbage collector ran between the concurrency-1 exchanges (", "CPU is the whole process's per exchange"} {
+	for _, want := range []string{"garbage collector ran between the concurrency-1 exchanges (", " times), not inside them", "CPU is the whole process's per exchange"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
@@ -221,6 +229,28 @@ func TestChunkIndexes(t *testing.T) {
 				if got[i] != tc.want[i] {
 					t.Fatalf("got %v, want %v", got, tc.want)
 				}
+			}
+		})
+	}
+}
+
+func TestWakesCostly(t *testing.T) {
+	t.Parallel()
+	us := time.Microsecond
+	for _, tc := range []struct {
+		desc string
+		w    Wakes
+		want bool
+	}{
+		{"a VM whose vCPUs share cores: 9µs on one, 320µs across", Wakes{OneCPU: 9 * us, AcrossCPUs: 320 * us}, true},
+		{"dedicated cores: a few microseconds either way", Wakes{OneCPU: 8 * us, AcrossCPUs: 12 * us}, false},
+		{"several times dearer across, but by less than 50µs", Wakes{OneCPU: 5 * us, AcrossCPUs: 40 * us}, false},
+		{"one CPU: nothing across to measure", Wakes{OneCPU: 9 * us}, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.w.costly(); got != tc.want {
+				t.Errorf("costly() = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -96,4 +98,74 @@ func setEveryThread(s unix.CPUSet) error {
 			return nil
 		}
 	}
+}
+
+// measureWakes times n pipe round trips between two threads on cpu a and cpu b (one CPU when a == b) and
+// gives the median: what waking a thread on that CPU costs here, twice.
+func measureWakes(a, b, n int) (time.Duration, error) {
+	var ping, pong [2]int
+	if err := unix.Pipe2(ping[:], unix.O_CLOEXEC); err != nil {
+		return 0, err
+	}
+	if err := unix.Pipe2(pong[:], unix.O_CLOEXEC); err != nil {
+		unix.Close(ping[0])
+		unix.Close(ping[1])
+		return 0, err
+	}
+	defer func() {
+		for _, fd := range []int{ping[0], ping[1], pong[0], pong[1]} {
+			unix.Close(fd)
+		}
+	}()
+	// Each side is a thread of its own pinned to its CPU, blocking in read as a proxy's thread waits for
+	// its peer; neither thread goes back to the scheduler with its affinity changed (see startPinned).
+	// Both are pinned before either starts, so that a failure leaves no side waiting for the other.
+	pinned, start := make(chan error, 2), make(chan bool, 2)
+	side := func(cpu int, loop func(buf []byte) error) error {
+		runtime.LockOSThread()
+		s := cpuSet([]int{cpu})
+		pinned <- unix.SchedSetaffinity(0, &s)
+		if !<-start {
+			return nil
+		}
+		return loop(make([]byte, 1))
+	}
+	rtts := make([]time.Duration, n)
+	ended := make(chan error, 2)
+	go func() {
+		ended <- side(b, func(buf []byte) error {
+			for range n {
+				if _, err := unix.Read(ping[0], buf); err != nil {
+					return err
+				}
+				if _, err := unix.Write(pong[1], buf); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}()
+	go func() {
+		ended <- side(a, func(buf []byte) error {
+			for i := range rtts {
+				begin := time.Now()
+				if _, err := unix.Write(ping[1], buf); err != nil {
+					return err
+				}
+				if _, err := unix.Read(pong[0], buf); err != nil {
+					return err
+				}
+				rtts[i] = time.Since(begin)
+			}
+			return nil
+		})
+	}()
+	err := errors.Join(<-pinned, <-pinned)
+	start <- err == nil
+	start <- err == nil
+	if err = errors.Join(err, <-ended, <-ended); err != nil {
+		return 0, fmt.Errorf("timing wakes between CPUs %d and %d: %w", a, b, err)
+	}
+	slices.Sort(rtts)
+	return rtts[n/2], nil
 }

@@ -5,6 +5,7 @@ package gatewaybench
 import (
 	"errors"
 	"os/exec"
+	"time"
 )
 
 var errPinLinux = errors.New("pinning the proxies to CPUs of their own needs Linux (sched_setaffinity)")
@@ -12,3 +13,5 @@ var errPinLinux = errors.New("pinning the proxies to CPUs of their own needs Lin
 func allowedCPUs() ([]int, error)                  { return nil, errPinLinux }
 func startPinned(*exec.Cmd, []int) error           { return errPinLinux }
 func pinProcess([]int) (restore func(), err error) { return nil, errPinLinux }
+
+func measureWakes(a, b, n int) (time.Duration, error) { return 0, errPinLinux }

@@ -22,6 +22,8 @@ type Report struct {
 	// Stalls is how often this machine took the CPU from a busy thread, measured before the run: the
 	// noise under every p99.
 	Stalls Stalls `json:"stalls"`
+	// Wakes is what waking a waiting thread costs here, on one CPU and across two, measured before the run.
+	Wakes Wakes `json:"wakes"`
 	// TimedGC says the collector ran when due inside the concurrency-1 exchanges; otherwise the bench made
 	// Collections collections between them (see collector).
 	TimedGC     bool `json:"timed_gc"`
@@ -209,7 +211,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Wire, r.GoVersion, r.OS, r.Arch, r.GOMAXPROCS, r.Guardrails)
 	fmt.Fprintf(w, "This machine took the CPU from a busy thread for over 20µs %.0f times a second, over 100µs %.0f (worst %s):\na span of w µs is hit about rate·w/10⁶ of the time, which is what the p99s of short spans measure here.\n\n",
 		r.Stalls.Over20us, r.Stalls.Over100us, us(r.Stalls.Worst))
-	collections, process := fmt.Sprint(r.Collections), "the whole process's"
+	if wk := r.Wakes; wk.AcrossCPUs > 0 {
+		fmt.Fprintf(w, "Waking a waiting thread: a pipe round trip takes %s between two threads on one CPU, %s across CPUs %d and %d.\n",
+			usFine(wk.OneCPU), usFine(wk.AcrossCPUs), wk.CPUs[0], wk.CPUs[len(wk.CPUs)-1])
+		if wk.costly() {
+			fmt.Fprintf(w, "Here that is more than most spans timed: where an exchange crosses CPUs, its p99 measures the wake. On one\nCPU (taskset -c %d warden bench) the proxies' own costs show; --pin makes every chunk cross CPUs twice.\n", wk.CPUs[0])
+		}
+		fmt.Fprintln(w)
+	}
+	collections, process := fmt.Sprintf("%d times", r.Collections), "the whole process's"
 	if p := r.Pinned; p != nil {
 		fmt.Fprintf(w, "Pinned: the proxies ran in a process of their own on CPUs %v (GOMAXPROCS=%d), the client and the upstream\non CPUs %v (GOMAXPROCS=%d). The proxies' CPUs stalled over 20µs %.0f times a second, over 100µs %.0f (worst %s).\n\n",
 			p.ProxyCPUs, p.ProxyGOMAXPROCS, p.BenchCPUs, r.GOMAXPROCS, p.ProxyStalls.Over20us, p.ProxyStalls.Over100us, us(p.ProxyStalls.Worst))
