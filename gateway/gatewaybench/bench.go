@@ -5,11 +5,12 @@
 // higher concurrency, and sets each against the bare proxy. `warden bench` runs it.
 //
 // It must never report a figure for an exchange that went wrong: a non-200 answer, a stream that lost a
-// chunk, or a Warden answer without its X-Warden-Evaluated report fails the run. Everything runs in one
-// process, so the load generator and the upstream share the CPUs with the proxy under test; the figures
-// are comparable with each other, not with a bench that pins each part to its own cores. That is why the
-// concurrency-1 exchanges are timed inside the proxies as well (see probe), and why the report gives this
-// machine's stall rate.
+// chunk, or a Warden answer without its X-Warden-Evaluated report fails the run. By default everything
+// runs in one process, so the load generator and the upstream share the CPUs with the proxy under test;
+// the figures are comparable with each other, not with a bench that pins each part to its own cores.
+// That is why the concurrency-1 exchanges are timed inside the proxies as well (see probe), and why the
+// report gives this machine's stall rate and what a wake across CPUs costs. Options.Pin runs the proxies
+// in a process of their own on CPUs of their own instead (see proxies.go).
 // Its API serves the CLI and may change.
 package gatewaybench
 
@@ -163,8 +164,8 @@ type target struct {
 }
 
 // Run starts the upstream and the three proxies on loopback, measures each and reports. It turns the
-// process's automatic garbage collection off during the concurrency-1 phases (see collector), so two Runs
-// must not overlap.
+// process's automatic garbage collection off during the concurrency-1 phases (see collector), and with
+// o.Pin moves the process's threads to half its CPUs until it returns, so two Runs must not overlap.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
@@ -265,6 +266,7 @@ func (m *measurer) stalls(rep *Report) error {
 		rep.Pinned.ProxyStalls = s
 		theirs <- err
 	}()
+	runtime.Gosched() // the call goes out before this thread spins, on a bench of one CPU too
 	rep.Stalls = measureStalls(d)
 	return <-theirs
 }
