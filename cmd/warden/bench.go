@@ -38,7 +38,11 @@ The concurrency-1 phases interleave the targets in --rounds rounds (by default o
 a round), so that a slow spell of a shared machine falls on all of them alike. The client, the upstream and
 the proxies share one heap, so the garbage collector, which any of them makes due, would land on whichever
 exchange is in flight: the bench collects between those exchanges instead (--timed-gc leaves it alone),
-and reports the heap each exchange allocated, which is what a proxy leaves the collector to do.
+and reports the heap each exchange allocated, which is what a proxy leaves the collector to do. Each
+connection the bench dials asks for delayed ACKs before each write (Linux; --kernel-acks leaves the mode to
+the kernel), so that the client acknowledges every target's chunks alike: left to the kernel, a connection's
+mode follows the parity of the segments its last stream came in, and it decides whether each chunk's read
+also sends an ACK, a few microseconds that are the client's and not the proxy's.
 
 Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
 X-Warden-Evaluated report stops the run with an error instead of a figure. By default the load generator
@@ -103,6 +107,7 @@ docs/benchmarks.md has figures and how to read them.`,
 	f.IntVar(&o.Rounds, "rounds", gatewaybench.DefaultRounds, "rounds the concurrency-1 phases interleave the targets in")
 	f.IntVar(&o.ThroughputRounds, "throughput-rounds", gatewaybench.DefaultThroughputRounds, "rounds the throughput phase interleaves the targets in")
 	f.BoolVar(&o.TimedGC, "timed-gc", false, "let the garbage collector run when due inside the concurrency-1 exchanges (default: between them)")
+	f.BoolVar(&o.KernelAcks, "kernel-acks", false, "leave each connection's TCP ACK mode to the kernel (default: every connection asks for delayed ACKs before each write, so all targets start alike; Linux)")
 	f.StringVar(&format, "format", "text", "report as text or json (stdout); progress goes to stderr")
 	f.BoolVar(&strict, "strict", false, "exit 1 when a target is not met")
 	f.BoolVar(&o.Pin, "pin", false, "run the proxies in a process of their own on half the CPUs, the client and upstream on the rest (Linux)")

@@ -71,6 +71,10 @@ type Options struct {
 	// TimedGC leaves the garbage collector alone in the concurrency-1 phases: it runs when due, inside the
 	// timed exchanges. By default the bench collects between them instead (see collector).
 	TimedGC bool
+	// KernelAcks leaves each connection's TCP ACK mode to the kernel. By default every connection the bench
+	// dials asks for delayed-ACK mode before each write, so that every target's exchanges start in the
+	// same mode (see acks.go); Linux only, elsewhere the mode is always the kernel's.
+	KernelAcks bool
 	// Pin runs the proxies (the bare one and both Warden targets) in a process of their own on the upper
 	// half of this process's CPUs, and the client and the upstream on the rest, as the public gateway
 	// benchmarks pin the gateway to cores of its own: the proxies then share neither CPUs nor caches with
@@ -203,8 +207,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		pinned.ProxyGOMAXPROCS = b.proxies.gomaxprocs
 	}
 	up, targets := b.up, b.targets
-	m := &measurer{o: o, up: up, proxies: b.proxies, client: &http.Client{Transport: tunedTransport()}}
-	rep := &Report{Options: o, Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
+	m := &measurer{o: o, up: up, proxies: b.proxies, client: &http.Client{Transport: o.dialing(tunedTransport())}}
+	rep := &Report{Options: o, DelayedAcks: o.acksDelayed(), Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned, Wakes: wakes}
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
@@ -331,12 +335,12 @@ func serveLoopback(h http.Handler, closers *[]func()) (string, error) {
 // behind a probe of its own, in the order they are reported.
 func serveProxies(ctx context.Context, base *url.URL, o Options, closers *[]func()) ([]target, error) {
 	bareProbe, offProbe, onProbe := new(probe), new(probe), new(probe)
-	bareURL, err := serveLoopback(bareProbe.handler(bareProxy(base, probeTransport{tunedTransport()})), closers)
+	bareURL, err := serveLoopback(bareProbe.handler(bareProxy(base, probeTransport{o.dialing(tunedTransport())})), closers)
 	if err != nil {
 		return nil, err
 	}
 	wardenURL := func(file string, off bool, p *probe) (string, error) {
-		g, closeGateway, err := newWarden(ctx, base, file, o, off, probeTransport{gateway.NewTransport()})
+		g, closeGateway, err := newWarden(ctx, base, file, o, off, probeTransport{o.dialing(gateway.NewTransport())})
 		if err != nil {
 			return "", err
 		}
@@ -423,6 +427,17 @@ func bareProxy(base *url.URL, transport http.RoundTripper) http.Handler {
 		rp.ServeHTTP(w, r)
 	})
 }
+
+// dialing makes t's connections ask for delayed ACKs, unless o.KernelAcks; it returns t.
+func (o Options) dialing(t *http.Transport) *http.Transport {
+	if o.KernelAcks {
+		return t
+	}
+	return delayingAcks(t)
+}
+
+// acksDelayed says whether the run's connections ask for delayed ACKs.
+func (o Options) acksDelayed() bool { return acksDelayable && !o.KernelAcks }
 
 // tunedTransport is the client's and the bare proxy's: enough idle connections for the concurrency.
 func tunedTransport() *http.Transport {

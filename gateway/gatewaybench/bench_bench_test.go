@@ -20,7 +20,7 @@ func BenchmarkTarget(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer bn.close()
-	m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: tunedTransport()}}
+	m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: o.dialing(tunedTransport())}}
 	for _, t := range bn.targets {
 		b.Run("whole/"+t.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -56,7 +56,7 @@ func BenchmarkWire(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: tunedTransport()}}
+		m := &measurer{o: o, up: bn.up, client: &http.Client{Transport: o.dialing(tunedTransport())}}
 		for _, t := range bn.targets {
 			b.Run(name+"/whole/"+t.name, func(b *testing.B) {
 				b.ReportAllocs()

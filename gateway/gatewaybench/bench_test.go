@@ -27,6 +27,9 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if rep.Pinned != nil {
 		t.Errorf("an unpinned run reports pinning %+v", rep.Pinned)
 	}
+	if rep.DelayedAcks != acksDelayable {
+		t.Errorf("report says delayed ACKs %v, want %v (where the system has the mode)", rep.DelayedAcks, acksDelayable)
+	}
 	// What a wake costs, on one CPU and across two where the process has two (Linux only).
 	if cpus, err := allowedCPUs(); err == nil {
 		wk := rep.Wakes
@@ -38,7 +41,11 @@ func TestRunMeasuresEveryTarget(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"garbage collector ran between the concurrency-1 exchanges (", " times), not inside them", "CPU is the whole process's per exchange"} {
+	wants := []string{"garbage collector ran between the concurrency-1 exchanges (", " times), not inside them", "CPU is the whole process's per exchange"}
+	if acksDelayable {
+		wants = append(wants, "asked for delayed ACKs before each write")
+	}
+	for _, want := range wants {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
@@ -190,13 +197,17 @@ func TestRunSpeaksEveryWire(t *testing.T) {
 	for _, name := range Wires() {
 		t.Run(name, func(t *testing.T) {
 			o := Options{Wire: name, Requests: 10, StreamRequests: 2, Chunks: 4, ChunkInterval: 20 * time.Microsecond,
-				Concurrency: 2, Duration: 40 * time.Millisecond, ThroughputRounds: 1}
+				Concurrency: 2, Duration: 40 * time.Millisecond, ThroughputRounds: 1,
+				KernelAcks: name == WireGemini} // one wire runs with the kernel's ACK modes
 			rep, err := Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if rep.Wire != name {
 				t.Errorf("report says wire %q", rep.Wire)
+			}
+			if rep.DelayedAcks != (acksDelayable && !o.KernelAcks) {
+				t.Errorf("KernelAcks %v: report says delayed ACKs %v", o.KernelAcks, rep.DelayedAcks)
 			}
 			for _, tr := range rep.Targets {
 				if tr.Whole.N != 10 || tr.TTFT.N != 10 || tr.Chunk.N != 8 {

@@ -25,10 +25,11 @@ import (
 
 // proxiesSetup is what the proxies' process needs to build the proxies.
 type proxiesSetup struct {
-	Upstream  string `json:"upstream"`
-	Config    string `json:"config"`
-	Wire      string `json:"wire"`
-	KeepAudit bool   `json:"keep_audit"`
+	Upstream   string `json:"upstream"`
+	Config     string `json:"config"`
+	Wire       string `json:"wire"`
+	KeepAudit  bool   `json:"keep_audit"`
+	KernelAcks bool   `json:"kernel_acks"`
 }
 
 // proxiesReady answers the setup: the proxies' base URLs in the order they are reported.
@@ -128,7 +129,7 @@ func newProxiesServer(ctx context.Context, setup proxiesSetup, closers *[]func()
 	if err != nil {
 		return nil, proxiesReady{}, fmt.Errorf("upstream %q: %w", setup.Upstream, err)
 	}
-	o := Options{Config: setup.Config, Wire: setup.Wire, KeepAudit: setup.KeepAudit}
+	o := Options{Config: setup.Config, Wire: setup.Wire, KeepAudit: setup.KeepAudit, KernelAcks: setup.KernelAcks}
 	if err := o.Check(); err != nil {
 		return nil, proxiesReady{}, err
 	}
@@ -238,7 +239,7 @@ func startProxiesProcess(ctx context.Context, o Options, upstream string, cpus [
 	stop := context.AfterFunc(ctx, func() { cmd.Process.Kill() })
 	defer stop()
 	var ready proxiesReady
-	err = p.enc.Encode(proxiesSetup{Upstream: upstream, Config: o.Config, Wire: o.Wire, KeepAudit: o.KeepAudit})
+	err = p.enc.Encode(proxiesSetup{Upstream: upstream, Config: o.Config, Wire: o.Wire, KeepAudit: o.KeepAudit, KernelAcks: o.KernelAcks})
 	if err == nil {
 		err = p.dec.Decode(&ready)
 	}

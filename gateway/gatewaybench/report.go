@@ -28,6 +28,9 @@ type Report struct {
 	// Collections collections between them (see collector).
 	TimedGC     bool `json:"timed_gc"`
 	Collections int  `json:"collections_between_exchanges"`
+	// DelayedAcks says the connections the bench dialed asked for delayed-ACK mode before each write
+	// (see Options.KernelAcks); false when the mode was the kernel's.
+	DelayedAcks bool `json:"delayed_acks"`
 	// Pinned says where each part ran with Options.Pin; nil when everything shared this process's CPUs.
 	Pinned  *Pinning       `json:"pinned,omitempty"`
 	Targets []TargetResult `json:"targets"`
@@ -225,6 +228,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			p.ProxyCPUs, p.ProxyGOMAXPROCS, p.BenchCPUs, r.GOMAXPROCS, p.ProxyStalls.Over20us, p.ProxyStalls.Over100us, us(p.ProxyStalls.Worst))
 		collections = fmt.Sprintf("%d times in the bench's process, %d in the proxies'", r.Collections, p.ProxyCollections)
 		process = "both processes'"
+	}
+	if r.DelayedAcks {
+		fmt.Fprintf(w, "Every connection the bench dialed asked for delayed ACKs before each write, so that the client acknowledges\nevery target's chunks alike (--kernel-acks leaves the mode to the kernel).\n\n")
 	}
 	if r.TimedGC {
 		fmt.Fprintf(w, "The garbage collector ran when due, inside the concurrency-1 exchanges as well.\n\n")
