@@ -41,8 +41,8 @@ exchange is in flight: the bench collects between those exchanges instead (--tim
 and reports the heap each exchange allocated, which is what a proxy leaves the collector to do. Each
 connection the bench dials asks for delayed ACKs before each write (Linux; --kernel-acks leaves the mode to
 the kernel), so that the client acknowledges every target's chunks alike: left to the kernel, a connection's
-mode follows the parity of the segments its last stream came in, and it decides whether each chunk's read
-also sends an ACK, a few microseconds that are the client's and not the proxy's.
+mode follows its history, and it decides whether each chunk's read also sends an ACK, a few microseconds
+that are the client's and not the proxy's.
 
 Every answer is checked: a non-200, a lost chunk, a missing tool call or a Warden answer without its
 X-Warden-Evaluated report stops the run with an error instead of a figure. By default the load generator

@@ -8,15 +8,15 @@ import (
 )
 
 // Delayed ACKs. A TCP receiver either acknowledges each small segment as it reads it (quick-ACK mode) or
-// every other one (delayed-ACK, "interactive" mode), and Linux switches a connection between the two by
-// its history: it enters delayed-ACK mode when the host sends soon after receiving (a keep-alive
-// client's next request) and leaves it when its delayed-ACK timer fires, which happens after a stream
-// that ended on an unacknowledged segment, so on the parity of the segments the stream came in. The ACK
-// is sent inside the reader's read call; on loopback it is the peer's receive work too, 2–4µs on the
-// machines of docs/benchmarks.md. That made "per chunk on the wire" measure which of the client's
-// connections happened to be in which mode: on one CPU the client acknowledged every chunk of one
-// proxy's streams and every other chunk of another's, run after run, and the p50 gap between the bare
-// proxy and Warden was 4µs of which the proxies' own spans held 1.5.
+// every other one (delayed-ACK, "interactive" mode), and Linux moves a connection between the two by its
+// history: it enters delayed-ACK mode when the host sends soon after receiving (a keep-alive client's
+// next request) and leaves it when its delayed-ACK timer has to send an ACK on its own, which the last
+// segments of a stream can leave it to do. The ACK is sent inside the reader's read call, and on loopback
+// it is the peer's receive work too: 2–4µs on the machines of docs/benchmarks.md. That made "per chunk on
+// the wire" measure which mode each of the client's connections happened to be in: on one CPU the client
+// acknowledged every chunk of some targets' streams and every other chunk of others', which ones
+// changing from run to run, and the p50 gap between the bare proxy and Warden was 4µs of which the
+// proxies' own spans held 1.5.
 //
 // So by default each connection the bench dials (the client's, and each proxy's to the upstream) asks
 // for delayed-ACK mode before each write (TCP_QUICKACK set to 0, which Linux reads as "enter interactive
