@@ -16,10 +16,15 @@ import (
 // the probe removes it by timing only the spans the proxy is responsible for:
 //
 //   - a whole request: from the request reaching the proxy's handler to the handler's return, less the
-//     span from the upstream call to the upstream body's end;
+//     time it waited on the upstream: inside the upstream calls and inside the reads of their bodies;
 //   - the first token: from the request reaching the handler to the first chunk's flush to the client,
-//     less the span from the upstream call to the proxy's read of that chunk;
+//     less the time it waited on the upstream until it read that chunk;
 //   - a chunk: from the proxy's read of it from the upstream's body to its flush to the client.
+//
+// Only the waits count as the upstream's. What a proxy does between an upstream call's return and its
+// first read, or between two reads, is its own: the bare proxy copying a whole answer to the client as it
+// reads it, or Warden sending a stream's head before it reads the first event. (Until the seventeenth
+// session the upstream's span ran from the call to the body's end, which gave those to the upstream.)
 //
 // The probe wraps the bare proxy and Warden alike (the handler, its ResponseWriter, and the upstream
 // transport), so what it costs falls on both. It is armed for one exchange at a time: the
@@ -33,8 +38,9 @@ type probe struct {
 type probed struct {
 	mu                sync.Mutex
 	arrived, returned time.Time
-	upstream          time.Duration // from each upstream call to its body's end, summed
-	firstCall, called time.Time     // the first upstream call's start; the pending one's
+	upstream          time.Duration // waited on the upstream: inside its calls and the reads of their bodies
+	firstWait         time.Duration // upstream as it stood once the first chunk was read
+	firstRead         bool          // firstWait is set
 	read, flushed     []time.Time   // by chunk index
 	written           []int         // chunks written and not yet flushed
 	done              chan struct{} // closed when the handler returns
@@ -151,8 +157,8 @@ func (w *probeWriter) Flush() {
 // Unwrap lets http.ResponseController reach the server's writer, as every writer wrapper must.
 func (w *probeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// probeTransport times the upstream calls of a probed exchange and notes when each chunk is read from
-// the upstream's body.
+// probeTransport times the upstream calls of a probed exchange and the reads of their bodies, and notes
+// when each chunk is read.
 type probeTransport struct{ next http.RoundTripper }
 
 func (t probeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -160,29 +166,16 @@ func (t probeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if x == nil {
 		return t.next.RoundTrip(r)
 	}
-	x.mu.Lock()
-	x.called = time.Now()
-	if x.firstCall.IsZero() {
-		x.firstCall = x.called
-	}
-	x.mu.Unlock()
+	start := time.Now()
 	resp, err := t.next.RoundTrip(r)
+	x.mu.Lock()
+	x.upstream += time.Since(start)
+	x.mu.Unlock()
 	if err != nil {
-		x.upstreamEnded(time.Now())
 		return nil, err
 	}
 	resp.Body = &probeBody{ReadCloser: resp.Body, x: x}
 	return resp, nil
-}
-
-// upstreamEnded adds the pending upstream call's span, once.
-func (x *probed) upstreamEnded(at time.Time) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if !x.called.IsZero() {
-		x.upstream += at.Sub(x.called)
-		x.called = time.Time{}
-	}
 }
 
 type probeBody struct {
@@ -192,27 +185,22 @@ type probeBody struct {
 }
 
 func (b *probeBody) Read(p []byte) (int, error) {
+	start := time.Now()
 	n, err := b.ReadCloser.Read(p)
 	now := time.Now()
-	if n > 0 {
-		b.marks = chunkIndexes(p[:n], b.marks[:0])
-		b.x.mu.Lock()
-		for _, i := range b.marks {
-			if i < len(b.x.read) && b.x.read[i].IsZero() {
-				b.x.read[i] = now
+	b.marks = chunkIndexes(p[:n], b.marks[:0])
+	b.x.mu.Lock()
+	b.x.upstream += now.Sub(start)
+	for _, i := range b.marks {
+		if i < len(b.x.read) && b.x.read[i].IsZero() {
+			b.x.read[i] = now
+			if i == 0 && !b.x.firstRead {
+				b.x.firstWait, b.x.firstRead = b.x.upstream, true
 			}
 		}
-		b.x.mu.Unlock()
 	}
-	if err != nil {
-		b.x.upstreamEnded(now)
-	}
+	b.x.mu.Unlock()
 	return n, err
-}
-
-func (b *probeBody) Close() error {
-	b.x.upstreamEnded(time.Now())
-	return b.ReadCloser.Close()
 }
 
 // wait blocks until the probed exchange's handler returned.
@@ -231,10 +219,10 @@ func (x *probed) whole() time.Duration { return x.returned.Sub(x.arrived) - x.up
 // firstToken is the proxy's own time to the first chunk's flush: false when the chunk was not seen both
 // coming and going.
 func (x *probed) firstToken() (time.Duration, bool) {
-	if len(x.read) == 0 || x.read[0].IsZero() || x.flushed[0].IsZero() {
+	if len(x.read) == 0 || !x.firstRead || x.flushed[0].IsZero() {
 		return 0, false
 	}
-	return x.flushed[0].Sub(x.arrived) - x.read[0].Sub(x.firstCall), true
+	return x.flushed[0].Sub(x.arrived) - x.firstWait, true
 }
 
 // notes is what the measurer takes of the exchange once its handler returned.

@@ -27,8 +27,9 @@ func probeUpstream(t *testing.T, n int, wait time.Duration) *httptest.Server {
 }
 
 // lineProxy is a proxy in a few lines: it relays the upstream's lines, flushing after each unless told
-// not to, and leaves out the line of chunk drop (-1: none).
-func lineProxy(upstream string, transport http.RoundTripper, flush bool, drop int) http.Handler {
+// not to, and leaves out the line of chunk drop (-1: none). It works for pause (sleeps) after the
+// upstream call returns, before its first read.
+func lineProxy(upstream string, transport http.RoundTripper, flush bool, drop int, pause time.Duration) http.Handler {
 	client := &http.Client{Transport: transport}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, upstream, nil)
@@ -38,6 +39,7 @@ func lineProxy(upstream string, transport http.RoundTripper, flush bool, drop in
 			return
 		}
 		defer resp.Body.Close()
+		time.Sleep(pause)
 		br := bufio.NewReader(resp.Body)
 		for i := 0; ; i++ {
 			line, err := br.ReadString('\n')
@@ -62,8 +64,9 @@ func TestProbe(t *testing.T) {
 		arm      bool
 		flush    bool
 		drop     int
-		wait     time.Duration
-		exchange int // which exchange to look at: 0 the first after arming, 1 the next
+		wait     time.Duration // the upstream's, before it answers
+		pause    time.Duration // the proxy's, between the upstream's answer and its first read
+		exchange int           // which exchange to look at: 0 the first after arming, 1 the next
 		check    func(t *testing.T, x *probed, taken bool)
 	}{
 		{desc: "an unarmed probe passes the exchange through untimed", drop: -1, flush: true,
@@ -111,13 +114,22 @@ func TestProbe(t *testing.T) {
 					t.Errorf("own time to the first chunk %v (seen %v), want it without the upstream's wait", d, ok)
 				}
 			}},
+		{desc: "what the proxy does between the upstream's answer and its first read is its own", arm: true, flush: true, drop: -1, pause: 20 * time.Millisecond,
+			check: func(t *testing.T, x *probed, taken bool) {
+				if x.whole() < 20*time.Millisecond || x.upstream >= 20*time.Millisecond {
+					t.Errorf("upstream %v, own %v: want the proxy's 20ms pause in its own", x.upstream, x.whole())
+				}
+				if d, ok := x.firstToken(); !ok || d < 20*time.Millisecond {
+					t.Errorf("own time to the first chunk %v (seen %v), want the proxy's 20ms pause in it", d, ok)
+				}
+			}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
 			up := probeUpstream(t, chunks, tc.wait)
 			p := new(probe)
 			taken := false
-			inner := lineProxy(up.URL, probeTransport{http.DefaultTransport}, tc.flush, tc.drop)
+			inner := lineProxy(up.URL, probeTransport{http.DefaultTransport}, tc.flush, tc.drop, tc.pause)
 			seen := make(chan bool, 2)
 			proxy := httptest.NewServer(p.handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, ok := r.Context().Value(probeKey{}).(*probed)

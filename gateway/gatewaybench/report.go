@@ -62,9 +62,9 @@ type TargetResult struct {
 	Stream Latency `json:"stream"`
 	Chunk  Latency `json:"chunk"`
 	// WholeInProxy, TTFTInProxy and ChunkInProxy are the same exchanges timed inside the proxy, counting
-	// only the spans that are its own (see probe); none for the upstream reached directly. Only the chunk
-	// figure compares like with like: the bare proxy copies a whole answer to the client while reading it,
-	// inside its upstream span, where Warden reads the answer first and works on it after.
+	// only the spans that are its own (see probe); none for the upstream reached directly. Only the waits
+	// on the upstream are left out, so the bare proxy's copying of an answer as it reads it counts as its
+	// own, as Warden's reading it first and working on it after does.
 	WholeInProxy Latency `json:"whole_in_proxy"`
 	TTFTInProxy  Latency `json:"ttft_in_proxy"`
 	ChunkInProxy Latency `json:"chunk_in_proxy"`
@@ -252,7 +252,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			us(t.Chunk.P50), us(t.Chunk.P99), vs(t.Name, t.Chunk.P99-bare.Chunk.P99), us(t.Stream.P50), kb(t.StreamHeap))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nThe same exchanges timed inside each proxy, its own spans only: a whole request less its upstream call,\nthe first token less the upstream's wait for it, each chunk from its read off the upstream to its flush:\n")
+	fmt.Fprintf(w, "\nThe same exchanges timed inside each proxy, its own spans only: a whole request less its waits on the\nupstream, the first token less those until it read the chunk, each chunk from its read off the upstream to its flush:\n")
 	fmt.Fprintln(tw, "target\twhole p50\twhole p99\tvs bare\tTTFT p50\tTTFT p99\tvs bare\tchunk p50\tchunk p99\tvs bare\t")
 	for _, t := range r.Targets {
 		if t.ChunkInProxy.N == 0 {
