@@ -286,10 +286,12 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	x.status = resp.StatusCode
 	x.w.WriteHeader(resp.StatusCode)
 	flush := flusherOf(x.w)
-	flush()
 	x.streamed = true
 	out := &flushBeforeRead{w: x.w, flush: flush, waited: &x.upstreamWait, clock: time.Now()}
+	out.holdHead(headHold)
+	defer out.endHold() // the timer must not flush after the handler returned, a panic included
 	err := x.streamRounds(ctx, resp, out, info)
+	out.endHold() // before the writes below, which go around out
 	var refusal *pipeline.Refusal
 	var correction *pipeline.CorrectionError
 	denied := followable(err)
@@ -372,71 +374,6 @@ func (x *exchange) continueStream(ctx context.Context, base []byte, c *pipeline.
 		x.corrections++
 	}
 	return up
-}
-
-// flushBeforeRead writes a stream to the client and flushes it before each read from the upstream, not
-// after each write: a read is where the gateway may wait, so nothing written sits in a buffer while it
-// does, and the events of one upstream read go out in one flush (one syscall, not one per event).
-// It is an http.Flusher, which the pipeline flushes before the checks at a stream's finish, the other
-// place where the gateway may wait.
-type flushBeforeRead struct {
-	w     io.Writer
-	flush func()
-	dirty bool
-	// waited adds up the time spent in upstream reads, timed from clock: a monotonic reading since a
-	// fixed time is one clock read, time.Now two.
-	waited *time.Duration
-	clock  time.Time
-}
-
-var _ http.Flusher = (*flushBeforeRead)(nil)
-
-func (f *flushBeforeRead) Write(p []byte) (int, error) {
-	f.dirty = true
-	return f.w.Write(p)
-}
-
-// Flush flushes what was written, if anything.
-func (f *flushBeforeRead) Flush() {
-	if f.dirty {
-		f.dirty = false
-		f.flush()
-	}
-}
-
-// reader returns r flushing the client's stream before each read.
-func (f *flushBeforeRead) reader(r io.Reader) io.Reader { return flushingReader{r, f} }
-
-type flushingReader struct {
-	r io.Reader
-	f *flushBeforeRead
-}
-
-func (r flushingReader) Read(p []byte) (int, error) {
-	r.f.Flush()
-	start := time.Since(r.f.clock)
-	n, err := r.r.Read(p)
-	*r.f.waited += time.Since(r.f.clock) - start
-	return n, err
-}
-
-// flusherOf finds once how to flush w, which http.ResponseController.Flush finds again on every call
-// (through the type switches of w's wrappers): a stream flushes after each chunk, and each of those
-// lookups is cache lines a paced chunk finds cold.
-func flusherOf(w http.ResponseWriter) func() {
-	var rw any = w
-	for {
-		switch t := rw.(type) {
-		case interface{ FlushError() error }:
-			return func() { _ = t.FlushError() }
-		case http.Flusher:
-			return t.Flush
-		case interface{ Unwrap() http.ResponseWriter }:
-			rw = t.Unwrap()
-		default:
-			return func() {}
-		}
-	}
 }
 
 // refused answers a pipeline refusal (or any pipeline error) in the format's shape.
