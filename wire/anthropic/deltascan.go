@@ -51,9 +51,21 @@ func scanTextDelta(data string) (index int, text string, ok bool) {
 	if plain {
 		return index, body, true
 	}
-	// Escapes or non-ASCII: encoding/json decides what the string is, and whether it ends where we think.
-	if err := json.Unmarshal([]byte(quoted), &text); err != nil {
+	if text, ok = unquote(quoted); !ok {
 		return 0, "", false
 	}
 	return index, text, true
+}
+
+// unquote reads a JSON string with escapes or non-ASCII: encoding/json decides what the string is, and
+// whether it ends where we think. It is apart from scanTextDelta so that only this path moves a string to
+// the heap (json.Unmarshal takes its address): a result the plain path returned escaped with it, an
+// allocation a paced stream's every chunk paid, and the allocator's code and data are cache lines such a
+// chunk finds cold.
+func unquote(quoted string) (string, bool) {
+	var text string
+	if err := json.Unmarshal([]byte(quoted), &text); err != nil {
+		return "", false
+	}
+	return text, true
 }

@@ -33,6 +33,23 @@ func TestScanTextDelta(t *testing.T) {
 	}
 }
 
+// A paced stream's chunk is one text delta, and what the guard allocates for it is the allocator's code and
+// data found cold: a plain delta is read without allocating.
+// Not parallel: testing.AllocsPerRun refuses to run beside other tests.
+func TestScanTextDeltaPlainAllocatesNothing(t *testing.T) {
+	for _, tt := range []struct{ desc, data string }{
+		{"a plain delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" token"}}`},
+		{"a plain delta of a later block", `{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"more words"}}`},
+		{"an empty delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}`},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			if n := testing.AllocsPerRun(100, func() { scanTextDelta(tt.data) }); n != 0 {
+				t.Errorf("scanTextDelta allocates %.0f times a call; want none", n)
+			}
+		})
+	}
+}
+
 // FuzzScanTextDelta: whatever the scanner reads, encoding/json reads the same way.
 func FuzzScanTextDelta(f *testing.F) {
 	f.Add(`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"hi"}}`)
