@@ -20,8 +20,8 @@ import (
 
 // Event is one event block: the lines up to and including the blank line that ends it.
 type Event struct {
-	// Raw is the event's bytes as read. It must not be written to: Data may share its bytes, and its
-	// array may hold other events' (its capacity ends with its bytes, so appending copies it).
+	// Raw is the event's bytes as read. It must not be written to: Type and Data may share its bytes, and
+	// its array may hold other events' (its capacity ends with its bytes, so appending copies it).
 	Raw []byte
 	// Type is the event field ("" when absent).
 	Type string
@@ -61,8 +61,13 @@ type Reader struct {
 }
 
 // slabSize is the size of a new slab: many ordinary events, few enough bytes that the slab one kept event
-// holds on to is small.
-const slabSize = 8 << 10
+// holds on to is small. A stream's first slab is firstSlabSize: what a stream reads with Next, not
+// peeked, is mostly its opening and closing events, a few hundred bytes, and a slab is allocated and
+// cleared before the stream's first token goes out.
+const (
+	slabSize      = 8 << 10
+	firstSlabSize = 1 << 10
+)
 
 // NewReader returns a reader with the default event size limit.
 func NewReader(r io.Reader) *Reader {
@@ -187,11 +192,15 @@ func (r *Reader) nextDataLine() (Event, bool) {
 	raw := r.keep(append(r.slab[len(r.slab):], buf[:at.end]...))
 	r.in.discard(at.end)
 	ev := Event{Raw: raw, HasData: true, Retry: -1}
+	// Type and Data share raw, which is never written again (Event.Raw says so): an event's type is
+	// an allocation a stream's every event made, Anthropic's and the Responses API's.
 	if at.typeEnd >= 0 {
-		ev.Type = string(fieldValue(raw[len("event:"):at.typeEnd]))
+		if value := fieldValue(raw[len("event:"):at.typeEnd]); len(value) > 0 {
+			ev.Type = unsafe.String(&value[0], len(value))
+		}
 	}
 	if value := fieldValue(raw[at.dataAt+len("data:") : at.dataEnd]); len(value) > 0 {
-		ev.Data = unsafe.String(&value[0], len(value)) // raw is never written again (Event.Raw says so)
+		ev.Data = unsafe.String(&value[0], len(value))
 	}
 	return ev, true
 }
@@ -313,7 +322,11 @@ func (r *Reader) keep(raw []byte) []byte {
 		r.slab = r.slab[:len(r.slab)+n]
 	}
 	if cap(r.slab)-len(r.slab) < 512 && !r.single {
-		r.slab = make([]byte, 0, slabSize)
+		size := slabSize
+		if r.slab == nil {
+			size = firstSlabSize
+		}
+		r.slab = make([]byte, 0, size)
 	}
 	return raw[:n:n]
 }

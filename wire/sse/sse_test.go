@@ -117,11 +117,15 @@ func TestEventsKeepTheirBytes(t *testing.T) {
 		{"many small events fill several slabs", repeatSize(40, 2000)},
 		{"an event larger than a slab between small ones", []int{40, 40, 20000, 40, 40}},
 		{"events that nearly fill a slab", []int{8000, 100, 8100, 7600, 40}},
+		{"events that nearly fill the first, smaller slab", []int{40, 700, 250, 900, 40}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
 			var in strings.Builder
 			for i, n := range tc.sizes {
+				if i%2 == 1 { // a named event, whose Type shares Raw's bytes as Data does
+					fmt.Fprintf(&in, "event: e%d\n", i)
+				}
 				fmt.Fprintf(&in, "data: %d %s\n\n", i, strings.Repeat("x", n))
 			}
 			evs := readAll(t, iotest.HalfReader(strings.NewReader(in.String())))
@@ -142,6 +146,33 @@ func TestEventsKeepTheirBytes(t *testing.T) {
 				if want := fmt.Sprintf("%d %s", i, strings.Repeat("x", tc.sizes[i])); ev.Data != want {
 					t.Fatalf("event %d's Data changed after later reads (%d bytes, want %d)", i, len(ev.Data), len(want))
 				}
+				if want := map[bool]string{true: fmt.Sprintf("e%d", i)}[i%2 == 1]; ev.Type != want {
+					t.Fatalf("event %d's Type is %q after later reads, want %q", i, ev.Type, want)
+				}
+			}
+		})
+	}
+}
+
+// An Anthropic or Responses stream names every event: the type is read without an allocation of its
+// own, as the data is. Not parallel: testing.AllocsPerRun refuses to run beside other tests.
+func TestNamedEventsAllocateNoType(t *testing.T) {
+	for _, tc := range []struct{ desc, event string }{
+		{"a named one-line event", "event: content_block_delta\ndata: {\"type\":\"content_block_delta\"}\n\n"},
+		{"a named event with CRLF line ends", "event: response.output_text.delta\r\ndata: {}\r\n\r\n"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			const events = 10000 // a new slab every few dozen events: AllocsPerRun's integer average is 0
+			rd := sse.NewReader(strings.NewReader(strings.Repeat(tc.event, events)))
+			if _, err := rd.Next(); err != nil {
+				t.Fatal(err)
+			}
+			if n := testing.AllocsPerRun(1000, func() {
+				if ev, err := rd.Next(); err != nil || ev.Type == "" {
+					t.Fatalf("Next = %q, %v", ev.Type, err)
+				}
+			}); n != 0 {
+				t.Errorf("reading a named event allocates %.0f times; want none", n)
 			}
 		})
 	}
