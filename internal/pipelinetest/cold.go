@@ -137,3 +137,77 @@ func emptyCaches(caches []byte) {
 		caches[i]++
 	}
 }
+
+// BenchColdOpening times what a stream's opening costs a proxy before its first token goes out: a new
+// guard (made before the timing, as the gateway makes it before the upstream's first bytes come) reads
+// head, the events up to and including the first text delta in one read as a provider sends them, with
+// the CPU caches emptied first, as they are after the model's time to its first token; the span is from
+// that read to the flush that sends them on. It is the guard's share of the time to first token that
+// `warden bench` measures inside the proxy, and the copy sub-benchmark is the floor. The figure is
+// ns-span/stream.
+func BenchColdOpening(b *testing.B, head []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
+	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
+	for _, bench := range []struct {
+		name string
+		run  func(in io.Reader, out *spanWriter) error
+	}{
+		{"copy", func(in io.Reader, out *spanWriter) error {
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := in.Read(buf)
+				if err != nil {
+					return nil
+				}
+				out.Write(buf[:n])
+			}
+		}},
+		{"guard", func(in io.Reader, out *spanWriter) error { return guard(in, out, nil, keep, nil) }},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			caches := make([]byte, 32<<20)
+			var span time.Duration
+			for b.Loop() {
+				src := &handedReader{chunks: make(chan []byte)}
+				out := &spanWriter{src: src, flushed: make(chan struct{})}
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					// The gateway grows its handler's stack before an exchange (gateway/stack.go); a
+					// new goroutine's growing deep inside the guard would be timed here and not there.
+					growStack()
+					// The stream ends after its opening: the guard's error for a stream cut short is
+					// not what is measured.
+					_ = bench.run(flushBeforeRead{src, out}, out)
+				}()
+				emptyCaches(caches)
+				select {
+				case src.chunks <- head:
+				case <-done:
+					b.Fatal("the guard stopped before the stream's opening")
+				}
+				select {
+				case <-out.flushed:
+				case <-done:
+					b.Fatal("the guard held the stream's opening: nothing was flushed")
+				}
+				close(src.chunks)
+				<-done
+				span += out.span
+			}
+			b.ReportMetric(float64(span.Nanoseconds())/float64(b.N), "ns-span/stream")
+		})
+	}
+}
+
+// growStack grows the goroutine's stack to 32 KiB while it is shallow, as the gateway's handler does.
+//
+//go:noinline
+func growStack() byte {
+	var reserve [16 << 10]byte
+	return touch(reserve[:])
+}
+
+// touch keeps reserve in growStack's frame: a frame the compiler could drop would grow nothing.
+//
+//go:noinline
+func touch(b []byte) byte { return b[len(b)-1] }

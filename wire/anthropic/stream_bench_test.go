@@ -53,3 +53,13 @@ func BenchmarkGuardStreamOpening(b *testing.B) {
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
 	pipelinetest.BenchStream(b, data, 6, anthropic.GuardStream)
 }
+
+// BenchmarkGuardColdOpening: a Messages stream's first read (message_start, the text block's start, its
+// first delta) through a new stream guard with the CPU caches emptied first, against a plain copy (see
+// pipelinetest.BenchColdOpening).
+func BenchmarkGuardColdOpening(b *testing.B) {
+	const head = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_b\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello\"}}\n\n"
+	pipelinetest.BenchColdOpening(b, []byte(head), anthropic.GuardStream)
+}

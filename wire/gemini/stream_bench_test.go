@@ -46,3 +46,10 @@ func BenchmarkGuardToolCallStream(b *testing.B) {
 	}
 	pipelinetest.BenchStream(b, data, 4, gemini.GuardStream)
 }
+
+// BenchmarkGuardColdOpening: a stream's first chunk, its first text, through a new stream guard with the
+// CPU caches emptied first, against a plain copy (see pipelinetest.BenchColdOpening).
+func BenchmarkGuardColdOpening(b *testing.B) {
+	const head = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hello\"}],\"role\":\"model\"},\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":50,\"candidatesTokenCount\":1,\"totalTokenCount\":51},\"modelVersion\":\"gemini-2.5-flash\",\"responseId\":\"r1\"}\r\n\r\n"
+	pipelinetest.BenchColdOpening(b, []byte(head), gemini.GuardStream)
+}

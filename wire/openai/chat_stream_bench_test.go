@@ -58,3 +58,12 @@ func BenchmarkGuardColdChunk(b *testing.B) {
 	next := []byte(fmt.Sprintf(chunk, " token"))
 	pipelinetest.BenchColdChunk(b, []byte(fmt.Sprintf(chunk, "Hello")), func(int) []byte { return next }, openai.GuardChatStream)
 }
+
+// BenchmarkGuardColdOpening: a Chat stream's first read (the assistant's role, then its first text) through
+// a new stream guard with the CPU caches emptied first, as a model's time to its first token leaves them,
+// against a plain copy (see pipelinetest.BenchColdOpening).
+func BenchmarkGuardColdOpening(b *testing.B) {
+	const chunk = `data: {"id":"chatcmpl-9","object":"chat.completion.chunk","created":1732000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":%s,"finish_reason":null}]}` + "\n\n"
+	head := fmt.Sprintf(chunk, `{"role":"assistant","content":""}`) + fmt.Sprintf(chunk, `{"content":"Hello"}`)
+	pipelinetest.BenchColdOpening(b, []byte(head), openai.GuardChatStream)
+}

@@ -73,3 +73,21 @@ func BenchmarkGuardResponsesColdChunk(b *testing.B) {
 	const delta = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"%s\",\"logprobs\":[],\"sequence_number\":%d}\n\n"
 	pipelinetest.BenchColdChunk(b, []byte(head+fmt.Sprintf(delta, "Hello", 1)), func(n int) []byte { return fmt.Appendf(nil, delta, " token", n+2) }, openai.GuardResponsesStream)
 }
+
+// BenchmarkGuardResponsesColdOpening: a Responses stream's first read (created and in_progress with the
+// response and its one tool echoed, the message item and its part added, the first text delta) through a
+// new stream guard with the CPU caches emptied first, against a plain copy (see
+// pipelinetest.BenchColdOpening).
+func BenchmarkGuardResponsesColdOpening(b *testing.B) {
+	event := func(typ, members string, seq int) string {
+		return "event: " + typ + "\n" + `data: {"type":"` + typ + `",` + members + fmt.Sprintf(`,"sequence_number":%d}`, seq) + "\n\n"
+	}
+	const shell = `{"id":"resp_1","object":"response","created_at":1760000000,"status":"in_progress","model":"gpt-4.1","instructions":"You are a coding agent.","output":[],"parallel_tool_calls":true,"tool_choice":"auto",` +
+		`"tools":[{"type":"function","name":"bash","description":"Run a shell command.","parameters":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]},"strict":false}],"usage":null}`
+	head := event("response.created", `"response":`+shell, 0) +
+		event("response.in_progress", `"response":`+shell, 1) +
+		event("response.output_item.added", `"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`, 2) +
+		event("response.content_part.added", `"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}`, 3) +
+		event("response.output_text.delta", `"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hello","logprobs":[]`, 4)
+	pipelinetest.BenchColdOpening(b, []byte(head), openai.GuardResponsesStream)
+}

@@ -216,7 +216,7 @@ func (r *Reader) nextDataLine() (Event, bool) {
 // cache line of code it runs costs a miss, so that the code it spans, not its instructions, makes its
 // time (PeekEvent, more general, runs through several functions).
 func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
-	if !r.started || r.skipLF || !r.await() {
+	if r.skipLF || !r.await() || !r.begun() {
 		return nil, "", false
 	}
 	buf := r.in.buffered()
@@ -235,7 +235,7 @@ func (r *Reader) PeekData() (raw []byte, data string, ok bool) {
 // Anthropic's and the Responses API's do; typ is that name ("" when there is none), and aliases the
 // reader's buffer as raw and data do.
 func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
-	if !r.started || r.skipLF || !r.await() {
+	if r.skipLF || !r.await() || !r.begun() {
 		return nil, "", "", false
 	}
 	buf, at, ok := r.bufferedDataLine()
@@ -252,6 +252,20 @@ func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
 		data = unsafe.String(&value[0], len(value))
 	}
 	return buf[:at.end], typ, data, true
+}
+
+// begun reports whether the reader is past the stream's start, where a byte-order mark may stand, which
+// Next's general loop strips. A stream whose first buffered byte cannot begin one is past it at once, so
+// that its first event is read whole like the others, by the peeks and nextDataLine, and not line by line
+// into a slice that grows as it goes (a Responses stream's first event carries the response, its
+// instructions and its tools: a fifth of the guard's time on the stream's opening).
+func (r *Reader) begun() bool {
+	if !r.started {
+		if buf := r.in.buffered(); len(buf) > 0 && buf[0] != 0xEF {
+			r.started = true
+		}
+	}
+	return r.started
 }
 
 // await waits for the stream's next bytes when none are buffered, here rather than in Next, so that an
@@ -275,7 +289,7 @@ type dataLineAt struct {
 // event line) whose lines all end as its first does, with \n or with \r\n (Gemini's), and hold no other \r.
 func (r *Reader) bufferedDataLine() ([]byte, dataLineAt, bool) {
 	at := dataLineAt{typeEnd: -1}
-	if !r.started || r.skipLF {
+	if r.skipLF || !r.begun() {
 		return nil, at, false
 	}
 	buf := r.in.buffered()

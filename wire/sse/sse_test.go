@@ -393,12 +393,13 @@ func TestPeekData(t *testing.T) {
 		desc, in   string
 		wantPeeked int
 	}{
-		{"buffered one-line data events after the first are peeked", "data: a\n\ndata: b\n\ndata: {\"x\":1}\n\n", 2},
-		{"an event line is left to Next", "data: a\n\nevent: e\ndata: b\n\n", 0},
-		{"two data lines are left to Next", "data: a\n\ndata: b\ndata: c\n\n", 0},
+		{"buffered one-line data events are peeked, the stream's first included", "data: a\n\ndata: b\n\ndata: {\"x\":1}\n\n", 3},
+		{"an event line is left to Next", "data: a\n\nevent: e\ndata: b\n\n", 1},
+		{"two data lines are left to Next", "data: a\n\ndata: b\ndata: c\n\n", 1},
 		{"a \\r\\n event is left to Next", "data: a\r\n\r\ndata: b\r\n\r\n", 0},
-		{"a data line without its blank line is left to Next", "data: a\n\ndata: b\n", 0},
-		{"a comment is left to Next", "data: a\n\n: hi\n\n", 0},
+		{"a stream that begins with a byte-order mark leaves its first event to Next", "\xEF\xBB\xBFdata: a\n\ndata: b\n\n", 1},
+		{"a data line without its blank line is left to Next", "data: a\n\ndata: b\n", 1},
+		{"a comment is left to Next", "data: a\n\n: hi\n\n", 1},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
@@ -419,16 +420,17 @@ func TestPeekEvent(t *testing.T) {
 		desc, in   string
 		wantPeeked int
 	}{
-		{"buffered one-line data events after the first are peeked", "data: a\n\ndata: b\n\nevent: e\ndata: c\n\n", 2},
-		{"\\r\\n events are peeked, with or without an event line", "data: a\r\n\r\ndata: b\r\n\r\nevent: e\r\ndata: c\r\n\r\n", 2},
-		{"an event line ended by \\r\\n before a data line ended by \\n is left to Next", "data: a\n\nevent: e\r\ndata: b\n\n", 0},
-		{"a data line ended by \\r\\n after an event line ended by \\n is left to Next", "data: a\n\nevent: e\ndata: b\r\n\r\n", 0},
-		{"a \\r\\n data line ended by a \\n blank line is left to Next", "data: a\r\n\r\ndata: b\r\n\n", 0},
-		{"a \\n data line ended by a \\r\\n blank line is left to Next", "data: a\n\ndata: b\n\r\n", 0},
-		{"a lone \\r in an event line is left to Next", "data: a\n\nevent: e\rf\ndata: b\n\n", 0},
-		{"a lone \\r in a data line is left to Next", "data: a\r\n\r\ndata: b\rc\r\n\r\n", 0},
-		{"a \\r\\n event without its blank line's \\n is left to Next", "data: a\r\n\r\ndata: b\r\n\r", 0},
-		{"an event line alone is left to Next", "data: a\n\nevent: e\n\n", 0},
+		{"buffered one-line data events are peeked, the stream's first included", "data: a\n\ndata: b\n\nevent: e\ndata: c\n\n", 3},
+		{"\\r\\n events are peeked, with or without an event line", "data: a\r\n\r\ndata: b\r\n\r\nevent: e\r\ndata: c\r\n\r\n", 3},
+		{"an event line ended by \\r\\n before a data line ended by \\n is left to Next", "data: a\n\nevent: e\r\ndata: b\n\n", 1},
+		{"a data line ended by \\r\\n after an event line ended by \\n is left to Next", "data: a\n\nevent: e\ndata: b\r\n\r\n", 1},
+		{"a \\r\\n data line ended by a \\n blank line is left to Next", "data: a\r\n\r\ndata: b\r\n\n", 1},
+		{"a \\n data line ended by a \\r\\n blank line is left to Next", "data: a\n\ndata: b\n\r\n", 1},
+		{"a lone \\r in an event line is left to Next", "data: a\n\nevent: e\rf\ndata: b\n\n", 1},
+		{"a lone \\r in a data line is left to Next", "data: a\r\n\r\ndata: b\rc\r\n\r\n", 1},
+		{"a \\r\\n event without its blank line's \\n is left to Next", "data: a\r\n\r\ndata: b\r\n\r", 1},
+		{"an event line alone is left to Next", "data: a\n\nevent: e\n\n", 1},
+		{"a stream that begins with a byte-order mark leaves its first event to Next", "\xEF\xBB\xBFevent: e\ndata: a\n\nevent: e\ndata: b\n\n", 1},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
@@ -466,14 +468,14 @@ func TestPeekEventOffersANamedEvent(t *testing.T) {
 	t.Parallel()
 	in := "data: a\n\nevent: content_block_delta\ndata: {\"x\":1}\n\nevent:\ndata: b\n\n"
 	got, peeked := readPeekingEvents(t, strings.NewReader(in))
-	if peeked != 2 {
-		t.Errorf("peeked %d events, want the two after the first", peeked)
+	if peeked != 3 {
+		t.Errorf("peeked %d events, want all three", peeked)
 	}
 	if diff := cmp.Diff(eventsOf(readAll(t, strings.NewReader(in))), eventsOf(got)); diff != "" {
 		t.Errorf("peeking changed the events (-Next +peeking):\n%s", diff)
 	}
-	if _, peekedData := readPeeking(t, strings.NewReader(in)); peekedData != 0 {
-		t.Errorf("PeekData offered %d named events, want none", peekedData)
+	if _, peekedData := readPeeking(t, strings.NewReader(in)); peekedData != 1 {
+		t.Errorf("PeekData offered %d events, want only the first, which has no name", peekedData)
 	}
 }
 
