@@ -257,8 +257,8 @@ func (r *Reader) PeekEvent() (raw []byte, typ, data string, ok bool) {
 // begun reports whether the reader is past the stream's start, where a byte-order mark may stand, which
 // Next's general loop strips. A stream whose first buffered byte cannot begin one is past it at once, so
 // that its first event is read whole like the others, by the peeks and nextDataLine, and not line by line
-// into a slice that grows as it goes (a Responses stream's first event carries the response, its
-// instructions and its tools: a fifth of the guard's time on the stream's opening).
+// into a slice that grows as it goes, copied at each growth (a Responses stream's first event carries the
+// response, its instructions and its tools).
 func (r *Reader) begun() bool {
 	if !r.started {
 		if buf := r.in.buffered(); len(buf) > 0 && buf[0] != 0xEF {
