@@ -20,24 +20,8 @@ import (
 // n-th text chunk after it, which the guard must pass on (a held chunk is never flushed, and the benchmark
 // would wait for it), each through one Read, the guard flushing before each read as the gateway's writer
 // does. The figure is ns-span/chunk; ns/op is mostly emptying the caches.
-func BenchColdChunk(b *testing.B, first []byte, chunk func(n int) []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
-	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
-	for _, bench := range []struct {
-		name string
-		run  func(in io.Reader, out *spanWriter) error
-	}{
-		{"copy", func(in io.Reader, out *spanWriter) error {
-			buf := make([]byte, 32<<10)
-			for {
-				n, err := in.Read(buf)
-				if err != nil {
-					return nil
-				}
-				out.Write(buf[:n])
-			}
-		}},
-		{"guard", func(in io.Reader, out *spanWriter) error { return guard(in, out, nil, keep, nil) }},
-	} {
+func BenchColdChunk(b *testing.B, first []byte, chunk func(n int) []byte, guard StreamGuard) {
+	for _, bench := range coldRuns(guard) {
 		b.Run(bench.name, func(b *testing.B) {
 			src := &handedReader{chunks: make(chan []byte)}
 			out := &spanWriter{src: src, flushed: make(chan struct{})}
@@ -79,6 +63,35 @@ func BenchColdChunk(b *testing.B, first []byte, chunk func(n int) []byte, guard 
 			}
 			b.ReportMetric(float64(out.span.Nanoseconds())/float64(b.N), "ns-span/chunk")
 		})
+	}
+}
+
+// StreamGuard is a codec's stream guard, as the cold benchmarks call it: no flush callback, every
+// response kept as it is, no text gate.
+type StreamGuard = func(in io.Reader, out io.Writer, flush func(), decide func(warden.Response) (warden.Response, error), gate warden.TextGate) error
+
+// coldRun is one side of a cold benchmark: what reads the stream and writes it on.
+type coldRun struct {
+	name string
+	run  func(in io.Reader, out *spanWriter) error
+}
+
+// coldRuns are the sides a cold benchmark compares: a plain copy, the floor a bare reverse proxy sets,
+// and the guard.
+func coldRuns(guard StreamGuard) []coldRun {
+	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
+	return []coldRun{
+		{"copy", func(in io.Reader, out *spanWriter) error {
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := in.Read(buf)
+				if err != nil {
+					return nil
+				}
+				out.Write(buf[:n])
+			}
+		}},
+		{"guard", func(in io.Reader, out *spanWriter) error { return guard(in, out, nil, keep, nil) }},
 	}
 }
 
@@ -145,24 +158,8 @@ func emptyCaches(caches []byte) {
 // that read to the flush that sends them on. It is the guard's share of the time to first token that
 // `warden bench` measures inside the proxy, and the copy sub-benchmark is the floor. The figure is
 // ns-span/stream.
-func BenchColdOpening(b *testing.B, head []byte, guard func(io.Reader, io.Writer, func(), func(warden.Response) (warden.Response, error), warden.TextGate) error) {
-	keep := func(r warden.Response) (warden.Response, error) { return r, nil }
-	for _, bench := range []struct {
-		name string
-		run  func(in io.Reader, out *spanWriter) error
-	}{
-		{"copy", func(in io.Reader, out *spanWriter) error {
-			buf := make([]byte, 32<<10)
-			for {
-				n, err := in.Read(buf)
-				if err != nil {
-					return nil
-				}
-				out.Write(buf[:n])
-			}
-		}},
-		{"guard", func(in io.Reader, out *spanWriter) error { return guard(in, out, nil, keep, nil) }},
-	} {
+func BenchColdOpening(b *testing.B, head []byte, guard StreamGuard) {
+	for _, bench := range coldRuns(guard) {
 		b.Run(bench.name, func(b *testing.B) {
 			caches := make([]byte, 32<<20)
 			var span time.Duration
