@@ -15,22 +15,10 @@ import (
 // a differential fuzz test holds the two to the same reading.
 func scanTextDelta(data string) (index int, text string, ok bool) {
 	const head, mid, tail = `{"type":"content_block_delta","index":`, `,"delta":{"type":"text_delta","text":`, `}}`
-	if !strings.HasPrefix(data, head) {
+	index, rest, ok := scanIndex(data, head)
+	if !ok {
 		return 0, "", false
 	}
-	rest := data[len(head):]
-	n := 0
-	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
-		n++
-	}
-	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') {
-		return 0, "", false
-	}
-	index, err := strconv.Atoi(rest[:n])
-	if err != nil {
-		return 0, "", false
-	}
-	rest = rest[n:]
 	if !strings.HasPrefix(rest, mid) {
 		return 0, "", false
 	}
@@ -68,4 +56,40 @@ func unquote(quoted string) (string, bool) {
 		return "", false
 	}
 	return text, true
+}
+
+// scanIndex reads the event's head and the block index after it, as a run of digits json.Unmarshal reads
+// into an int the same way (no leading zero, at most nine digits), and returns what follows it.
+func scanIndex(data, head string) (index int, rest string, ok bool) {
+	if !strings.HasPrefix(data, head) {
+		return 0, "", false
+	}
+	rest = data[len(head):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') {
+		return 0, "", false
+	}
+	index, err := strconv.Atoi(rest[:n])
+	if err != nil {
+		return 0, "", false
+	}
+	return index, rest[n:], true
+}
+
+// scanTextBlockStart reads the start of a text block exactly as Anthropic writes it:
+//
+//	{"type":"content_block_start","index":N,"content_block":{"type":"text","text":""}}
+//
+// and declines (ok false) anything else, which readStreamEvent reads. Every stream opens with one, and
+// reading it as an object costs a stream's first token a parse of its own.
+func scanTextBlockStart(data string) (index int, ok bool) {
+	const head, tail = `{"type":"content_block_start","index":`, `,"content_block":{"type":"text","text":""}}`
+	index, rest, ok := scanIndex(data, head)
+	if !ok || rest != tail {
+		return 0, false
+	}
+	return index, true
 }

@@ -69,3 +69,49 @@ func FuzzScanTextDelta(f *testing.F) {
 		}
 	})
 }
+
+func TestScanTextBlockStart(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, data string
+		wantOK     bool
+		wantIndex  int
+	}{
+		{desc: "a text block's start is read", data: `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`, wantOK: true, wantIndex: 2},
+		{desc: "a start with text in it is declined", data: `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"hi"}}`},
+		{desc: "a tool_use block's start is declined", data: `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"bash","input":{}}}`},
+		{desc: "a second type key after the block is declined", data: `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""},"type":"x"}`},
+		{desc: "other spacing is declined", data: `{"type":"content_block_start", "index":0,"content_block":{"type":"text","text":""}}`},
+		{desc: "a leading zero is declined", data: `{"type":"content_block_start","index":00,"content_block":{"type":"text","text":""}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			index, ok := scanTextBlockStart(tt.data)
+			if ok != tt.wantOK || index != tt.wantIndex {
+				t.Errorf("scanTextBlockStart = %d, %v; want %d, %v", index, ok, tt.wantIndex, tt.wantOK)
+			}
+		})
+	}
+}
+
+// FuzzScanTextBlockStart: whatever the scanner reads, encoding/json reads the same way.
+func FuzzScanTextBlockStart(f *testing.F) {
+	f.Add(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	f.Add(`{"type":"content_block_start","index":17,"content_block":{"type":"text","text":""}}`)
+	f.Add(`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}} `)
+	f.Fuzz(func(t *testing.T, data string) {
+		index, ok := scanTextBlockStart(data)
+		if !ok {
+			return
+		}
+		var e streamEvent
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			t.Fatalf("the scanner read %q, encoding/json rejects it: %v", data, err)
+		}
+		if e.Type != "content_block_start" || e.Index != index || e.ContentBlock == nil || e.ContentBlock.Type != "text" ||
+			e.ContentBlock.Text != "" || e.ContentBlock.ID != "" || e.ContentBlock.Name != "" || e.ContentBlock.Input != nil || e.Delta != nil {
+			t.Fatalf("the scanner read %d, encoding/json %+v %+v", index, e, e.ContentBlock)
+		}
+	})
+}

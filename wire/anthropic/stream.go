@@ -229,7 +229,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if !strings.HasPrefix(data, "{") {
 		return g.write(ev.Raw)
 	}
-	e, err := readStreamEvent([]byte(data))
+	e, err := g.readEvent(data)
 	if err != nil {
 		return fmt.Errorf("stream event is not JSON: %v", err)
 	}
@@ -320,6 +320,16 @@ func (g *streamGuard) event(ev sse.Event) error {
 		}
 	}
 	return g.write(ev.Raw)
+}
+
+// readEvent reads an event that is not a plain text delta: the start of a text block, which every stream
+// opens with, from its bytes when they are exactly as Anthropic writes it (scanTextBlockStart), anything
+// else with readStreamEvent.
+func (g *streamGuard) readEvent(data string) (streamEvent, error) {
+	if index, ok := scanTextBlockStart(data); ok {
+		return streamEvent{Type: "content_block_start", Index: index, ContentBlock: &streamBlockStart{Type: "text"}}, nil
+	}
+	return readStreamEvent([]byte(data))
 }
 
 // gated reports whether a block's text goes through the gate: a text block that passes.
