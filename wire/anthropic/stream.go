@@ -142,6 +142,11 @@ type streamGuard struct {
 	holds   int // tool_use blocks held so far
 	resp    warden.Response
 	decided bool
+	// last is the block that got the last text passText passed, and lastIndex its index: a stream's text
+	// goes to one block at a time, and a paced chunk finds the map's lines out of the cache. Blocks are
+	// never removed from blocks, so the pointer stays the map's.
+	last      *streamBlock
+	lastIndex int
 }
 
 type streamBlock struct {
@@ -374,8 +379,14 @@ func (g *streamGuard) passText(raw []byte, data string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	b := g.blocks[index]
-	if b == nil || b.out != index || g.gated(b) {
+	b := g.last
+	if b == nil || g.lastIndex != index {
+		if b = g.blocks[index]; b == nil {
+			return false, nil
+		}
+		g.last, g.lastIndex = b, index
+	}
+	if b.out != index || g.gated(b) {
 		return false, nil
 	}
 	b.text.WriteString(text)

@@ -365,6 +365,7 @@ func TestDecisionSeesTheTextOfEveryDelta(t *testing.T) {
 	}{
 		{"one block's deltas", start + block("0") + delta("0", "a") + delta("0", "b") + delta("0", "c") + stop("0") + end, "abc"},
 		{"two blocks, a ping between", start + block("0") + delta("0", "a") + stop("0") + ev("ping", `{"type":"ping"}`) + block("1") + delta("1", "b") + delta("1", "c") + stop("1") + end, "abc"},
+		{"deltas alternating between two open blocks", start + block("0") + block("1") + delta("0", "a") + delta("1", "b") + delta("0", "c") + delta("1", "d") + stop("0") + stop("1") + end, "acbd"},
 		{"escaped text", start + block("0") + delta("0", `\"a\"`) + delta("0", `\n\u00e9`) + stop("0") + end, "\"a\"\né"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
