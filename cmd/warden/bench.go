@@ -101,7 +101,7 @@ docs/benchmarks.md has figures and how to read them.`,
 	f.IntVar(&o.Requests, "requests", gatewaybench.DefaultRequests, "whole requests, and streams timed to their first token, a target at concurrency 1")
 	f.IntVar(&o.StreamRequests, "stream-requests", gatewaybench.DefaultStreamRequests, "paced streams a target at concurrency 1, for the chunks' trips")
 	f.IntVar(&o.Chunks, "chunks", gatewaybench.DefaultChunks, "text deltas in a stream")
-	f.DurationVar(&o.ChunkInterval, "chunk-interval", gatewaybench.DefaultChunkInterval, "the upstream's pause between a stream's events at concurrency 1")
+	f.DurationVar(&o.ChunkInterval, "chunk-interval", gatewaybench.DefaultChunkInterval, "the upstream's pause between a stream's events at concurrency 1 (under 1ms it comes out near 1ms: an otherwise idle Go process sleeps in whole milliseconds)")
 	f.IntVar(&o.Concurrency, "concurrency", gatewaybench.DefaultConcurrency, "clients at once in the throughput phase")
 	f.DurationVar(&o.Duration, "duration", gatewaybench.DefaultDuration, "length of each target's throughput phase, whole and streamed each")
 	f.IntVar(&o.Rounds, "rounds", gatewaybench.DefaultRounds, "rounds the concurrency-1 phases interleave the targets in")
