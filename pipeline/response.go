@@ -1,0 +1,177 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/safety"
+)
+
+// Response runs the response side on a whole body with HTTP status: on a 2xx body, every response in it
+// goes through the response stage and tool-call authorization (a denied call is removed and its deny message
+// added to the text); on an error status, an API-layer safety error is recorded and passed on, or answered
+// as a message when the safety guardrail says so. A halt comes back as a *Refusal.
+func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []byte, run warden.RunInfo) ([]byte, error) {
+	if status != 0 && status/100 != 2 {
+		return p.upstreamError(ctx, f, status, body, run)
+	}
+	r, err := f.DecodeResponse(body)
+	if err != nil {
+		return nil, refuse(f, http.StatusBadGateway, "warden.bad_upstream", "Warden could not read the provider's response: "+err.Error(), err)
+	}
+	q := p
+	if p.OnDeny == DenyRetry && (r.Len() != 1 || f.FollowUp == nil) {
+		q = p.WithOnDeny(DenyExplain) // a follow-up answers one response, in a format that has one
+	}
+	for i := range r.Len() {
+		orig := r.Response(i)
+		resp, err := q.Decide(ctx, run, orig)
+		var denied *DeniedError
+		if errors.As(err, &denied) && q.OnDeny == DenyRetry {
+			return nil, denied
+		}
+		if err != nil {
+			return nil, p.stageError(f, err)
+		}
+		if sameMessage(orig.Message, resp.Message) {
+			continue // the body goes out as it came, not re-encoded
+		}
+		if err := r.Set(i, resp); err != nil {
+			return nil, refuse(f, http.StatusBadGateway, CodeRewriteFailed, "Warden could not rewrite the provider's response", err)
+		}
+	}
+	out, err := r.Encode()
+	if err != nil {
+		return nil, refuse(f, http.StatusBadGateway, CodeRewriteFailed, "Warden could not rewrite the provider's response", err)
+	}
+	return out, nil
+}
+
+// upstreamError runs the response stage on a provider error.
+func (p *Pipeline) upstreamError(ctx context.Context, f *Format, status int, body []byte, run warden.RunInfo) ([]byte, error) {
+	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: safety.ErrorResponse(status, body)})
+	if err != nil {
+		return nil, p.stageError(f, err)
+	}
+	p.countViolation(ctx, run.UserID, out.Evaluations)
+	if out.Decision.Action == warden.ActionModify {
+		return f.MessageBody(out.Value.Message.Text()), nil
+	}
+	return body, nil
+}
+
+// Decide is the pipeline on one whole response: the response stage (counting a safety stop against the end
+// user), then every tool call left, then, on a final answer (no call left), the output stage. Under
+// DenyExplain a denied call is removed and its deny message added to the text; under DenyRetry and
+// DenyError a denial returns a *DeniedError with the response as it came. An output guardrail's change
+// replaces the message's text; its halt is a *warden.TripwireError.
+func (p *Pipeline) Decide(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	resp, err := p.authorize(ctx, run, resp)
+	if err != nil || len(resp.Message.ToolCalls) > 0 {
+		return resp, err
+	}
+	return p.checkOutput(ctx, run, resp)
+}
+
+// decideHeld is Decide on a streamed response whose text a holdGate kept back: the stages see the response
+// with the held text added, and an output guardrail's change can only be to that text, which the wire guard
+// then writes as text decide added. A change to text already released fails closed.
+func (p *Pipeline) decideHeld(ctx context.Context, run warden.RunInfo, r warden.Response, text string) (warden.Response, error) {
+	at := len(r.Message.Content)
+	released := r.Message.Text()
+	r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
+	resp, err := p.authorize(ctx, run, r)
+	if err != nil || len(resp.Message.ToolCalls) > 0 {
+		return resp, err
+	}
+	checked, err := p.checkOutput(ctx, run, resp)
+	if err != nil || checked.Message.Text() == resp.Message.Text() {
+		return resp, err
+	}
+	after := checked.Message.Text()
+	if !strings.HasPrefix(after, released) {
+		return resp, errors.New("an output guardrail changed streamed text that had already been released")
+	}
+	resp.Message.Content = append(resp.Message.Content[:at:at], warden.ContentPart{Kind: warden.ContentText, Text: after[len(released):]})
+	return resp, nil
+}
+
+// checkOutput runs the output stage on a final answer and writes a change into its text.
+func (p *Pipeline) checkOutput(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	if !p.Engine.Has(warden.StageOutput) {
+		return resp, nil
+	}
+	out, err := p.Engine.CheckOutput(ctx, warden.OutputCheck{Run: run, Output: resp.Message})
+	if err != nil {
+		return resp, err
+	}
+	if out.Decision.Action == warden.ActionModify {
+		resp.Message.Content = out.Value.Content
+	}
+	return resp, nil
+}
+
+// authorize is the response stage and tool-call authorization of Decide.
+func (p *Pipeline) authorize(ctx context.Context, run warden.RunInfo, resp warden.Response) (warden.Response, error) {
+	out, err := p.Engine.CheckResponse(ctx, warden.ResponseCheck{Run: run, Response: resp})
+	if err != nil {
+		return resp, err
+	}
+	p.countViolation(ctx, run.UserID, out.Evaluations)
+	resp = out.Value
+	var kept []warden.ToolCall
+	var denied []string
+	var deny *DeniedError
+	for i, call := range resp.Message.ToolCalls {
+		tc, err := p.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: run, Call: call})
+		if err != nil {
+			return resp, err
+		}
+		if tc.Allowed() {
+			kept = append(kept, tc.Value)
+			continue
+		}
+		denied = append(denied, tc.Message)
+		if p.OnDeny == DenyRetry || p.OnDeny == DenyError {
+			if deny == nil {
+				deny = &DeniedError{Response: resp, Decision: tc.Decision, Results: make([]string, len(resp.Message.ToolCalls))}
+				for j := range deny.Results {
+					deny.Results[j] = NotRunResult
+				}
+			}
+			deny.Results[i] = tc.Message
+		}
+	}
+	if deny != nil {
+		return resp, deny
+	}
+	if len(denied) == 0 && len(kept) == len(resp.Message.ToolCalls) {
+		return resp, nil
+	}
+	resp.Message.ToolCalls = kept
+	text := strings.Join(denied, "\n")
+	if resp.Message.Text() != "" {
+		text = "\n\n" + text
+	}
+	resp.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
+	return resp, nil
+}
+
+// countViolation records a provider safety stop against the end user in the ledger. A failed write does not
+// change the answer (the response was already handled safely); it is logged, without content.
+func (p *Pipeline) countViolation(ctx context.Context, user string, evs []warden.Evaluation) {
+	if p.Ledger == nil || user == "" || !safety.Stopped(evs) {
+		return
+	}
+	until, err := p.Ledger.Record(ctx, user, p.now())
+	if err != nil {
+		p.logger().ErrorContext(ctx, "ledger record failed", "err", err)
+		return
+	}
+	if !until.IsZero() {
+		p.logger().WarnContext(ctx, "end user blocked after repeated provider safety stops", "until", until)
+	}
+}
