@@ -77,7 +77,11 @@ func BenchmarkHandlerChunk(b *testing.B) {
 					}
 					send([]byte(chunk))
 				}
-				up.chunks <- []byte(finish)
+				select {
+				case up.chunks <- []byte(finish):
+				case <-done:
+					b.Fatalf("the handler returned before the stream's finish: status %d", w.status)
+				}
 				close(up.chunks)
 				<-done
 				if w.status != http.StatusOK {
@@ -112,6 +116,9 @@ func (b pacedBody) Read(p []byte) (int, error) {
 	c, ok := <-b.u.chunks
 	if !ok {
 		return 0, io.EOF
+	}
+	if len(c) > len(p) {
+		return 0, io.ErrShortBuffer // a chunk is one read: cut, it would not be the chunk timed
 	}
 	n := copy(p, c)
 	b.u.mu.Lock()
