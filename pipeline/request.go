@@ -165,25 +165,18 @@ func (p *Pipeline) checkLedger(ctx context.Context, f *Format, user string) erro
 // NewInput returns the indexes of the messages the input guardrails see: the user messages after the last
 // assistant message (all of them on a first turn). System messages are the operator's, not input, and
 // earlier turns were checked when they were new.
-func NewInput(msgs []warden.Message) []int {
-	var idx []int
-	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != warden.RoleAssistant; i-- {
-		if msgs[i].Role == warden.RoleUser {
-			idx = append(idx, i)
-		}
-	}
-	for l, r := 0, len(idx)-1; l < r; l, r = l+1, r-1 {
-		idx[l], idx[r] = idx[r], idx[l]
-	}
-	return idx
-}
+func NewInput(msgs []warden.Message) []int { return sinceLastAssistant(msgs, warden.RoleUser) }
 
 // NewToolResults returns the indexes of the tool messages after the last assistant message: the results of
 // the calls the model just made, which no guardrail has seen yet.
-func NewToolResults(msgs []warden.Message) []int {
+func NewToolResults(msgs []warden.Message) []int { return sinceLastAssistant(msgs, warden.RoleTool) }
+
+// sinceLastAssistant returns the indexes, in order, of the messages with role after the last assistant
+// message.
+func sinceLastAssistant(msgs []warden.Message, role warden.Role) []int {
 	var idx []int
 	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != warden.RoleAssistant; i-- {
-		if msgs[i].Role == warden.RoleTool {
+		if msgs[i].Role == role {
 			idx = append(idx, i)
 		}
 	}
