@@ -339,8 +339,9 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 	rounds := pipeline.Rounds{Corrections: x.g.cfg.StreamRetries}
 	var base []byte // the request before the current message's first correction
 	for {
-		// No per-write flush: the reader flushes before it may wait.
-		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, nil, info)
+		// The guard flushes once it has handled the events of a read, as soon as the last one is written;
+		// out's reader flushes before each read whatever a guard left written.
+		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, out.Flush, info)
 		resp.Body.Close()
 		if err == nil {
 			return nil

@@ -16,7 +16,10 @@ const headHold = 5 * time.Millisecond
 // after each write: a read is where the gateway may wait, so nothing written sits in a buffer while it
 // does, and the events of one upstream read go out in one flush (one syscall, not one per event).
 // It is an http.Flusher, which the pipeline flushes before the checks at a stream's finish, the other
-// place where the gateway may wait.
+// place where the gateway may wait, and which the format's stream guard flushes as soon as it has handled
+// the events of a read: the last one goes out then, not after the guard's loop has come round to the next
+// read (a paced chunk's time through the proxy). The flush before a read then finds nothing to do, but for
+// a guard that does not flush so (a format registered without it).
 //
 // It is used by the exchange's goroutine only, but for the head's timer (holdHead), which mu keeps from
 // flushing while that goroutine writes.

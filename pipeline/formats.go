@@ -51,7 +51,11 @@ type Format struct {
 	// change.
 	DecodeResponse func(body []byte) (Response, error)
 	// GuardStream copies a response stream from in to out, holding tool calls until decide has seen the whole
-	// response; flush, when set, is called after each write that must reach the client now.
+	// response; flush, when set, is called whenever what was written must reach the client now: before
+	// the guard may wait (for more of in, for a stream guardrail, for decide), and as soon as the events of
+	// one read of in are handled, so that a paced stream's event goes out when it is written and a burst's
+	// events in one flush. A format may flush after every write instead, at the cost of a write to the
+	// client's connection an event.
 	GuardStream func(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error
 	// ErrorBody is an error Warden answers itself (HTTP 403), in the provider's shape; code is Warden's
 	// reason code.

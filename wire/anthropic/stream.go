@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/sse"
@@ -27,7 +28,8 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // decide appended (a safety explanation, a deny message) goes out as one more text block before
 // message_delta, whose stop_reason tool_use becomes end_turn when no call is left. Blocks are renumbered
 // where a held block moved, because clients place each block by its index. Every other event (message_start,
-// ping, message_stop, comments) passes as it came. flush, when set, is called after each write.
+// ping, message_stop, comments) passes as it came. flush, when set, is called as sse.Flusher
+// says: once the events read so far are handled, and before a wait for more of in.
 //
 // With a gate (the stream guardrails), each text block's deltas go through it instead of out at once: an
 // event goes out in its original bytes when the gate releases exactly its text, as a text_delta carrying
@@ -58,8 +60,12 @@ type ClientStream struct {
 // before the continuation's stream. It ends the text block the last round left open (a guardrail asked for
 // the correction in the middle of it), or comes as a text block of its own.
 func (c *ClientStream) Correct(out io.Writer, flush func(), text string) error {
-	g := &streamGuard{out: out, flush: flush, next: c.blocks}
-	defer func() { c.blocks = g.next }()
+	g := &streamGuard{out: out, next: c.blocks}
+	g.flushes.Bind(nil, flush)
+	defer func() {
+		g.flushes.Flush()
+		c.blocks = g.next
+	}()
 	if !c.hasOpen {
 		return g.writeTextBlock(text)
 	}
@@ -82,10 +88,14 @@ func (c *ClientStream) Body() []byte { return c.body }
 // message again on a second one) and every block goes out numbered after the blocks the client already
 // has, so that the client reads all the rounds as one message.
 func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, blocks: map[int]*streamBlock{},
+	g := &streamGuard{out: out, decide: decide, gate: gate, blocks: map[int]*streamBlock{},
 		c: c, follows: c.started, base: c.blocks, next: c.blocks}
 	c.started, c.body, c.hasOpen = true, nil, false
+	rd := sse.NewReader(in)
+	g.flushes.Bind(rd, flush)
+	g.gate, g.decide = g.flushes.Gate(gate), g.flushes.Decide(decide)
 	defer func() {
+		g.flushes.Flush()
 		c.blocks = g.next
 		for _, idx := range g.order {
 			if b := g.blocks[idx]; b.kind == "text" && b.out >= 0 && !b.stopped {
@@ -94,7 +104,6 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 		}
 	}()
 	g.resp.Message.Role = warden.RoleAssistant
-	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
 			// Peeked and passed by direct calls, no callback between them: a paced chunk runs this code
@@ -108,6 +117,7 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 					return err
 				}
 				if taken {
+					g.flushes.Handled()
 					continue
 				}
 			}
@@ -125,12 +135,13 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 		if err := g.event(ev); err != nil {
 			return err
 		}
+		g.flushes.Handled()
 	}
 }
 
 type streamGuard struct {
 	out     io.Writer
-	flush   func()
+	flushes relay.Flusher
 	decide  Decide
 	gate    warden.TextGate
 	blocks  map[int]*streamBlock // by the provider's index
@@ -198,9 +209,7 @@ func (g *streamGuard) write(b []byte) error {
 	if _, err := g.out.Write(b); err != nil {
 		return err
 	}
-	if g.flush != nil {
-		g.flush()
-	}
+	g.flushes.Wrote()
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/sse"
@@ -27,7 +28,8 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // chunk brings the candidate's finishReason, or a blocked prompt's promptFeedback; then decide sees the
 // accumulated response, and that last chunk goes out carrying, before its own parts, the held calls decide
 // kept (with changed arguments where it changed them), and after them the text decide appended. Thought
-// signatures of removed calls move as in Set. flush, when set, is called after each write.
+// signatures of removed calls move as in Set. flush, when set, is called as sse.Flusher says: once the events
+// read so far are handled, and before a wait for more of in.
 //
 // With a gate (the stream guardrails), the answer's text parts go through it before anything else reads the
 // chunk: a chunk goes out in its original bytes when the gate releases exactly its text, with the released
@@ -55,7 +57,9 @@ type ClientStream struct {
 // Correct writes text the client reads after what it has of the message, as a chunk of one text part: a
 // self-correction's feedback, before the continuation's stream.
 func (c *ClientStream) Correct(out io.Writer, flush func(), text string) error {
-	g := &streamGuard{out: out, flush: flush, eol: c.eol}
+	g := &streamGuard{out: out, eol: c.eol}
+	g.flushes.Bind(nil, flush)
+	defer g.flushes.Flush()
 	chunk, err := json.Marshal(map[string]any{"candidates": []map[string]any{{"index": 0,
 		"content": map[string]any{"role": "model", "parts": []map[string]string{{"text": text}}}}}})
 	if err != nil {
@@ -72,13 +76,16 @@ func (c *ClientStream) Body() []byte { return c.body }
 // Guard copies one provider stream into the client's stream as GuardStream does.
 func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
 	c.body = nil
-	g := &streamGuard{out: out, flush: flush, decide: decide, gate: gate, c: c}
+	g := &streamGuard{out: out, decide: decide, gate: gate, c: c}
+	rd := sse.NewReader(in)
+	g.flushes.Bind(rd, flush)
+	g.gate, g.decide = g.flushes.Gate(gate), g.flushes.Decide(decide)
 	defer func() {
+		g.flushes.Flush()
 		if g.eol != "" {
 			c.eol = g.eol
 		}
 	}()
-	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text chunk: nothing passes unread
 			// Peeked and passed by direct calls: a paced chunk runs this code cold (see sse.Reader.PeekData).
@@ -91,6 +98,7 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 					return err
 				}
 				if taken {
+					g.flushes.Handled()
 					continue
 				}
 			}
@@ -108,12 +116,13 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 		if err := g.event(ev); err != nil {
 			return err
 		}
+		g.flushes.Handled()
 	}
 }
 
 type streamGuard struct {
 	out     io.Writer
-	flush   func()
+	flushes relay.Flusher
 	decide  Decide
 	gate    warden.TextGate
 	held    []json.RawMessage    // functionCall parts, in the order they came
@@ -140,9 +149,7 @@ func (g *streamGuard) write(b []byte) error {
 	if _, err := g.out.Write(b); err != nil {
 		return err
 	}
-	if g.flush != nil {
-		g.flush()
-	}
+	g.flushes.Wrote()
 	return nil
 }
 

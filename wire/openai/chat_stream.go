@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -24,8 +25,9 @@ type Decide = func(resp warden.Response) (warden.Response, error)
 // decide sees the accumulated response, and the held events are released in their original bytes for the
 // calls it kept, while a call it removed never reaches the client. Text decide appended (a safety
 // explanation, a deny message) goes out as one more content delta before the finish chunk. Every other
-// event (role, usage, comments, data: [DONE]) passes as it came. flush, when set, is called after each
-// write, so each event reaches the client at once.
+// event (role, usage, comments, data: [DONE]) passes as it came. flush, when set, is called as
+// sse.Flusher says: once the events read so far are handled, and before a wait for more of in, so that each
+// event reaches the client at once and a burst's events in one flush.
 //
 // With a gate (the stream guardrails), content deltas go through it instead of out at once: a chunk goes
 // out in its original bytes when the gate releases exactly its delta, with the released text in its place
@@ -74,14 +76,17 @@ func (t *chunkTemplate) field(k string) (json.RawMessage, bool) {
 
 // Guard copies one provider stream into the client's stream as GuardChatStream does.
 func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	g := &chatStreamGuard{out: out, flush: flush, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
+	g := &chatStreamGuard{out: out, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
+	rd := sse.NewReader(in)
+	g.flushes.Bind(rd, flush)
+	g.gate, g.decide = g.flushes.Gate(gate), g.flushes.Decide(decide)
 	defer func() {
+		g.flushes.Flush()
 		if g.template.data != "" {
 			c.template = g.template
 		}
 		c.choice = max(g.gated, 0)
 	}()
-	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: nothing passes unread
 			if raw, data, ok := rd.PeekData(); ok {
@@ -93,6 +98,7 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 					return err
 				}
 				if taken {
+					g.flushes.Handled()
 					continue
 				}
 			}
@@ -107,12 +113,13 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 		if err := g.event(ev); err != nil {
 			return err
 		}
+		g.flushes.Handled()
 	}
 }
 
 type chatStreamGuard struct {
 	out     io.Writer
-	flush   func()
+	flushes relay.Flusher
 	decide  Decide
 	gate    warden.TextGate
 	gated   int // the choice the gate guards; -1 until one is seen
@@ -171,9 +178,7 @@ func (g *chatStreamGuard) write(b []byte) error {
 	if _, err := g.out.Write(b); err != nil {
 		return err
 	}
-	if g.flush != nil {
-		g.flush()
-	}
+	g.flushes.Wrote()
 	return nil
 }
 
@@ -244,11 +249,11 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	return g.write(raw)
 }
 
-// passText writes on, straight from the reader's buffer, a chunk that carries only text of a choice
-// already seen and is shaped as the chunk read before it: what most of a stream is, and what event and
-// fastEvent would do with it (the choice gets the text, the client the chunk as it came). raw and data are
-// the reader's buffer and are not kept: the text is copied into the choice's builder, the chunk into the
-// client's stream. Anything else reports false, and the caller reads the event as usual.
+// passText writes on, straight from the reader's buffer, a chunk that carries only text of a choice already seen
+// and is shaped as the chunk read before it: what most of a stream is, and what event and fastEvent would
+// do with it (the choice gets the text, the client the chunk as it came). raw and data are the reader's
+// buffer and are not kept: the text is copied into the choice's builder, the chunk into the client's
+// stream. Anything else reports false, and the caller reads the event as usual.
 func (g *chatStreamGuard) passText(raw []byte, data string) (bool, error) {
 	if g.template.data == "" || len(data) == 0 || data[0] != '{' || data[len(data)-1] != '}' {
 		return false, nil // the first chunk, or one TrimSpace would change: event reads it
@@ -663,7 +668,9 @@ func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
 // Correct writes text the client reads after what it has of the message, as one content delta of the
 // choice the stream guardrails guard: a self-correction's feedback, before the continuation's stream.
 func (c *ChatClientStream) Correct(out io.Writer, flush func(), text string) error {
-	g := &chatStreamGuard{out: out, flush: flush, template: c.template}
+	g := &chatStreamGuard{out: out, template: c.template}
+	g.flushes.Bind(nil, flush)
+	defer g.flushes.Flush()
 	return g.write(g.contentChunk(c.choice, text))
 }
 

@@ -37,8 +37,12 @@ type ResponsesClientStream struct {
 // for the correction in the middle of it) with the text at the end of its open part, or comes as a message
 // item of its own; either way the item is one the continuation's terminal response lists.
 func (c *ResponsesClientStream) Correct(out io.Writer, flush func(), text string) error {
-	g := &responsesStreamGuard{out: out, flush: flush, c: c, next: c.items}
-	defer func() { c.items = g.next }()
+	g := &responsesStreamGuard{out: out, c: c, next: c.items}
+	g.flushes.Bind(nil, flush)
+	defer func() {
+		g.flushes.Flush()
+		c.items = g.next
+	}()
 	si := c.open
 	c.open = nil
 	if si == nil || si.openPart < 0 {

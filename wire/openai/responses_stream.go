@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/sse"
 )
 
@@ -22,7 +23,9 @@ import (
 // carries; the held events of the calls it kept are released as they came, a removed call's never reach the
 // client, text decide appended goes out as a new message item (its added, content part, delta and done
 // events), and the terminal event's response is rewritten to match. Output indexes are renumbered only where a
-// held item moved. flush, when set, is called after each write.
+// held item moved. flush, when set, is called once the events read so far are handled, and before a wait
+// for more of in or for a check, so that each event reaches the client at once and a burst's events in
+// one flush.
 //
 // With a gate (the stream guardrails), the text of message items goes through it instead of out at once:
 // an output_text delta goes out in its original bytes when the gate releases exactly its text, with the
@@ -45,10 +48,14 @@ func GuardResponsesStream(in io.Reader, out io.Writer, flush func(), decide Deci
 // response lists the earlier rounds' items before this round's, so that the client reads all the rounds
 // as one response.
 func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) (err error) {
-	g := &responsesStreamGuard{out: out, flush: flush, decide: decide, gate: gate, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{},
+	g := &responsesStreamGuard{out: out, items: map[int]*streamItem{}, texts: map[textKey]*gatedText{},
 		c: c, follows: c.started, base: c.items, next: c.items}
+	rd := sse.NewReader(in)
+	g.flushes.Bind(rd, flush)
+	g.gate, g.decide = g.flushes.Gate(gate), g.flushes.Decide(decide)
 	c.started, c.body, c.open = true, nil, nil
 	defer func() {
+		g.flushes.Flush()
 		c.items = g.next
 		c.texts = g.texts
 		if err != nil && !g.keptSent {
@@ -60,7 +67,6 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 			}
 		}
 	}()
-	rd := sse.NewReader(in)
 	for {
 		if g.gate == nil { // a gate reads every text delta: they do not pass unread
 			// Peeked and passed by direct calls: a paced delta runs this code cold (see sse.Reader.PeekData).
@@ -76,6 +82,7 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 					return err
 				}
 				if taken {
+					g.flushes.Handled()
 					continue
 				}
 			}
@@ -93,12 +100,13 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 		if err := g.event(ev); err != nil {
 			return err
 		}
+		g.flushes.Handled()
 	}
 }
 
 type responsesStreamGuard struct {
 	out      io.Writer
-	flush    func()
+	flushes  relay.Flusher
 	decide   Decide
 	gate     warden.TextGate
 	texts    map[textKey]*gatedText // the gated text of each message content part
@@ -217,9 +225,7 @@ func (g *responsesStreamGuard) write(b []byte) error {
 	if _, err := g.out.Write(b); err != nil {
 		return err
 	}
-	if g.flush != nil {
-		g.flush()
-	}
+	g.flushes.Wrote()
 	return nil
 }
 
@@ -368,9 +374,7 @@ func (g *responsesStreamGuard) passSameShape(raw []byte) (bool, error) {
 	if _, err := g.out.Write(raw); err != nil {
 		return true, err
 	}
-	if g.flush != nil {
-		g.flush()
-	}
+	g.flushes.Wrote()
 	return true, nil
 }
 

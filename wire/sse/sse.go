@@ -103,6 +103,8 @@ type input struct {
 	buf  []byte
 	r, w int
 	err  error // what the read that filled buf ended with, reported when its bytes are used up
+	// wait, when set, is called before each read of src: the reader may wait there (Reader.OnWait).
+	wait func()
 }
 
 // maxEmptyReads bounds the reads in a row that return nothing and no error, as bufio does.
@@ -127,6 +129,9 @@ func (in *input) more() error {
 // stays in err for more to return.
 func (in *input) fill() bool {
 	in.r, in.w = 0, 0
+	if in.wait != nil {
+		in.wait()
+	}
 	for range maxEmptyReads {
 		n, err := in.src.Read(in.buf)
 		in.w, in.err = n, err
@@ -274,6 +279,14 @@ func (r *Reader) begun() bool {
 func (r *Reader) await() bool {
 	return r.in.r < r.in.w || r.in.err == nil && r.in.fill()
 }
+
+// OnWait makes r call f before each read of its input, where it may wait for the stream's next bytes: a
+// proxy flushes there what it wrote of the events before them (nil: nothing is called).
+func (r *Reader) OnWait(f func()) { r.in.wait = f }
+
+// Buffered reports how many bytes r has read from its input and not yet handed out as events: none when
+// the events of the last read have all been read, and the next read waits for the stream.
+func (r *Reader) Buffered() int { return r.in.w - r.in.r }
 
 // Skip reads the n bytes of the event PeekData or PeekEvent returned.
 func (r *Reader) Skip(n int) { r.in.discard(n) }

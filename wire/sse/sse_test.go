@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -719,4 +720,44 @@ func FuzzParseEvent(f *testing.F) {
 			t.Fatalf("ParseEvent(%q) differs from Next (-next +parse):\n%s", in, diff)
 		}
 	})
+}
+
+func TestReaderWaitsAndBuffered(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc  string
+		reads []string
+		// want lists, for each event read, the waits before it (reads of the input) and what stayed
+		// buffered after it.
+		want []string
+	}{
+		{desc: "a read of two events waits once, and the first leaves the second buffered", reads: []string{"data: a\n\ndata: b\n\n"},
+			want: []string{"a waits 1 buffered 9", "b waits 1 buffered 0"}},
+		{desc: "an event a read waits before each", reads: []string{"data: a\n\n", "data: b\n\n"},
+			want: []string{"a waits 1 buffered 0", "b waits 2 buffered 0"}},
+		{desc: "an event split across reads waits for its rest", reads: []string{"data: a\n\ndata:", " b\n\n"},
+			want: []string{"a waits 1 buffered 5", "b waits 2 buffered 0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			rd := sse.NewReader(&oneEventAReader{events: slices.Clone(tt.reads), err: io.EOF})
+			waits := 0
+			rd.OnWait(func() { waits++ })
+			var got []string
+			for {
+				ev, err := rd.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprintf("%s waits %d buffered %d", ev.Data, waits, rd.Buffered()))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
