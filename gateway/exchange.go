@@ -287,10 +287,11 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	x.w.WriteHeader(resp.StatusCode)
 	flush := flusherOf(x.w)
 	x.streamed = true
-	out := &flushBeforeRead{w: x.w, flush: flush, waited: &x.upstreamWait, clock: time.Now()}
+	out := &flushBeforeRead{w: x.w, flush: flush, clock: time.Now()}
 	out.holdHead(headHold)
 	defer out.endHold() // the timer must not flush after the handler returned, a panic included
 	err := x.streamRounds(ctx, resp, out, info)
+	x.upstreamWait += out.waited
 	out.endHold() // before the writes below, which go around out
 	var refusal *pipeline.Refusal
 	var correction *pipeline.CorrectionError

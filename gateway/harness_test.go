@@ -31,6 +31,10 @@ type reply struct {
 	header map[string]string
 	// delay holds the answer back (an upstream that does not answer in time).
 	delay time.Duration
+	// pauseAfter, when positive, sends that many bytes of body, then the rest after pause: a model
+	// thinking in the middle of its stream.
+	pauseAfter int
+	pause      time.Duration
 	// arrived, when set, is closed as the request arrives; cancelled, when the request's context ends
 	// before the answer is written.
 	arrived, cancelled chan struct{}
@@ -103,6 +107,13 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	w.WriteHeader(next.status)
+	if next.pauseAfter > 0 {
+		w.Write(next.body[:next.pauseAfter])
+		http.NewResponseController(w).Flush()
+		time.Sleep(next.pause)
+		w.Write(next.body[next.pauseAfter:])
+		return
+	}
 	if next.cutAfter > 0 {
 		w.Write(next.body[:next.cutAfter])
 		http.NewResponseController(w).Flush()

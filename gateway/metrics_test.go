@@ -1,10 +1,13 @@
 package gateway_test
 
 import (
+	"bytes"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMetrics(t *testing.T) {
@@ -71,4 +74,37 @@ func grepWarden(s string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// A stream's added latency is the gateway's own time: a model that pauses in the middle of its stream
+// (the upstream's wait between two reads) does not count, however long it pauses.
+func TestStreamAddedLatencyLeavesOutTheUpstreamsPauses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "version: 1\naudit: {sink: none}\n")
+	body := fixture(t, "openai", "stream_text.sse")
+	const pause = 400 * time.Millisecond
+	h.up.answer(reply{contentType: "text/event-stream", body: body, pauseAfter: bytes.Index(body, []byte("\n\n")) + 2, pause: pause})
+	if resp, out := h.post(t, "/v1/chat/completions", "application/json", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`, nil); resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, out)
+	}
+	resp, err := http.Get(h.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	const sum = `warden_gateway_added_seconds_sum{format="openai-chat",stream="true"} `
+	i := strings.Index(string(b), sum)
+	if i < 0 {
+		t.Fatalf("/metrics lacks %s:\n%s", sum, grepWarden(string(b)))
+	}
+	line, _, _ := strings.Cut(string(b[i+len(sum):]), "\n")
+	added, err := strconv.ParseFloat(line, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The gateway's own time is a few milliseconds; with the pause counted it would be over 0.4 s.
+	if added >= pause.Seconds()/2 {
+		t.Errorf("added latency %.3fs counts the upstream's %s pause", added, pause)
+	}
 }

@@ -75,8 +75,7 @@ func TestStreamHeadHold(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
 			client := &flushLog{flushed: make(chan struct{}, 1)}
-			var waited time.Duration
-			f := &flushBeforeRead{w: client, flush: client.flush, waited: &waited, clock: time.Now()}
+			f := &flushBeforeRead{w: client, flush: client.flush, clock: time.Now()}
 			f.holdHead(tc.hold)
 			defer f.endHold()
 			up := &firstReadWaits{}
