@@ -56,18 +56,17 @@ func scanTextChunk(data string) (text string, ok bool) {
 	return text, true
 }
 
-// mentionsKey reports whether s holds a string that folds to a key that would change what a chunk means.
+// mentionsKey reports whether s, which holds no escapes, holds a string that folds to a key that would
+// change what a chunk means.
 func mentionsKey(s string) bool {
 	for i := strings.IndexByte(s, '"'); i >= 0; {
 		rest := s[i+1:]
-		for _, k := range [...]string{"candidates", "promptFeedback", "finishReason", "functionCall"} {
-			if len(rest) > len(k) && rest[len(k)] == '"' && strings.EqualFold(rest[:len(k)], k) {
-				return true
-			}
-		}
 		j := strings.IndexByte(rest, '"')
 		if j < 0 {
 			return false
+		}
+		if foldsToKey(rest[:j]) {
+			return true
 		}
 		i += 1 + j + 1
 		if next := strings.IndexByte(s[i:], '"'); next >= 0 {
@@ -77,4 +76,36 @@ func mentionsKey(s string) bool {
 		}
 	}
 	return false
+}
+
+// foldedKeys are the keys whose member, met again after the text, changes what a chunk means. Each begins
+// with an ASCII letter that no other letter folds to (c, p, f), which foldsToKey relies on.
+var foldedKeys = [...]string{"candidates", "promptFeedback", "finishReason", "functionCall"}
+
+// foldsToKey reports whether name, a JSON string's bytes without escapes, is one of foldedKeys as
+// encoding/json matches a key: in any case, and with the letters beyond ASCII that Unicode folds to
+// ASCII ones (ſ to s, the Kelvin sign to k), which spell a key in more bytes than it has. Most names are
+// told apart by their length or first byte, before strings.EqualFold, whose code a paced chunk finds cold.
+func foldsToKey(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, k := range foldedKeys {
+		if len(name) < len(k) || name[0]|0x20 != k[0] {
+			continue
+		}
+		if (len(name) == len(k) || !isASCII(name)) && strings.EqualFold(name, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -21,6 +21,10 @@ func TestScanTextChunk(t *testing.T) {
 		{desc: "a prompt block is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"promptFeedback":{"blockReason":"SAFETY"}}`},
 		{desc: "escapes are declined", data: `{"candidates":[{"content":{"parts":[{"text":"a\nb"}],"role":"model"},"index":0}]}`},
 		{desc: "a thought signature is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi","thoughtSignature":"x"}],"role":"model"},"index":0}]}`},
+		// The letters beyond ASCII are the characters themselves, not JSON escapes, which are declined anyway.
+		{desc: "a later key that folds to candidates with a long s is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"candidate` + "\u017f" + `":[]}`},
+		{desc: "a later key that folds to promptFeedback with a Kelvin sign is declined", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"promptFeedbac` + "\u212a" + `":{"blockReason":"SAFETY"}}`},
+		{desc: "a member whose name is as long as a key but another word passes", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"modelVersion":"gemini-2.5-pro","responseId":"r-1"}`, wantOK: true, wantText: "hi"},
 		{desc: "a key named like one only in a value is declined too", data: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"note":"finishReason"}`},
 	}
 	for _, tt := range tests {
@@ -40,6 +44,8 @@ func TestScanTextChunk(t *testing.T) {
 func FuzzScanTextChunk(f *testing.F) {
 	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"index":0}],"usageMetadata":{"candidatesTokenCount":1}}`)
 	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"CANDIDATES":null}`)
+	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"candidate` + "\u017f" + `":[]}`)
+	f.Add(`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"promptFeedbac` + "\u212a" + `":{}}`)
 	f.Fuzz(func(t *testing.T, data string) {
 		text, ok := scanTextChunk(data)
 		if !ok {
