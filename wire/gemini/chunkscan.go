@@ -78,34 +78,29 @@ func mentionsKey(s string) bool {
 	return false
 }
 
-// foldedKeys are the keys whose member, met again after the text, changes what a chunk means. Each begins
-// with an ASCII letter that no other letter folds to (c, p, f), which foldsToKey relies on.
-var foldedKeys = [...]string{"candidates", "promptFeedback", "finishReason", "functionCall"}
-
-// foldsToKey reports whether name, a JSON string's bytes without escapes, is one of foldedKeys as
-// encoding/json matches a key: in any case, and with the letters beyond ASCII that Unicode folds to
-// ASCII ones (ſ to s, the Kelvin sign to k), which spell a key in more bytes than it has. Most names are
-// told apart by their length or first byte, before strings.EqualFold, whose code a paced chunk finds cold.
+// foldsToKey reports whether name, a JSON string's bytes without escapes, is a key whose member, met
+// again after the text, changes what a chunk means (candidates, promptFeedback, finishReason,
+// functionCall), as encoding/json matches a key: in any case, and with the two letters beyond ASCII that
+// Unicode folds to ASCII ones, ſ (two bytes) to s and the Kelvin sign (three bytes) to k, so that a name
+// may be one byte longer than the key for each s in it and two for each k. No letter beyond ASCII folds
+// to a key's first letter, so most names are told apart by their first byte, before strings.EqualFold,
+// whose code a paced chunk would find cold.
 func foldsToKey(name string) bool {
 	if name == "" {
 		return false
 	}
-	for _, k := range foldedKeys {
-		if len(name) < len(k) || name[0]|0x20 != k[0] {
-			continue
-		}
-		if (len(name) == len(k) || !isASCII(name)) && strings.EqualFold(name, k) {
-			return true
-		}
+	switch name[0] | 0x20 {
+	case 'c':
+		return foldsTo(name, "candidates", 1)
+	case 'p':
+		return foldsTo(name, "promptFeedback", 2)
+	case 'f':
+		return foldsTo(name, "finishReason", 2) || foldsTo(name, "functionCall", 0)
 	}
 	return false
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+// foldsTo reports whether name folds to key, spelled in at most extra bytes more.
+func foldsTo(name, key string, extra int) bool {
+	return len(name) >= len(key) && len(name) <= len(key)+extra && strings.EqualFold(name, key)
 }

@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +65,38 @@ func FuzzScanTextChunk(f *testing.F) {
 			t.Fatalf("the scanner read text %q from %q; encoding/json reads parts %+v", text, data, parts)
 		}
 	})
+}
+
+func TestFoldsToKey(t *testing.T) {
+	t.Parallel()
+	long := strings.NewReplacer("s", "\u017f", "k", "\u212a") // every s and k as a letter beyond ASCII that folds to it
+	for _, key := range []string{"candidates", "promptFeedback", "finishReason", "functionCall"} {
+		tests := []struct {
+			desc, name string
+			want       bool
+		}{
+			{"the key itself", key, true},
+			{"the key in capitals", strings.ToUpper(key), true},
+			{"the key with every s and k beyond ASCII, its longest spelling", long.Replace(key), true},
+			{"the key with a letter more", key + "x", false},
+			{"the key less its last letter", key[:len(key)-1], false},
+		}
+		for _, tt := range tests {
+			t.Run(key+"/"+tt.desc, func(t *testing.T) {
+				t.Parallel()
+				if got := foldsToKey(tt.name); got != tt.want {
+					t.Errorf("foldsToKey(%q) = %v, want %v", tt.name, got, tt.want)
+				}
+				// encoding/json, as the client reads the chunk, agrees: a field named key takes the member.
+				typ := reflect.StructOf([]reflect.StructField{{Name: "V", Type: reflect.TypeFor[*int](), Tag: reflect.StructTag(`json:"` + key + `"`)}})
+				v := reflect.New(typ)
+				if err := json.Unmarshal([]byte(`{"`+tt.name+`":1}`), v.Interface()); err != nil {
+					t.Fatal(err)
+				}
+				if got := !v.Elem().Field(0).IsNil(); got != tt.want {
+					t.Errorf("encoding/json reads %q as %s: %v, want %v", tt.name, key, got, tt.want)
+				}
+			})
+		}
+	}
 }
