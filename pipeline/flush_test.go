@@ -31,11 +31,10 @@ func (c *flushedClient) flush() {
 // readsChecked hands out a stream in the given reads and notes every read made while something written
 // to the client was not flushed: a wait on the provider with the client short of what passed.
 type readsChecked struct {
-	reads    [][]byte
-	client   *flushedClient
-	unsent   []string
-	readsIn  int
-	readDone bool
+	reads   [][]byte
+	client  *flushedClient
+	unsent  []string
+	readsIn int
 }
 
 func (r *readsChecked) Read(p []byte) (int, error) {

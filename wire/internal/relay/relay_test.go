@@ -1,6 +1,7 @@
 package relay_test
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -20,11 +21,11 @@ func pass(d string) (string, error)                   { return d, nil }
 // and returns the flushes made after each event was handled and before each read.
 func guard(t *testing.T, in string, oneByte bool) (flushes []string) {
 	t.Helper()
-	var src = strings.NewReader(in)
-	rd := sse.NewReader(src)
+	var src io.Reader = strings.NewReader(in)
 	if oneByte {
-		rd = sse.NewReader(iotest.OneByteReader(src))
+		src = iotest.OneByteReader(src)
 	}
+	rd := sse.NewReader(src)
 	var f relay.Flusher
 	written := ""
 	f.Bind(rd, func() { flushes = append(flushes, written); written = "" })
