@@ -174,7 +174,7 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 		set["code_execution"] = true
 		return
 	}
-	if an.Has(shell.RemoteCode) || an.Has(shell.DynamicProgram) {
+	if an.Has(shell.RemoteCode) || an.Has(shell.DynamicProgram) || an.Has(shell.TooComplex) {
 		set["code_execution"] = true
 	}
 	if an.Has(shell.ReverseShell) {

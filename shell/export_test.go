@@ -1,7 +1,7 @@
 package shell
 
 // AnalyzeWithParser and SplitPlain let the external tests hold the plain-line reading to the parser's.
-var AnalyzeWithParser = analyzeWithParser
+func AnalyzeWithParser(src string) *Analysis { return analyzeWithParser(src, Limits{}.withDefaults()) }
 
 // SplitPlain returns the word values of each command of a plain line, a command that pipes into the next
 // followed by "|"; false when the line needs the parser.
@@ -22,4 +22,16 @@ func SplitPlain(src string) ([][]string, bool) {
 		out = append(out, words)
 	}
 	return out, true
+}
+
+// StepsOf returns how many steps of the budget a line's analysis takes.
+func StepsOf(src string) int {
+	l := Limits{}.withDefaults()
+	z := newAnalyzer(l)
+	if cmds, ok := splitPlain(src); ok {
+		z = analyzePlainWith(z, cmds)
+	} else {
+		z.parse(src, nil, 0)
+	}
+	return l.MaxSteps - z.budget.left
 }

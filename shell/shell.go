@@ -13,6 +13,7 @@
 package shell
 
 import (
+	"errors"
 	"path"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ const (
 	DynamicProgram FindingKind = "dynamic_program"
 	// TooDeep: shells nested inside shells beyond what is analyzed.
 	TooDeep FindingKind = "too_deep"
+	// TooComplex: the line is longer, nests deeper or costs more to analyze than its Limits allow. Nothing
+	// else of the analysis is kept: a line analyzed in part must not read as one that runs only that part.
+	TooComplex FindingKind = "too_complex"
 )
 
 // Finding is a structural fact about a command line.
@@ -100,18 +104,38 @@ const MaxDepth = 8
 
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
-// Analyze parses a command line and reports what it would run. It is safe for concurrent use.
-func Analyze(src string) *Analysis {
-	if cmds, ok := splitPlain(src); ok {
-		return analyzePlain(cmds)
+// Analyze parses a command line and reports what it would run, within the default Limits. It is safe for
+// concurrent use.
+func Analyze(src string) *Analysis { return AnalyzeLimited(src, Limits{}) }
+
+// AnalyzeLimited is Analyze within the given limits: a line over one of them is analyzed no further and
+// has a TooComplex finding.
+func AnalyzeLimited(src string, l Limits) *Analysis {
+	l = l.withDefaults()
+	if len(src) > l.MaxBytes {
+		z := newAnalyzer(l)
+		z.tooComplex(bytesDetail(len(src), l.MaxBytes))
+		return z.a
 	}
-	return analyzeWithParser(src)
+	if cmds, ok := splitPlain(src); ok {
+		return analyzePlain(cmds, l)
+	}
+	return analyzeWithParser(src, l)
+}
+
+func newAnalyzer(l Limits) *analyzer {
+	z := &analyzer{a: &Analysis{}, limits: l, own: budget{left: l.MaxSteps}, base: -1}
+	z.budget = &z.own
+	return z
 }
 
 // analyzePlain analyzes a plain line's commands as the walk analyzes their calls, then its pipelines, as
 // parse checks them once the walk is done.
-func analyzePlain(cmds []plainCommand) *Analysis {
-	z := &analyzer{a: &Analysis{}}
+func analyzePlain(cmds []plainCommand, l Limits) *Analysis {
+	return analyzePlainWith(newAnalyzer(l), cmds).done()
+}
+
+func analyzePlainWith(z *analyzer, cmds []plainCommand) *analyzer {
 	var small [8][2]int
 	ranges := small[:0] // each command's commands in Analysis.Commands, wrappers and shell strings included
 	for _, c := range cmds {
@@ -126,22 +150,40 @@ func analyzePlain(cmds []plainCommand) *Analysis {
 		}
 		if j > i {
 			stages := ranges[i : j+1]
-			z.piping(len(stages), func(k int) []Command { return z.a.Commands[stages[k][0]:stages[k][1]] })
+			z.piping(len(stages), func(k int, pred func(Command) bool) bool {
+				return anyOf(z.a.Commands[stages[k][0]:stages[k][1]], pred)
+			})
 		}
 		i = j + 1
+	}
+	return z
+}
+
+// analyzeWithParser is Analyze without the plain-line reading (plain.go).
+func analyzeWithParser(src string, l Limits) *Analysis {
+	z := newAnalyzer(l)
+	z.parse(src, nil, 0)
+	return z.done()
+}
+
+// done ends an analysis: one that ran out of its budget is too complex.
+func (z *analyzer) done() *Analysis {
+	if z.budget.spent && !z.a.Has(TooComplex) {
+		z.tooComplex("analyzing the command line takes more than " + strconv.Itoa(z.limits.MaxSteps) + " steps")
 	}
 	return z.a
 }
 
-// analyzeWithParser is Analyze without the plain-line reading (plain.go).
-func analyzeWithParser(src string) *Analysis {
-	z := &analyzer{a: &Analysis{}}
-	z.parse(src, nil, 0)
-	return z.a
-}
-
 type analyzer struct {
-	a *Analysis
+	a      *Analysis
+	limits Limits
+	// budget is shared with the analyzers of nested checks (commandsOf), so that the whole line's work
+	// counts; the first analyzer's is its own.
+	budget *budget
+	own    budget
+	// base is the stack depth where the first parse began (-1 before it), so that a shell string parsed
+	// inside the walk counts its recursion from the same place as the line it came from.
+	base int
 	// piped holds the inner nodes of pipelines already checked, so a | b | c is checked once.
 	piped map[*syntax.BinaryCmd]bool
 	// byCall locates each call's commands in Analysis.Commands, for the pipeline checks after a walk.
@@ -162,9 +204,21 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 		z.finding(TooDeep, "shells nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return
 	}
+	if z.budget.spent {
+		return
+	}
+	r := &depthReader{src: src, maxDepth: z.limits.MaxDepth, base: z.base}
 	p := parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
+	f, err := p.Parse(r, "")
 	parsers.Put(p)
+	if z.base < 0 {
+		z.base = r.base
+	}
+	if errors.Is(err, errTooDeep) {
+		z.tooComplex("the command line nests deeper than the parser's limit of " + strconv.Itoa(z.limits.MaxDepth) + " frames")
+		z.budget.spent = true // nothing after this is kept
+		return
+	}
 	if err != nil {
 		if z.a.Err == nil {
 			z.a.Err = err
@@ -174,7 +228,7 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 	// Pipelines are checked after the walk, once every call's commands are recorded. The list is this
 	// parse's own: a nested parse (bash -c) runs in the middle of the walk.
 	var pipes []*syntax.BinaryCmd
-	syntax.Walk(f, func(n syntax.Node) bool {
+	z.walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			z.redirects(n.Redirs)
@@ -238,30 +292,42 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	}
 }
 
-// recorded returns the commands the walk recorded for the calls inside a node.
-func (z *analyzer) recorded(n syntax.Node) []Command {
+// anyRecorded reports whether pred holds for a command the walk recorded for the calls inside a node. It
+// looks at them where they are, without a copy: a node is looked at once for each pipeline around it.
+func (z *analyzer) anyRecorded(n syntax.Node, pred func(Command) bool) bool {
 	if st, ok := n.(*syntax.Stmt); ok {
 		if ce, ok := st.Cmd.(*syntax.CallExpr); ok && !hasSubstitution(ce) {
 			if r, ok := z.byCall[ce]; ok {
-				return z.a.Commands[r[0]:r[1]] // the usual stage: one simple command, no walk needed
+				return anyOf(z.a.Commands[r[0]:r[1]], pred) // the usual stage: one simple command, no walk needed
 			}
 		}
 	}
-	var out []Command
-	syntax.Walk(n, func(n syntax.Node) bool {
+	found := false
+	z.walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok {
-			if r, ok := z.byCall[ce]; ok {
-				out = append(out, z.a.Commands[r[0]:r[1]]...)
+			if r, ok := z.byCall[ce]; ok && z.budget.take(r[1]-r[0]) {
+				found = anyOf(z.a.Commands[r[0]:r[1]], pred)
 			}
 		}
-		return true
+		return !found
 	})
-	return out
+	return found
+}
+
+// walk is syntax.Walk counted against the budget: each node visited is a step, and once the budget is
+// spent no walk goes further.
+func (z *analyzer) walk(n syntax.Node, f func(syntax.Node) bool) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if n == nil {
+			return f(n)
+		}
+		return z.budget.take(1) && f(n)
+	})
 }
 
 // command records words[0] as a program with its arguments, and follows wrappers into the command they run.
 func (z *analyzer) command(words []Word, assigns []string, via []string, depth int) {
-	for len(words) > 0 {
+	for len(words) > 0 && z.budget.take(1) {
 		w := words[0]
 		if !w.Literal || w.Glob || w.Value == "" {
 			z.finding(DynamicProgram, "a program name known only at run time")

@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/shell"
@@ -35,6 +36,27 @@ func benchmarkAnalyze(b *testing.B, line string, commands, writes int) {
 	for b.Loop() {
 		if a := shell.Analyze(line); a.Err != nil || len(a.Commands) != commands || len(a.Writes) != writes {
 			b.Fatalf("%q: %d commands, %d writes, err %v", line, len(a.Commands), len(a.Writes), a.Err)
+		}
+	}
+}
+
+// A line longer than one read of the parser (2 KiB of a loop over files), whose parse is read in chunks
+// and has its recursion measured at each (limits.go): what the depth guard costs a long line.
+func BenchmarkAnalyzeLongParsed(b *testing.B) {
+	line := "for f in src/*.go; do\n" + strings.Repeat("  grep -n \"TODO\" \"$f\" | sed -e 's/^/  /' >> todo.txt\n", 40) + "done"
+	if len(line) < 2048 {
+		b.Fatalf("the line is %d bytes, want 2 KiB", len(line))
+	}
+	benchmarkAnalyze(b, line, 80, 40)
+}
+
+// The time to deny a line nested far past the depth limit: the parse stops within a few reads.
+func BenchmarkAnalyzeTooDeep(b *testing.B) {
+	line := "echo $((" + strings.Repeat("(", 50_000) + "1" + strings.Repeat(")", 50_000) + "))"
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.Analyze(line); !a.Has(shell.TooComplex) {
+			b.Fatalf("findings = %v, want too_complex", a.Findings)
 		}
 	}
 }

@@ -213,17 +213,17 @@ func readsCodeFromStdin(c Command) bool {
 }
 
 // commandsOf lists the commands a statement runs, wrappers followed.
-func commandsOf(n syntax.Node) []Command {
+func (z *analyzer) commandsOf(n syntax.Node) []Command {
 	var out []Command
-	syntax.Walk(n, func(n syntax.Node) bool {
+	z.walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-			z := &analyzer{a: &Analysis{}}
+			inner := &analyzer{a: &Analysis{}, limits: z.limits, budget: z.budget, base: z.base}
 			words := make([]Word, len(ce.Args))
 			for i, w := range ce.Args {
 				words[i] = resolve(w)
 			}
-			z.command(words, nil, nil, MaxDepth-2)
-			out = append(out, z.a.Commands...)
+			inner.command(words, nil, nil, MaxDepth-2)
+			out = append(out, inner.a.Commands...)
 		}
 		return true
 	})
@@ -261,20 +261,19 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 	}
 	flatten(b.X)
 	flatten(b.Y)
-	z.piping(len(stages), func(i int) []Command { return z.recorded(stages[i]) })
+	z.piping(len(stages), func(i int, pred func(Command) bool) bool { return z.anyRecorded(stages[i], pred) })
 }
 
-// piping finds downloaded content flowing into a shell or interpreter along a pipeline's n stages, whose
-// commands stage(i) returns.
-func (z *analyzer) piping(n int, stage func(i int) []Command) {
+// piping finds downloaded content flowing into a shell or interpreter along a pipeline's n stages;
+// stage(i, pred) reports whether pred holds for a command of stage i.
+func (z *analyzer) piping(n int, stage func(i int, pred func(Command) bool) bool) {
 	fetched := false
 	for i := range n {
-		cmds := stage(i)
-		if fetched && anyOf(cmds, readsCodeFromStdin) {
+		if fetched && stage(i, readsCodeFromStdin) {
 			z.finding(RemoteCode, "downloaded content is piped into a shell or interpreter")
 			return
 		}
-		if anyOf(cmds, isFetcher) {
+		if stage(i, isFetcher) {
 			fetched = true
 		}
 	}
@@ -285,12 +284,12 @@ func (z *analyzer) piping(n int, stage func(i int) []Command) {
 func (z *analyzer) substitutions(ce *syntax.CallExpr) {
 	for _, w := range ce.Args[1:] {
 		found := false
-		syntax.Walk(w, func(n syntax.Node) bool {
+		z.walk(w, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CmdSubst:
-				found = found || anyOf(commandsOf(n), isFetcher)
+				found = found || anyOf(z.commandsOf(n), isFetcher)
 			case *syntax.ProcSubst:
-				found = found || anyOf(commandsOf(n), isFetcher)
+				found = found || anyOf(z.commandsOf(n), isFetcher)
 			}
 			return !found
 		})
@@ -308,10 +307,10 @@ func (z *analyzer) funcDecl(fd *syntax.FuncDecl) {
 	}
 	name := fd.Name.Value
 	calls, background := 0, false
-	syntax.Walk(fd.Body, func(n syntax.Node) bool {
+	z.walk(fd.Body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if n.Background && callsName(n, name) {
+			if n.Background && z.callsName(n, name) {
 				background = true
 			}
 		case *syntax.CallExpr:
@@ -326,9 +325,9 @@ func (z *analyzer) funcDecl(fd *syntax.FuncDecl) {
 	}
 }
 
-func callsName(s *syntax.Stmt, name string) bool {
+func (z *analyzer) callsName(s *syntax.Stmt, name string) bool {
 	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
+	z.walk(s, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && resolve(ce.Args[0]).Value == name {
 			found = true
 		}

@@ -35,6 +35,7 @@ const (
 	CodeUnparsable     = "warden.unparsable_command"
 	CodeDynamic        = "warden.dynamic_command"
 	CodeTooDeep        = "warden.command_too_deep"
+	CodeTooComplex     = "warden.command_too_complex"
 	CodeNotAllowed     = "oap.command_not_allowed"
 	CodeMissingCommand = "warden.missing_command"
 )
@@ -57,6 +58,9 @@ type Commands struct {
 	AllowDynamic bool `yaml:"allow_dynamic" json:"allow_dynamic"`
 	// AllowUnparsable lets commands that do not parse through. Default false: they are denied.
 	AllowUnparsable bool `yaml:"allow_unparsable" json:"allow_unparsable"`
+	// Limits bound what analyzing one command line may cost; a line over a limit is denied with
+	// warden.command_too_complex. A field left out (or 0) takes its default.
+	Limits Limits `yaml:"limits" json:"limits"`
 	// Workdir is the project directory: relative paths and absolute paths under it are inside the working
 	// directory. Empty (default): every absolute path is outside it.
 	Workdir string `yaml:"workdir" json:"workdir"`
@@ -72,6 +76,7 @@ type Commands struct {
 	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
 	PathKeys   []string `yaml:"path_keys" json:"path_keys"`
 
+	limits   shell.Limits
 	rules    []Rule
 	programs programIndex
 	classes  pathClasses
@@ -79,6 +84,30 @@ type Commands struct {
 	kind     map[string]toolKind
 	version  string
 	allowID  string // an allow's policy id
+}
+
+// Limits bound the cost of analyzing one command line (shell.Limits).
+type Limits struct {
+	// MaxBytes is the longest command line analyzed. Default 131072 (128 KiB).
+	MaxBytes int `yaml:"max_bytes" json:"max_bytes"`
+	// MaxDepth bounds the shell parser's recursion, in call frames; a level of nesting costs a few to about
+	// ten of them, depending on the construct. Default 4000.
+	MaxDepth int `yaml:"max_depth" json:"max_depth"`
+	// MaxSteps bounds the analysis after the parse: syntax nodes visited and commands recorded. A 40 KiB
+	// shell script takes about 10,000. Default 500000.
+	MaxSteps int `yaml:"max_steps" json:"max_steps"`
+}
+
+func (l Limits) validate() error {
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"max_bytes", l.MaxBytes}, {"max_depth", l.MaxDepth}, {"max_steps", l.MaxSteps}} {
+		if f.v < 0 {
+			return fmt.Errorf("limits: %s: must not be negative (0 means the default)", f.key)
+		}
+	}
+	return nil
 }
 
 type toolKind uint8
@@ -138,6 +167,10 @@ func (c *Commands) Provision(context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := c.Limits.validate(); err != nil {
+		return err
+	}
+	c.limits = shell.Limits{MaxBytes: c.Limits.MaxBytes, MaxDepth: c.Limits.MaxDepth, MaxSteps: c.Limits.MaxSteps}
 	c.version = def.Version
 	c.allowID = "commands/" + def.Version
 	c.classes.globs = map[string][]string{}
@@ -259,12 +292,15 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 func (c *Commands) CheckCommand(cmd string) warden.Decision { return c.checkCommand(cmd) }
 
 func (c *Commands) checkCommand(cmd string) warden.Decision {
-	return c.CheckAnalysis(shell.Analyze(cmd))
+	return c.CheckAnalysis(shell.AnalyzeLimited(cmd, c.limits))
 }
 
 // CheckAnalysis evaluates an analyzed command line against the policy, for callers that have parsed it
 // already (the OAP evaluator).
 func (c *Commands) CheckAnalysis(a *shell.Analysis) warden.Decision {
+	if a.Has(shell.TooComplex) {
+		return c.deny(CodeTooComplex, "the command is too long or too complex to analyze", "limits")
+	}
 	if a.Err != nil && !c.AllowUnparsable {
 		return c.deny(CodeUnparsable, "the command does not parse as a shell command line", "checks")
 	}

@@ -210,6 +210,8 @@ func TestConfigProblems(t *testing.T) {
 		{"a rule with an unknown finding fails", "{rules: [{id: a, code: b, finding: bad_vibes}]}", `finding: unknown "bad_vibes"`},
 		{"disabling an unknown default rule fails", "{disable: [no-such-rule]}", `disable: no default rule "no-such-rule"`},
 		{"redefining a built-in class fails", "{classes: {root: [/x]}}", `"root" is a built-in class`},
+		{"a negative limit fails", "{limits: {max_bytes: -1}}", "limits: max_bytes: must not be negative"},
+		{"an unknown limit fails", "{limits: {max_length: 10}}", `unknown key "max_length"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -240,6 +240,9 @@ func (o *OAP) checkCommand(lim *commandLimits, args map[string]any) (string, str
 		return "oap.invalid_context", "no command in the tool's arguments"
 	}
 	a := shell.Analyze(cmd)
+	if a.Has(shell.TooComplex) {
+		return commands.CodeTooComplex, "the command is too long or too complex to analyze"
+	}
 	if a.Err != nil {
 		return commands.CodeUnparsable, "the command does not parse as a shell command line"
 	}
