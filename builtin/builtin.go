@@ -13,6 +13,7 @@ import (
 	_ "github.com/agentwarden/warden/guardrail/regex"    // regex: stream
 	_ "github.com/agentwarden/warden/guardrail/terms"    // blocked_terms: stream
 	_ "github.com/agentwarden/warden/policy/allowlist"   // allowlist: tool_call
+	_ "github.com/agentwarden/warden/policy/arguments"   // arguments: tool_call
 	_ "github.com/agentwarden/warden/policy/cel"         // cel: tool_call
 	_ "github.com/agentwarden/warden/policy/commands"    // commands: tool_call
 	_ "github.com/agentwarden/warden/policy/oap"         // oap: tool_call

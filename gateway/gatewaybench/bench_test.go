@@ -95,8 +95,8 @@ func checkMeasured(t *testing.T, rep *Report) {
 		t.Errorf("targets %q", got)
 	}
 	// The guarded target ran the embedded defaults (safety and commands), the other Warden none.
-	if g := rep.target(WardenGuard); g.Evaluated != "2/2" || g.StreamEvaluated != "2/2" || g.Decision != "allow" {
-		t.Errorf("guarded target evaluated %q (decision %q), stream %q; want 2/2 allow", g.Evaluated, g.Decision, g.StreamEvaluated)
+	if g := rep.target(WardenGuard); g.Evaluated != "3/3" || g.StreamEvaluated != "3/3" || g.Decision != "allow" {
+		t.Errorf("guarded target evaluated %q (decision %q), stream %q; want 3/3 allow", g.Evaluated, g.Decision, g.StreamEvaluated)
 	}
 	if off := rep.target(WardenOff); off.Evaluated != "0/0" {
 		t.Errorf("warden-off evaluated %q, want 0/0", off.Evaluated)
@@ -116,7 +116,7 @@ func checkMeasured(t *testing.T, rep *Report) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "2/2 guardrails",
+	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "3/3 guardrails",
 		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread", "95 % bootstrap interval",
 		"garbage collector ran between the concurrency-1 exchanges", "heap"} {
 		if !strings.Contains(text.String(), want) {
@@ -214,8 +214,8 @@ func TestRunSpeaksEveryWire(t *testing.T) {
 					t.Errorf("%s: %d whole, %d first tokens, %d chunks; want 10, 10, 8", tr.Name, tr.Whole.N, tr.TTFT.N, tr.Chunk.N)
 				}
 			}
-			if g := rep.target(WardenGuard); g.Evaluated != "2/2" || g.StreamEvaluated != "2/2" || g.StreamDecision != "allow" {
-				t.Errorf("guarded target evaluated %q, stream %q (decision %q); want 2/2 allow", g.Evaluated, g.StreamEvaluated, g.StreamDecision)
+			if g := rep.target(WardenGuard); g.Evaluated != "3/3" || g.StreamEvaluated != "3/3" || g.StreamDecision != "allow" {
+				t.Errorf("guarded target evaluated %q, stream %q (decision %q); want 3/3 allow", g.Evaluated, g.StreamEvaluated, g.StreamDecision)
 			}
 		})
 	}

@@ -245,6 +245,22 @@ func (o *Object) Keys() []string {
 	return out
 }
 
+// FoldMatches returns the values of the members whose names match one of keys as encoding/json matches a
+// name to a field (exactly, or case-insensitively), in order, repeats included: every value some reader
+// may take for one of those keys.
+func (o *Object) FoldMatches(keys []string) []json.RawMessage {
+	var out []json.RawMessage
+	for i := range o.members {
+		for _, k := range keys {
+			if equalFold(o.members[i].name, k) {
+				out = append(out, o.members[i].value)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Set replaces a member's value in place, or appends the member.
 func (o *Object) Set(key string, value json.RawMessage) {
 	for i := len(o.members) - 1; i >= 0; i-- {

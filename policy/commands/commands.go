@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -38,6 +39,10 @@ const (
 	CodeTooComplex     = "warden.command_too_complex"
 	CodeNotAllowed     = "oap.command_not_allowed"
 	CodeMissingCommand = "warden.missing_command"
+	// CodeAmbiguousArguments: the arguments carry the command (or the path) under more than one of its keys
+	// with different values: `command` beside `cmd`, or `command` beside `Command`, which a Go tool reads as
+	// the same field. The tool may run a value other than the one checked.
+	CodeAmbiguousArguments = "warden.ambiguous_arguments"
 )
 
 // Commands is the command policy's config and, once provisioned, the guardrail.
@@ -261,7 +266,10 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
 	if kind == toolShell {
-		cmds := commandsOf(args, c.CommandKeys, c.CommandListKeys)
+		cmds, ok := commandsOf(args, c.CommandKeys, c.CommandListKeys)
+		if !ok {
+			return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different commands under more than one command key ("+strings.Join(append(append([]string(nil), c.CommandKeys...), c.CommandListKeys...), ", ")+", in any case); send one", "checks"), nil
+		}
 		if len(cmds) == 0 {
 			keys := append(append([]string(nil), c.CommandKeys...), c.CommandListKeys...)
 			return c.deny(CodeMissingCommand, "no command in the tool's arguments (looked for "+strings.Join(keys, ", ")+")", "checks"), nil
@@ -274,8 +282,11 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		}
 		return d, nil
 	}
-	p, ok := firstString(args, c.PathKeys)
+	p, found, ok := pathOf(args, c.PathKeys)
 	if !ok {
+		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one path key ("+strings.Join(c.PathKeys, ", ")+", in any case); send one", "checks"), nil
+	}
+	if !found {
 		return warden.Decision{}, warden.NotApplicable("no path in the tool's arguments")
 	}
 	w := shell.Word{Value: p, Literal: true}
@@ -362,31 +373,72 @@ func readArguments(raw []byte) (*jsonobj.Object, bool) {
 	return o, err == nil
 }
 
-// commandsOf returns the command lines a shell tool's arguments carry: under the first command key present, a
-// string is one command line and an array of strings an argv, quoted so that it reads as the one command it
-// runs; under the first command-list key present, an array of command lines. A value of another shape is
-// not a command, so a call with nothing else is denied as carrying none.
-func commandsOf(args *jsonobj.Object, keys, listKeys []string) []string {
-	for _, k := range keys {
-		v, _ := args.Get(k)
+// commandsOf returns the command lines a shell tool's arguments carry: under a command key, a string is one
+// command line and an array of strings an argv, quoted so that it reads as the one command it runs; under
+// a command-list key, an array of command lines. A value of another shape is not a command, so a call with
+// nothing else is denied as carrying none. Keys match as a tool written in Go matches them, case
+// included ("Command" is "command"), and every member that matches is read: when two of them (`command`
+// beside `cmd`, or beside `Command`, or twice) hold different values, a tool may run either, so ok is
+// false.
+func commandsOf(args *jsonobj.Object, keys, listKeys []string) (cmds []string, ok bool) {
+	var found [][]string
+	for _, v := range args.FoldMatches(keys) {
 		if s, ok := stringValue(v); ok {
-			return []string{s}
-		}
-		if argv, ok := stringsValue(v); ok && len(argv) > 0 {
+			found = append(found, []string{s})
+		} else if argv, ok := stringsValue(v); ok && len(argv) > 0 {
 			for i, a := range argv {
 				argv[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 			}
-			return []string{strings.Join(argv, " ")}
+			found = append(found, []string{strings.Join(argv, " ")})
+		} else if !isNull(v) {
+			found = append(found, nil) // a value a tool may still read as a command some other way
 		}
 	}
-	for _, k := range listKeys {
-		v, _ := args.Get(k)
+	for _, v := range args.FoldMatches(listKeys) {
 		if lines, ok := stringsValue(v); ok && len(lines) > 0 {
-			return lines
+			found = append(found, lines)
+		} else if !isNull(v) {
+			found = append(found, nil)
 		}
 	}
-	return nil
+	return agree(found)
 }
+
+// pathOf returns the path a file tool's arguments carry, read as commandsOf reads commands: found is false
+// when no path key holds a string, ok false when path keys hold different values.
+func pathOf(args *jsonobj.Object, keys []string) (p string, found, ok bool) {
+	var paths [][]string
+	for _, v := range args.FoldMatches(keys) {
+		if s, ok := stringValue(v); ok {
+			paths = append(paths, []string{s})
+		} else if !isNull(v) {
+			paths = append(paths, nil)
+		}
+	}
+	vals, ok := agree(paths)
+	if !ok || len(vals) == 0 {
+		return "", false, ok
+	}
+	return vals[0], true, true
+}
+
+// agree returns the one value every reading found, or false when two differ. A reading of nil is a
+// value of a shape that is not a command or a path, which agrees only with none beside it.
+func agree(found [][]string) ([]string, bool) {
+	var first []string
+	for i, f := range found {
+		if i == 0 {
+			first = f
+			continue
+		}
+		if f == nil || first == nil || !slices.Equal(f, first) {
+			return nil, false
+		}
+	}
+	return first, true
+}
+
+func isNull(v []byte) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // stringValue reads a member's value when it is a JSON string (not null, which DecodeString also takes).
 func stringValue(v []byte) (string, bool) {
@@ -416,15 +468,4 @@ func stringsValue(v []byte) ([]string, bool) {
 		out[i] = s
 	}
 	return out, true
-}
-
-// firstString returns the first of keys whose value is a string.
-func firstString(args *jsonobj.Object, keys []string) (string, bool) {
-	for _, k := range keys {
-		v, _ := args.Get(k)
-		if s, ok := stringValue(v); ok {
-			return s, true
-		}
-	}
-	return "", false
 }

@@ -134,6 +134,20 @@ func TestToolCalls(t *testing.T) {
 		{"read_file of a private key is credential access", "read_file", `{"file_path": "/home/agent/.ssh/id_ed25519"}`, "warden.credential_access"},
 		{"read_file of source is allowed", "read_file", `{"path": "README.md"}`, ""},
 		{"other tools are not this policy's business", "web_search", `{"query": "rm -rf /"}`, "-"},
+		{"a command in another case is read", "bash", `{"Command": "rm -rf ~"}`, "warden.destructive_delete"},
+		{"a command key spelled with a long s is read", "bash", `{"ſcript": "rm -rf ~"}`, "warden.destructive_delete"},
+		{"command beside a different cmd is ambiguous", "bash", `{"command": "ls", "cmd": "rm -rf ~"}`, commands.CodeAmbiguousArguments},
+		{"command beside a different script is ambiguous", "bash", `{"command": "ls", "script": "rm -rf ~"}`, commands.CodeAmbiguousArguments},
+		{"command beside a different Command is ambiguous", "bash", `{"command": "ls", "Command": "rm -rf ~"}`, commands.CodeAmbiguousArguments},
+		{"command twice with different values is ambiguous", "bash", `{"command": "ls", "command": "rm -rf ~"}`, commands.CodeAmbiguousArguments},
+		{"a harmless command beside an argv of another is ambiguous", "local_shell", `{"command": "ls", "cmd": ["rm", "-rf", "/"]}`, commands.CodeAmbiguousArguments},
+		{"a command beside a command list is ambiguous", "shell", `{"command": "ls", "commands": ["rm -rf ~"]}`, commands.CodeAmbiguousArguments},
+		{"a command beside an object under another key is ambiguous", "bash", `{"command": {"run": "rm -rf ~"}, "cmd": "ls"}`, commands.CodeAmbiguousArguments},
+		{"two command keys with the same command agree", "bash", `{"command": "go test ./...", "cmd": "go test ./..."}`, ""},
+		{"a null beside a command is no second command", "bash", `{"command": null, "cmd": "go vet ./..."}`, ""},
+		{"two path keys that differ are ambiguous", "write_file", `{"path": "src/a.go", "file_path": "/etc/passwd", "content": "x"}`, commands.CodeAmbiguousArguments},
+		{"a path in two cases that differ is ambiguous", "read_file", `{"path": "README.md", "PATH": "~/.ssh/id_rsa"}`, commands.CodeAmbiguousArguments},
+		{"a path key in another case is read", "read_file", `{"File_Path": "/home/agent/.ssh/id_ed25519"}`, "warden.credential_access"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
