@@ -30,6 +30,15 @@ type Gateway struct {
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// MaxResponseBytes bounds a whole (non-streamed) upstream response. Default 64 MiB.
 	MaxResponseBytes int64 `yaml:"max_response_bytes"`
+	// ReadHeaderTimeout bounds the reading of a request's headers; a client that has not sent them all by
+	// then has its connection closed. Default 10s.
+	ReadHeaderTimeout warden.Duration `yaml:"read_header_timeout"`
+	// ReadBodyTimeout bounds the reading of a request's body, from the request's start; a body not all
+	// arrived by then gets 408 in the provider's shape. The answer, a stream included, is not bounded by
+	// it. Default 1m.
+	ReadBodyTimeout warden.Duration `yaml:"read_body_timeout"`
+	// IdleTimeout bounds how long a kept-alive connection waits for its next request. Default 2m.
+	IdleTimeout warden.Duration `yaml:"idle_timeout"`
 	// OnDeny says what a response with a denied tool call becomes: retry (default) gives the model its own
 	// call with the deny message as the result and answers with its next response; explain removes the call
 	// and adds the deny message to the text; error answers 403 in the provider's error shape.

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ import (
 const (
 	CodeNotFound     = "warden.not_found"
 	CodeTooLarge     = "warden.request_too_large"
+	CodeBodyTimeout  = "warden.request_timeout"
 	CodeUpstream     = "warden.upstream_error"
 	CodeTimeout      = "warden.upstream_timeout"
 	CodeBadUpstream  = "warden.bad_upstream"
@@ -95,11 +97,26 @@ func (x *exchange) serve() {
 		x.fail(http.StatusBadRequest, CodeNeedsSSE, "Warden guards Gemini streams as server-sent events: call :streamGenerateContent with ?alt=sse (the Google SDKs do)")
 		return
 	}
+	// The body has BodyTimeout to arrive, counted from the exchange's start; the deadline is lifted once it
+	// has, so that it never bounds the answer (a response writer that cannot set one, as in tests, is read
+	// without). A body that failed keeps its deadline and is closed: the server would otherwise wait, with
+	// no deadline, for the rest of it before answering.
+	rc := http.NewResponseController(x.w)
+	_ = rc.SetReadDeadline(x.start.Add(x.g.cfg.BodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, x.g.cfg.MaxBodyBytes))
+	if err == nil {
+		_ = rc.SetReadDeadline(time.Time{})
+	} else {
+		x.r.Body.Close()
+	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			x.fail(http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is larger than the %d bytes Warden accepts (gateway max_body_bytes)", tooLarge.Limit))
+			return
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			x.fail(http.StatusRequestTimeout, CodeBodyTimeout, fmt.Sprintf("the request body did not arrive within %s (gateway read_body_timeout)", x.g.cfg.BodyTimeout))
 			return
 		}
 		x.fail(http.StatusBadRequest, pipeline.CodeBadRequest, "Warden could not read the request body")

@@ -61,6 +61,7 @@ const (
 	DefaultMaxBodyBytes     = 32 << 20
 	DefaultMaxResponseBytes = 64 << 20
 	DefaultTimeout          = 10 * time.Minute
+	DefaultBodyTimeout      = time.Minute
 	DefaultOnDeny           = pipeline.DenyRetry
 	DefaultDenyRetries      = 2
 	DefaultStreamRetries    = 2
@@ -87,6 +88,11 @@ type Config struct {
 	// MaxBodyBytes bounds a request body (DefaultMaxBodyBytes when 0); MaxResponseBytes a whole upstream
 	// response body (DefaultMaxResponseBytes when 0). Streams are not bounded as a whole.
 	MaxBodyBytes, MaxResponseBytes int64
+	// BodyTimeout bounds the reading of a request body, from the exchange's start (DefaultBodyTimeout when
+	// 0): a client that sends its headers and then its body slowly, or never, gets 408 and its connection
+	// back, instead of holding a goroutine and a connection for ever. The answer, a stream included, is not
+	// bounded by it. The headers are the http.Server's to bound (ReadHeaderTimeout).
+	BodyTimeout time.Duration
 	// UserHeader names the HTTP header that identifies the end user when the body names none.
 	UserHeader string
 	// Transport carries requests upstream; a tuned http.Transport when nil.
@@ -134,6 +140,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
 	}
 	switch cfg.OnDeny {
 	case "":

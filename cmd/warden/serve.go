@@ -85,7 +85,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 				return err
 			}
 			cfg := gateway.Config{Pipeline: pipeline.New(l, logger), Upstreams: ups, MaxBodyBytes: gc.MaxBodyBytes,
-				MaxResponseBytes: gc.MaxResponseBytes, Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries, StreamRetries: gateway.StreamRetriesOf(gc.StreamRetries), Metrics: metrics}
+				MaxResponseBytes: gc.MaxResponseBytes, BodyTimeout: gc.ReadBodyTimeout.Std(), Logger: logger, OnDeny: pipeline.OnDeny(gc.OnDeny), DenyRetries: gc.DenyRetries, StreamRetries: gateway.StreamRetriesOf(gc.StreamRetries), Metrics: metrics}
 			if lg := l.Parsed.File.Ledger; lg != nil {
 				cfg.UserHeader = lg.UserHeader
 			}
@@ -106,7 +106,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serveGateway(ctx, ln, g, logger, drain)
+			return serveGateway(ctx, ln, g, logger, drain, serverTimeouts{header: gc.ReadHeaderTimeout.Std(), idle: gc.IdleTimeout.Std()})
 		},
 	}
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
@@ -195,10 +195,28 @@ func gatewayUpstreams(cfg []config.Upstream, overrides map[string]string, env fu
 	return out, nil
 }
 
+// Defaults of serverTimeouts.
+const (
+	defaultReadHeaderTimeout = 10 * time.Second
+	defaultIdleTimeout       = 2 * time.Minute
+)
+
+// serverTimeouts bound what a client can hold of the server without sending a request: the time to send
+// a request's headers, and a kept-alive connection's wait for its next request (0 for the defaults). A
+// body's time is the gateway's (gateway.Config.BodyTimeout), so that it is lifted once the body is read
+// and never bounds a long answer, as http.Server's ReadTimeout would.
+type serverTimeouts struct{ header, idle time.Duration }
+
 // serveGateway serves until ctx ends, then drains: /readyz turns 503, the listener closes, and exchanges in
 // flight get up to drain to finish.
-func serveGateway(ctx context.Context, ln net.Listener, g *gateway.Gateway, logger *slog.Logger, drain time.Duration) error {
-	srv := &http.Server{Handler: g, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+func serveGateway(ctx context.Context, ln net.Listener, g *gateway.Gateway, logger *slog.Logger, drain time.Duration, to serverTimeouts) error {
+	if to.header <= 0 {
+		to.header = defaultReadHeaderTimeout
+	}
+	if to.idle <= 0 {
+		to.idle = defaultIdleTimeout
+	}
+	srv := &http.Server{Handler: g, ReadHeaderTimeout: to.header, IdleTimeout: to.idle, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	logger.Info("warden gateway listening", "addr", ln.Addr().String(), "upstreams", g.Upstreams())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -89,7 +89,7 @@ func TestServeGatewayDrainsOnShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), 5*time.Second) }()
+	go func() { done <- serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), 5*time.Second, serverTimeouts{}) }()
 	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	if err != nil {
 		t.Fatal(err)
@@ -106,5 +106,50 @@ func TestServeGatewayDrainsOnShutdown(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serveGateway did not stop")
+	}
+}
+
+// A client that holds a connection without sending a request loses it: one that never finishes its
+// headers, and one that keeps a connection idle after its answer.
+func TestServeGatewayClosesConnectionsThatSendNothing(t *testing.T) {
+	t.Parallel()
+	l, err := config.Load(context.Background(), "", config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // after the parallel subtests
+	go serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), time.Second, serverTimeouts{header: 300 * time.Millisecond, idle: 300 * time.Millisecond})
+	tests := []struct {
+		desc, send string
+	}{
+		{"headers that never finish", "GET /healthz HTTP/1.1\r\nHost: x\r\n"},
+		{"a kept-alive connection left idle after its answer", "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(20 * time.Second))
+			if _, err := io.WriteString(conn, tt.send); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.ReadAll(conn); err != nil { // until the server closes the connection
+				t.Errorf("the server kept the connection: %v", err)
+			}
+		})
 	}
 }
