@@ -89,7 +89,9 @@ func TestServeGatewayDrainsOnShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), 5*time.Second, serverTimeouts{}) }()
+	go func() {
+		done <- serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), 5*time.Second, serverTimeouts{})
+	}()
 	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	if err != nil {
 		t.Fatal(err)
