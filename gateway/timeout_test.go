@@ -104,3 +104,44 @@ func TestRequestBodiesHaveATimeToArrive(t *testing.T) {
 		}
 	})
 }
+
+// A stream event that reads two ways (a member named twice, or in two cases) ends the stream with the
+// format's error event, and a tool call held until then never reaches the client.
+func TestAmbiguousStreamEventsEndTheStream(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, path, request, fixture, insert string
+	}{
+		{"Chat: choices twice", "/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+			"openai/stream_tool_call.sse", `"choices":[],`},
+		{"Chat: Choices beside choices", "/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+			"openai/stream_tool_call.sse", `"Choices":[],`},
+		{"Responses: Type beside type", "/v1/responses", `{"model":"m","stream":true,"input":"hi"}`,
+			"openai/responses_stream_function_call.sse", `"Type":"response.in_progress",`},
+		{"Anthropic: type in capitals", "/v1/messages", `{"model":"m","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+			"anthropic/stream_tool_use.sse", `"TYPE":"ping",`},
+		{"Gemini: candidates twice", "/v1beta/models/g:streamGenerateContent?alt=sse", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`,
+			"gemini/stream_function_call.sse", `"candidates":[],`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, "")
+			dir, file, _ := strings.Cut(tt.fixture, "/")
+			stream := string(fixture(t, dir, file))
+			at := strings.Index(stream, `"name":"bash"`)
+			start := strings.LastIndex(stream[:at], "data: {") + len("data: {")
+			h.up.answer(reply{contentType: "text/event-stream", body: []byte(stream[:start] + tt.insert + stream[start:])})
+			resp, out := h.post(t, tt.path, "application/json", tt.request, nil)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d: %s", resp.StatusCode, out)
+			}
+			if strings.Contains(out, "bash") {
+				t.Errorf("the held tool call reached the client:\n%s", out)
+			}
+			if !strings.Contains(out, "Warden ended this stream") {
+				t.Errorf("the stream does not end with Warden's error event:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package jsonobj
 
 import (
+	"bytes"
+	"errors"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,26 +43,83 @@ func (c Conflict) String() string {
 // object in the valid JSON value data (see Valid), at any depth, objects inside arrays included. Names are
 // compared decoded, as encoding/json decodes them (escapes resolved, an unpaired surrogate or invalid UTF-8
 // read as U+FFFD). It walks the value once, without recursion, and its cost is linear in the value's size.
-func NameConflict(data []byte, kinds Conflict) Conflict {
+func NameConflict(data []byte, kinds Conflict) Conflict { return nameConflict(data, kinds, nil) }
+
+// Format is what Envelope knows of a wire format: the member names it defines, which a name may not
+// spell in another case, and the members whose values are not its envelope. It is immutable once made
+// and safe for concurrent use.
+type Format struct {
+	defined map[string]string // fold key → the name as the format spells it
+	opaque  []string
+}
+
+// NewFormat describes a format: defined lists the member names its codec reads (a member whose name folds
+// to one of them but is spelled otherwise is read by encoding/json as that member and by exact readers as
+// another, even alone); opaque names members whose values hold the model's or the user's own keys (a
+// tool's input, a JSON schema), which Envelope does not look into: the tool-call stage judges a tool's
+// input on its own.
+func NewFormat(defined, opaque []string) *Format {
+	f := &Format{defined: make(map[string]string, len(defined)), opaque: opaque}
+	for _, k := range defined {
+		f.defined[foldKey([]byte(k))] = k
+	}
+	return f
+}
+
+// Defines says whether the format defines a member name, spelled exactly so.
+func (f *Format) Defines(name string) bool { return f.defined[foldKey([]byte(name))] == name }
+
+// Envelope checks that a provider's JSON body or event, which must be valid JSON (see Valid), reads as one
+// value to every reader: no object in it has a member named twice or two names that fold together, and
+// no name spells one of the format's own in another case. The error says which kind of problem, never
+// what the body holds.
+func (f *Format) Envelope(data []byte) error {
+	switch nameConflict(data, AnyConflict, f) {
+	case Duplicate:
+		return errors.New("an object names a member twice, which JSON readers read differently")
+	case CaseVariant:
+		return errors.New("a member name differs only by case from another or from one the format defines, which Go's encoding/json reads as that member and other readers do not")
+	}
+	return nil
+}
+
+func nameConflict(data []byte, kinds Conflict, format *Format) Conflict {
+	var opaque []string
+	if format != nil {
+		opaque = format.opaque
+	}
+	// names holds the names of every open object, decoded, innermost last; an object's own begin at its
+	// from. An object compares a new name with each of its own, which for the few members an object has is
+	// cheaper than hashing; one with many keeps them by fold key as well.
 	type open struct {
 		object bool
-		names  map[string][]string // fold key → the distinct names, decoded, that fold to it
+		from   int
+		byFold map[string][][]byte
 	}
-	var stack []open
+	var stackBuf [16]open
+	var namesBuf [32][]byte
+	stack, names := stackBuf[:0], namesBuf[:0]
 	i := skipSpace(data, 0)
-	expectName := false
+	// opaqueNext: the name just read is opaque, and its value, when a container, is passed over whole.
+	expectName, opaqueNext := false, false
 	for i < len(data) {
 		c := data[i]
+		if opaqueNext && (c == '{' || c == '[') {
+			i = skipValue(data, i)
+			opaqueNext = false
+			continue
+		}
 		switch {
 		case c == '{':
-			stack = append(stack, open{object: true})
+			stack = append(stack, open{object: true, from: len(names)})
 			expectName = true
 			i++
 		case c == '[':
-			stack = append(stack, open{})
+			stack = append(stack, open{from: len(names)})
 			expectName = false
 			i++
 		case c == '}' || c == ']':
+			names = names[:stack[len(stack)-1].from]
 			stack = stack[:len(stack)-1]
 			i++
 		case c == ',':
@@ -68,7 +127,7 @@ func NameConflict(data []byte, kinds Conflict) Conflict {
 			i++
 		case c == ':':
 			expectName = false
-			i++
+			i = skipSpace(data, i+1)
 		case c == '"':
 			end := skipString(data, i)
 			if expectName {
@@ -76,39 +135,76 @@ func NameConflict(data []byte, kinds Conflict) Conflict {
 				if err != nil {
 					return Duplicate // not reached on valid input; fail towards refusal
 				}
+				if format != nil && kinds&CaseVariant != 0 && format.misspells(name) {
+					return CaseVariant
+				}
 				top := &stack[len(stack)-1]
-				if top.names == nil {
-					top.names = make(map[string][]string, 4)
-				}
-				key := foldKey(name)
-				seen := top.names[key]
-				if len(seen) > 0 {
-					if slicesContains(seen, string(name)) {
-						if kinds&Duplicate != 0 {
-							return Duplicate
-						}
-					} else {
-						if kinds&CaseVariant != 0 {
-							return CaseVariant
-						}
-						top.names[key] = append(seen, string(name))
+				own := names[top.from:]
+				if len(own) >= 16 && top.byFold == nil {
+					top.byFold = make(map[string][][]byte, 2*len(own))
+					for _, n := range own {
+						k := foldKey(n)
+						top.byFold[k] = append(top.byFold[k], n)
 					}
-				} else {
-					top.names[key] = []string{string(name)}
 				}
+				if top.byFold != nil {
+					k := foldKey(name)
+					own = top.byFold[k]
+					top.byFold[k] = append(own, name)
+				}
+				if c := collide(own, name, kinds); c != NoConflict {
+					return c
+				}
+				names = append(names, name)
 				expectName = false
+				opaqueNext = slicesContains(opaque, name)
+			} else {
+				opaqueNext = false
 			}
 			i = end
 		default:
+			opaqueNext = false
 			i++ // numbers, literals, blanks
 		}
 	}
 	return NoConflict
 }
 
-func slicesContains(names []string, name string) bool {
+// collide reports the first conflict of the kinds asked for between name and the names before it.
+func collide(before [][]byte, name []byte, kinds Conflict) Conflict {
+	for _, n := range before {
+		switch {
+		case bytes.Equal(n, name):
+			if kinds&Duplicate != 0 {
+				return Duplicate
+			}
+		case kinds&CaseVariant != 0 && bytes.EqualFold(n, name):
+			return CaseVariant
+		}
+	}
+	return NoConflict
+}
+
+// misspells says whether name folds to a name the format defines but is not spelled so.
+func (f *Format) misspells(name []byte) bool {
+	var buf [64]byte
+	if len(name) <= len(buf) && isASCII(name) {
+		for i, c := range name {
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		own, ok := f.defined[string(buf[:len(name)])] // a lookup by string(bytes) does not allocate
+		return ok && own != string(name)
+	}
+	own, ok := f.defined[foldKey(name)]
+	return ok && own != string(name)
+}
+
+func slicesContains(names []string, name []byte) bool {
 	for _, n := range names {
-		if n == name {
+		if n == string(name) {
 			return true
 		}
 	}

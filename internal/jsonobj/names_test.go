@@ -166,3 +166,37 @@ func FuzzNameConflict(f *testing.F) {
 		}
 	})
 }
+
+func TestEnvelope(t *testing.T) {
+	t.Parallel()
+	format := NewFormat([]string{"content", "type", "text", "input", "stop_reason", "choices", "message", "tool_calls"}, []string{"input", "args"})
+	tests := []struct {
+		desc, json string
+		wantErr    string
+	}{
+		{"a plain body", `{"content":[{"type":"tool_use","input":{"command":"ls"}}]}`, ""},
+		{"a conflict inside an opaque member is left to the tool-call stage", `{"content":[{"type":"tool_use","input":{"command":"ls","Command":"rm"}}]}`, ""},
+		{"a conflict inside an opaque array is left too", `{"args":[{"a":1,"a":2}]}`, ""},
+		{"an opaque member's scalar value is passed", `{"input":"x","type":"a","type":"b"}`, "names a member twice"},
+		{"the envelope after an opaque member is checked", `{"input":{"a":1},"stop_reason":"end_turn","Stop_reason":"tool_use"}`, "differs only by case"},
+		{"a case-variant name of an opaque member is not opaque", `{"Input":{"a":1,"A":2}}`, "differs only by case"},
+		{"an opaque name nested in the envelope", `{"x":{"input":{"a":1,"a":2}},"y":{"b":1,"B":2}}`, "differs only by case"},
+		{"a lone name that spells a defined one in another case", `{"Content":[{"type":"text"}]}`, "differs only by case"},
+		{"a lone name in capitals", `{"content":[{"TYPE":"text"}]}`, "differs only by case"},
+		{"a name the format does not define, in any case", `{"Usage":{"Input_Tokens":1}}`, ""},
+		{"a duplicate in the envelope", `{"content":[],"content":[{"type":"text"}]}`, "names a member twice"},
+		{"a case variant in the envelope", `{"choices":[{"message":{"tool_calls":[],"Tool_calls":[{}]}}]}`, "differs only by case"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			err := format.Envelope([]byte(tt.json))
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("err = %v, want none", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}

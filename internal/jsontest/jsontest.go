@@ -7,6 +7,11 @@ package jsontest
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,4 +30,51 @@ func ReadsAsUnmarshal[T any](t testing.TB, what string, data []byte, got T, err 
 	if diff := cmp.Diff(want, got); err == nil && diff != "" {
 		t.Errorf("%q: %s (-encoding/json +read):\n%s", data, what, diff)
 	}
+}
+
+// A codec's source names the members it reads in struct tags, in calls to jsonobj's readers (the name is
+// the call's first quoted argument, or every quoted argument of the calls that take several), and in
+// lists of names declared as `…Keys = […]string{…}`.
+var (
+	tagName    = regexp.MustCompile(`json:"([A-Za-z_]+)`)
+	firstName  = regexp.MustCompile(`(?:StringInto|\.Get|\.Bool|\.Delete|\.Set|SetMember)\([^"()]*"([A-Za-z_]+)"`)
+	everyName  = regexp.MustCompile(`(?:\.Plain|\.Pick|FoldMatches)\(([^)]*)\)|Keys\s*=\s*\[[^\]]*\]string\{([^}]*)\}`)
+	quotedName = regexp.MustCompile(`"([A-Za-z_]+)"`)
+)
+
+// NamesRead returns the member names the non-test Go files of dir read (above). It is how a codec's test
+// holds its envelope's list of names to the code.
+func NamesRead(t testing.TB, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		for _, re := range []*regexp.Regexp{tagName, firstName} {
+			for _, m := range re.FindAllStringSubmatch(src, -1) {
+				seen[m[1]] = true
+			}
+		}
+		for _, m := range everyName.FindAllStringSubmatch(src, -1) {
+			for _, q := range quotedName.FindAllStringSubmatch(m[1]+m[2], -1) {
+				seen[q[1]] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -38,6 +38,9 @@ func DecodeMessage(body []byte) (*Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a message: %v", err)
 	}
+	if err := envelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous message: %v", err)
+	}
 	head, err := readMessageHead(obj, body)
 	if err != nil {
 		return nil, fmt.Errorf("not a message: %v", err)

@@ -247,6 +247,9 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if err != nil {
 		return fmt.Errorf("stream event is not JSON: %v", err)
 	}
+	if err := envelope.Envelope([]byte(data)); err != nil {
+		return fmt.Errorf("an ambiguous stream event: %v", err)
+	}
 	switch e.Type {
 	case "content_block_start":
 		if e.ContentBlock == nil {

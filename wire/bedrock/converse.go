@@ -50,6 +50,9 @@ func DecodeResponse(body []byte) (*Response, error) {
 	if err := json.Unmarshal(body, &head); err != nil {
 		return nil, fmt.Errorf("not a Converse response: %v", err)
 	}
+	if err := envelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous Converse response: %v", err)
+	}
 	if head.Output == nil {
 		return nil, errors.New(`not a Converse response: no "output"`)
 	}

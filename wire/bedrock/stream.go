@@ -183,6 +183,9 @@ func (g *streamGuard) message(raw []byte) error {
 		if err := json.Unmarshal(m.Payload, &p); err != nil {
 			return fmt.Errorf("%s payload is not JSON: %v", typ, err)
 		}
+		if err := envelope.Envelope(m.Payload); err != nil {
+			return fmt.Errorf("an ambiguous %s payload: %v", typ, err)
+		}
 	default:
 		return g.write(raw)
 	}

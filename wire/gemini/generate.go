@@ -13,6 +13,7 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -51,6 +52,9 @@ func DecodeResponse(body []byte) (*Response, error) {
 	obj, err := jsonobj.Parse(body)
 	if err != nil {
 		return nil, fmt.Errorf("not a generateContent response: %v", err)
+	}
+	if err := envelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous generateContent response: %v", err)
 	}
 	head, err := readResponseHead(obj, body)
 	if err != nil {
@@ -132,6 +136,11 @@ func decodePart(raw json.RawMessage, cand, index int) (part, error) {
 		return part{}, err
 	}
 	out := part{raw: raw, kind: "other", sig: p.ThoughtSignature}
+	if p.FunctionCall != nil && p.Text != nil {
+		// A part is one of its kinds (a oneof in Gemini's schema); with two, a client may act on the one
+		// Warden did not read as the part: SDKs join every part's text, and run every call.
+		return part{}, errors.New("a part holds both text and a functionCall")
+	}
 	switch {
 	case p.FunctionCall != nil:
 		id := p.FunctionCall.ID

@@ -199,6 +199,9 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if err != nil {
 		return fmt.Errorf("stream chunk is not JSON: %v", err)
 	}
+	if err := envelope.Envelope([]byte(data)); err != nil {
+		return fmt.Errorf("an ambiguous stream chunk: %v", err)
+	}
 	finished := c.PromptFeedback != nil && c.PromptFeedback.BlockReason != ""
 	var calls int
 	for _, cand := range c.Candidates {

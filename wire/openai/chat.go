@@ -43,6 +43,9 @@ func DecodeChatResponse(body []byte) (*ChatResponse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a chat completion: %v", err)
 	}
+	if err := envelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous chat completion: %v", err)
+	}
 	r := &ChatResponse{raw: body, obj: obj}
 	rawChoices, ok := obj.Get("choices")
 	if !ok {

@@ -195,6 +195,9 @@ func (g *chatStreamGuard) event(ev sse.Event) error {
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		return fmt.Errorf("stream chunk is not JSON: %v", err)
 	}
+	if err := envelope.Envelope([]byte(data)); err != nil {
+		return fmt.Errorf("an ambiguous stream chunk: %v", err)
+	}
 	g.template.from(data)
 	var holdIdx []int
 	finished := -1

@@ -53,6 +53,9 @@ func DecodeResponse(body []byte) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a response: %v", err) // not JSON, or not an object: say so rather than name a struct
 	}
+	if err := envelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous response: %v", err)
+	}
 	return decodeResponseObject(body, obj)
 }
 

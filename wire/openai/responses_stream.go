@@ -259,6 +259,9 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	if err != nil {
 		return fmt.Errorf("stream event is not JSON: %v", err)
 	}
+	if err := envelope.Envelope([]byte(data)); err != nil {
+		return fmt.Errorf("an ambiguous stream event: %v", err)
+	}
 	switch e.Type {
 	case "response.completed", "response.incomplete", "response.failed":
 		return g.finish(ev, e.Response)
