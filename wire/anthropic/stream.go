@@ -11,6 +11,7 @@ import (
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/internal/streamend"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -124,10 +125,7 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			if g.holding() {
-				return errors.New("the stream ended before its stop reason; held tool calls were not released")
-			}
-			return nil
+			return streamend.End(g.decided)
 		}
 		if err != nil {
 			return err
@@ -213,20 +211,10 @@ func (g *streamGuard) write(b []byte) error {
 	return nil
 }
 
-// holding reports whether tool-call blocks wait for a decision that has not come.
-func (g *streamGuard) holding() bool {
-	if g.decided {
-		return false
-	}
-	for _, b := range g.blocks {
-		if b.out < 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func (g *streamGuard) event(ev sse.Event) error {
+	if err := streamend.Event(ev, g.decided); err != nil {
+		return err
+	}
 	if !ev.HasData {
 		return g.write(ev.Raw)
 	}
@@ -241,7 +229,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 	}
 	data := strings.TrimSpace(ev.Data)
 	if !strings.HasPrefix(data, "{") {
-		return g.write(ev.Raw)
+		return streamend.ErrNotJSON
 	}
 	e, err := g.readEvent(data)
 	if err != nil {

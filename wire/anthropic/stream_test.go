@@ -120,7 +120,7 @@ func TestGuardStream(t *testing.T) {
 			decide:  func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") },
 			wantOut: []string{"Running "}, wantMissing: []string{"tool_use", "message_delta"}},
 		{desc: "a stream cut before its stop reason releases nothing held", in: cut, decide: pipelinetest.Decide(t),
-			wantErr: "ended before its stop reason", wantMissing: []string{"toolu_s1"}},
+			wantErr: "ended before its finish", wantMissing: []string{"toolu_s1"}},
 		{desc: "with every call removed tool_use becomes end_turn", in: toolUse, decide: dropAll,
 			wantOut: []string{`"stop_reason":"end_turn"`}, wantMissing: []string{"toolu_s1", `"stop_reason":"tool_use"`}},
 		{desc: "changed arguments go out in one delta", in: toolUse, decide: rewrite,

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/internal/streamend"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
@@ -48,10 +49,7 @@ func GuardStream(in io.Reader, out io.Writer, flush func(), decide Decide, gate 
 	for {
 		raw, err := readMessage(in)
 		if errors.Is(err, io.EOF) {
-			if g.holds > 0 && !g.decided {
-				return errors.New("the stream ended before messageStop; held tool calls were not released")
-			}
-			return nil
+			return streamend.End(g.decided)
 		}
 		if err != nil {
 			return err

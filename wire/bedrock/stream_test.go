@@ -160,6 +160,8 @@ func TestGuardStreamErrors(t *testing.T) {
 	t.Parallel()
 	full := conversation(t, "tool_use", "ls")
 	cut := full[:bytes.Index(full, event(t, "messageStop", `{"stopReason":"tool_use"}`))]
+	text := conversation(t, "end_turn")
+	textCut := text[:bytes.Index(text, event(t, "messageStop", `{"stopReason":"end_turn"}`))]
 	tests := []struct {
 		desc    string
 		in      []byte
@@ -168,7 +170,9 @@ func TestGuardStreamErrors(t *testing.T) {
 	}{
 		{desc: "a tripwire releases nothing held", in: full, wantErr: "tripped",
 			decide: func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") }},
-		{desc: "a stream cut before messageStop releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before messageStop"},
+		{desc: "a stream cut before messageStop releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before its finish"},
+		{desc: "a text-only stream cut before messageStop is an error", in: textCut, decide: pipelinetest.Decide(t), wantErr: "ended before its finish"},
+		{desc: "an empty stream is an error", in: nil, decide: pipelinetest.Decide(t), wantErr: "ended before its finish"},
 		{desc: "a stream cut inside a message is an error", in: cut[:len(cut)-3], decide: pipelinetest.Decide(t), wantErr: "inside a message"},
 		{desc: "a corrupted message is an error", in: append([]byte{0, 0, 0, 20}, make([]byte, 16)...), decide: pipelinetest.Decide(t), wantErr: "event-stream message"},
 	}

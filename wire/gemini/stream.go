@@ -12,6 +12,7 @@ import (
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/internal/streamend"
 	"github.com/agentwarden/warden/wire/internal/textdiff"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -105,10 +106,7 @@ func (c *ClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide D
 		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			if len(g.held) > 0 && !g.decided {
-				return errors.New("the stream ended before its finish reason; held function calls were not released")
-			}
-			return nil
+			return streamend.End(g.decided)
 		}
 		if err != nil {
 			return err
@@ -180,8 +178,14 @@ func (g *streamGuard) event(ev sse.Event) error {
 	if g.eol == "" {
 		g.eol = sse.LineEnding(ev.Raw)
 	}
+	if err := streamend.Event(ev, g.decided); err != nil {
+		return err
+	}
 	data := strings.TrimSpace(ev.Data)
-	if !ev.HasData || !strings.HasPrefix(data, "{") || g.decided {
+	if ev.HasData && !strings.HasPrefix(data, "{") {
+		return streamend.ErrNotJSON
+	}
+	if !ev.HasData || g.decided {
 		return g.write(ev.Raw)
 	}
 	raw := ev.Raw

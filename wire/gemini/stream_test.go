@@ -129,7 +129,7 @@ func TestGuardStream(t *testing.T) {
 			decide:  func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") },
 			wantOut: []string{"Running "}, wantNotIn: []string{"functionCall"}},
 		{desc: "a stream cut before its finish reason releases nothing held", in: cut, decide: pipelinetest.Decide(t),
-			wantErr: "ended before its finish reason", wantNotIn: []string{"functionCall"}},
+			wantErr: "ended before its finish", wantNotIn: []string{"functionCall"}},
 		{desc: "changed arguments go out in the finishing chunk", in: in, decide: rewrite,
 			wantOut: []string{`"args":{"command":"go test -short ./..."}`, `"finishReason":"STOP"`}, wantNotIn: []string{`"command":"go test ./..."`}},
 		{desc: "a chunk that is not JSON is an error", in: []byte("data: {\r\n\r\n"), decide: rewrite, wantErr: "not JSON"},

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/relay"
 	"github.com/agentwarden/warden/wire/internal/reqtext"
+	"github.com/agentwarden/warden/wire/internal/streamend"
 	"github.com/agentwarden/warden/wire/sse"
 )
 
@@ -105,7 +106,7 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return streamend.End(g.finished())
 		}
 		if err != nil {
 			return err
@@ -140,6 +141,8 @@ type streamChoice struct {
 	text  strings.Builder
 	calls map[int]*streamCall
 	held  []heldEvent
+	// finished: the choice's finish reason came, and it was decided.
+	finished bool
 }
 
 type streamCall struct {
@@ -182,10 +185,26 @@ func (g *chatStreamGuard) write(b []byte) error {
 	return nil
 }
 
+// finished says whether every choice the stream opened has finished (and a stream opened one).
+func (g *chatStreamGuard) finished() bool {
+	for _, sc := range g.choices {
+		if !sc.finished {
+			return false
+		}
+	}
+	return len(g.choices) > 0
+}
+
 func (g *chatStreamGuard) event(ev sse.Event) error {
+	if err := streamend.Event(ev, g.finished()); err != nil {
+		return err
+	}
 	data := strings.TrimSpace(ev.Data)
-	if !ev.HasData || data == "[DONE]" || !strings.HasPrefix(data, "{") {
+	if !ev.HasData || data == "[DONE]" {
 		return g.write(ev.Raw)
+	}
+	if !strings.HasPrefix(data, "{") {
+		return streamend.ErrNotJSON
 	}
 	if fc, ok := g.scanner.scan(data); ok {
 		g.template.from(data)
@@ -455,6 +474,7 @@ func (g *chatStreamGuard) choice(i int) *streamChoice {
 // finish decides a choice whose finish reason arrived in the event raw, then releases what it keeps.
 func (g *chatStreamGuard) finish(i int, raw []byte, evIdx []int) error {
 	sc := g.choice(i)
+	sc.finished = true
 	if g.gate != nil {
 		if err := g.bindGate(i); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/wire/internal/relay"
+	"github.com/agentwarden/warden/wire/internal/streamend"
 	"github.com/agentwarden/warden/wire/sse"
 )
 
@@ -89,10 +90,7 @@ func (c *ResponsesClientStream) Guard(in io.Reader, out io.Writer, flush func(),
 		}
 		ev, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			if g.holds > 0 && !g.decided {
-				return errors.New("the stream ended before its terminal event; held tool calls were not released")
-			}
-			return nil
+			return streamend.End(g.decided)
 		}
 		if err != nil {
 			return err
@@ -230,6 +228,9 @@ func (g *responsesStreamGuard) write(b []byte) error {
 }
 
 func (g *responsesStreamGuard) event(ev sse.Event) error {
+	if err := streamend.Event(ev, g.decided); err != nil {
+		return err
+	}
 	if !ev.HasData || g.decided {
 		return g.write(ev.Raw)
 	}
@@ -253,7 +254,7 @@ func (g *responsesStreamGuard) event(ev sse.Event) error {
 	}
 	data := strings.TrimSpace(ev.Data)
 	if !strings.HasPrefix(data, "{") {
-		return g.write(ev.Raw)
+		return streamend.ErrNotJSON
 	}
 	e, err := decodeResponsesEvent([]byte(data))
 	if err != nil {

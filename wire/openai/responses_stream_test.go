@@ -279,7 +279,7 @@ func TestGuardResponsesStream(t *testing.T) {
 	}{
 		{desc: "a tripwire releases nothing held", in: in, wantErr: "tripped",
 			decide: func(warden.Response) (warden.Response, error) { return warden.Response{}, errors.New("tripped") }},
-		{desc: "a stream cut before its terminal event releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before its terminal event"},
+		{desc: "a stream cut before its terminal event releases nothing held", in: cut, decide: pipelinetest.Decide(t), wantErr: "ended before its finish"},
 		{desc: "an event that is not JSON is an error", in: []byte("event: x\ndata: {\n\n"), decide: rewrite, wantErr: "not JSON"},
 		{desc: "an event for an item never added is an error", in: []byte(`data: {"type":"response.function_call_arguments.delta","output_index":3,"delta":"x"}` + "\n\n"), decide: rewrite, wantErr: "was not added"},
 	}

@@ -38,6 +38,10 @@ type Event struct {
 	// Incomplete is set on a final event the stream ended in the middle of (no blank line after it).
 	// Browsers drop such an event; a proxy passes its bytes on.
 	Incomplete bool
+	// Unknown is set when a line of the event is neither a comment nor one of the fields SSE defines (data,
+	// event, id, retry): a client ignores such a line, so a guard that passes it passes bytes it did not
+	// read, and a provider that sends one is not speaking the format.
+	Unknown bool
 }
 
 // DefaultMaxEventSize bounds one event's bytes.
@@ -421,6 +425,8 @@ func (ev *Event) field(line []byte, data *eventData) {
 		if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && isDigits(value) {
 			ev.Retry = n
 		}
+	default:
+		ev.Unknown = true
 	}
 }
 

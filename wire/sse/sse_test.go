@@ -39,6 +39,7 @@ type fields struct {
 	Retry          int64
 	Comments       []string
 	Incomplete     bool
+	Unknown        bool
 }
 
 // view lists the events' fields, leaving out events that are only line endings (a stray blank line, or the
@@ -49,7 +50,7 @@ func view(evs []sse.Event) []fields {
 		if len(e.Raw) > 0 && strings.Trim(string(e.Raw), "\r\n") == "" && !e.Incomplete {
 			continue
 		}
-		out = append(out, fields{e.Type, e.Data, e.ID, e.HasData, e.HasID, e.Retry, e.Comments, e.Incomplete})
+		out = append(out, fields{e.Type, e.Data, e.ID, e.HasData, e.HasID, e.Retry, e.Comments, e.Incomplete, e.Unknown})
 	}
 	return out
 }
@@ -73,7 +74,9 @@ func TestReader(t *testing.T) {
 		{"a retry that is not digits is ignored", "retry: 3s\n\n", []fields{{Retry: -1}}},
 		{"comments are kept", ": ping\n:x\n\n", []fields{{Comments: []string{" ping", "x"}, Retry: -1}}},
 		{"a field without a colon has an empty value", "data\n\n", []fields{{Data: "", HasData: true, Retry: -1}}},
-		{"unknown fields are ignored", "foo: bar\ndata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
+		{"unknown fields are marked", "foo: bar\ndata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1, Unknown: true}}},
+		{"a line of JSON without a field is an unknown field", "{\"choices\":[]}\n\n", []fields{{Retry: -1, Unknown: true}}},
+		{"a field name in capitals is unknown", "Data: x\n\n", []fields{{Retry: -1, Unknown: true}}},
 		{"CRLF line endings", "data: a\r\ndata: b\r\n\r\n", []fields{{Data: "a\nb", HasData: true, Retry: -1}}},
 		{"CR line endings", "data: a\rdata: b\r\r", []fields{{Data: "a\nb", HasData: true, Retry: -1}}},
 		{"a leading byte order mark is ignored", "\xEF\xBB\xBFdata: x\n\n", []fields{{Data: "x", HasData: true, Retry: -1}}},
@@ -686,7 +689,7 @@ func TestParseEventReadsTheFirstEventAsNextDoes(t *testing.T) {
 			if err != nil {
 				return
 			}
-			got := fields{ev.Type, ev.Data, ev.ID, ev.HasData, ev.HasID, ev.Retry, ev.Comments, ev.Incomplete}
+			got := fields{ev.Type, ev.Data, ev.ID, ev.HasData, ev.HasID, ev.Retry, ev.Comments, ev.Incomplete, ev.Unknown}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("event (-want +got):\n%s", diff)
 			}
