@@ -83,6 +83,11 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.path, u.query, u.header, u.body = r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body
 	u.bodies = append(u.bodies, body)
 	u.calls++
+	if len(u.next) == 0 {
+		u.mu.Unlock()
+		http.Error(w, "the fake upstream was given no answer for this request", http.StatusTeapot)
+		return
+	}
 	next := u.next[0]
 	if len(u.next) > 1 {
 		u.next = u.next[1:]

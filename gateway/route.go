@@ -42,7 +42,9 @@ func guardedFormat(method, path string) (name string, streamPath bool) {
 
 // route finds the upstream and the format of a request. A path under a prefix goes to that upstream;
 // otherwise the built-in upstreams are chosen by path: Gemini's /v1beta/ and any :generateContent path,
-// /v1/messages and Anthropic-flagged /v1/ paths to Anthropic, other /v1/ paths to OpenAI.
+// /v1/messages to Anthropic, /v1/chat/completions and /v1/responses to OpenAI; of the paths Warden does
+// not guard, Anthropic-flagged /v1/ paths (an anthropic-version header) go to Anthropic, other /v1/ paths
+// to OpenAI.
 func (g *Gateway) route(r *http.Request) (route, bool) {
 	path := r.URL.Path
 	for _, up := range g.prefixed {
@@ -56,7 +58,13 @@ func (g *Gateway) route(r *http.Request) (route, bool) {
 	switch {
 	case name == "gemini" || strings.HasPrefix(path, "/v1beta/"):
 		provider = ProviderGemini
-	case name == "anthropic" || strings.HasPrefix(path, "/v1/") && r.Header.Get("anthropic-version") != "":
+	case name == "anthropic":
+		provider = ProviderAnthropic
+	case name != "" && strings.HasPrefix(path, "/v1/"):
+		// A guarded OpenAI path goes to OpenAI whatever the headers say: a header must not move a request
+		// Warden guards in one format to an upstream that reads it in another.
+		provider = ProviderOpenAI
+	case strings.HasPrefix(path, "/v1/") && r.Header.Get("anthropic-version") != "":
 		provider = ProviderAnthropic
 	case strings.HasPrefix(path, "/v1/"):
 		provider = ProviderOpenAI

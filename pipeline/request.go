@@ -70,6 +70,9 @@ func (pi *pendingInput) close() {
 // A refusal comes back as a *Refusal error, in f's error shape; nothing went upstream.
 func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run warden.RunInfo) (Prepared, error) {
 	prep := Prepared{Body: body, UserID: run.UserID}
+	if err := isObject(body); err != nil {
+		return prep, unreadable(f, err)
+	}
 	if f.EndUser != nil {
 		id, err := f.EndUser(body)
 		if err != nil {
@@ -115,6 +118,20 @@ func (p *Pipeline) Request(ctx context.Context, f *Format, body []byte, run ward
 	}
 	prep.pending = pending
 	return prep, nil
+}
+
+// isObject checks that a request body is a JSON object, as every provider's request is: null, an array or
+// a scalar is the client's mistake, which encoding/json would read into a request struct as an empty
+// request (null) or refuse in words about Go types. Whether the object is valid JSON is checked after.
+func isObject(body []byte) error {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 {
+		return errors.New("the body is empty; send the request as a JSON object")
+	}
+	if trimmed[0] != '{' {
+		return errors.New("the body is not a JSON object")
+	}
+	return nil
 }
 
 // unreadable refuses a request Warden could not read, saying why, as a bad request in f's shape.
