@@ -299,7 +299,7 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	copyResponseHeaders(h, resp.Header)
 	h.Del("Content-Length")
 	x.setTally(h)
-	h.Set("Trailer", HeaderEvaluated+", "+HeaderDecision)
+	h.Set("Trailer", HeaderEvaluated+", "+HeaderDecision+", "+HeaderReason)
 	x.status = resp.StatusCode
 	x.w.WriteHeader(resp.StatusCode)
 	flush := flusherOf(x.w)
@@ -342,6 +342,9 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	evaluated, decision := x.t.values()
 	h.Set(HeaderEvaluated, evaluated)
 	h.Set(HeaderDecision, decision)
+	if x.code != "" && x.code != "client_gone" {
+		h.Set(HeaderReason, x.code)
+	}
 }
 
 // streamRounds guards the stream resp carries and, under retry, each follow-up's stream after a denied
@@ -409,9 +412,10 @@ func (x *exchange) refused(err error) {
 		h.Set("Retry-After", strconv.Itoa(int((r.RetryAfter+time.Second-1)/time.Second)))
 	}
 	x.setTally(h)
-	if _, d := x.t.values(); d == warden.ActionAllow.String() {
+	if _, d := x.t.values(); r.Status < 500 && d == warden.ActionAllow.String() {
 		h.Set(HeaderDecision, warden.ActionReject.String()) // Warden itself refused (a blocked user, a bad body)
 	}
+	h.Set(HeaderReason, r.Code)
 	x.status, x.code = r.Status, r.Code
 	x.w.WriteHeader(r.Status)
 	x.w.Write(r.Body)
@@ -434,6 +438,10 @@ func (x *exchange) fail(status int, code, msg string) {
 	h := x.w.Header()
 	h.Set("Content-Type", "application/json")
 	x.setTally(h)
+	h.Set(HeaderReason, code)
+	if _, d := x.t.values(); status < 500 && d == warden.ActionAllow.String() {
+		h.Set(HeaderDecision, warden.ActionReject.String()) // Warden refused the request itself (too large, too slow, unreadable)
+	}
 	x.status, x.code = status, code
 	x.w.WriteHeader(status)
 	x.w.Write(x.f.StatusError(status, msg, code))

@@ -4,8 +4,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden/gateway"
+	"github.com/agentwarden/warden/pipeline"
 )
 
 func TestRoutesAreChosenByPathAlone(t *testing.T) {
@@ -68,5 +70,57 @@ func TestBodiesThatAreNotObjectsAreBadRequests(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// An answer Warden made itself says so in its headers: the decision that made it and its reason code.
+func TestWardensOwnAnswersCarryTheirDecisionAndReason(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "", func(c *gateway.Config) {
+		c.MaxBodyBytes = 1024
+		for i := range c.Upstreams {
+			c.Upstreams[i].Timeout = 300 * time.Millisecond
+		}
+	})
+	down := newHarness(t, "", upstreamsAt("http://127.0.0.1:1"))
+	tests := []struct {
+		desc                     string
+		h                        *harness
+		reply                    reply
+		path, body               string
+		wantStatus               int
+		wantDecision, wantReason string
+	}{
+		{"a body too large is Warden's reject", h, reply{}, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("a", 2000) + `"}]}`,
+			413, "reject", gateway.CodeTooLarge},
+		{"a body that is not an object is Warden's reject", h, reply{}, "/v1/messages", `null`, 400, "reject", "warden.bad_request"},
+		{"an upstream that is down is an upstream fault", down, reply{}, "/v1/chat/completions", chatBody, 502, "allow", gateway.CodeUpstream},
+		{"an upstream too slow is an upstream fault", h, reply{delay: 2 * time.Second, body: []byte(`{}`)}, "/v1/chat/completions", chatBody, 504, "allow", gateway.CodeTimeout},
+		{"an unreadable upstream answer is an upstream fault", h, reply{body: []byte(`{"choices":[`)}, "/v1/chat/completions", chatBody, 502, "allow", "warden.bad_upstream"},
+		{"a denied call answered as an error carries the guardrail's reason", newHarness(t, "", func(c *gateway.Config) { c.OnDeny = pipeline.DenyError }),
+			reply{body: []byte(strings.Replace(string(fixture(t, "openai", "healthy_tool_calls.json")), "go test ./...", "rm -rf ~", 1))},
+			"/v1/chat/completions", chatBody, 403, "reject", "warden.destructive_delete"},
+		{"the provider's own answer carries no reason", h, reply{body: fixture(t, "openai", "healthy_text.json")}, "/v1/chat/completions", chatBody, 200, "allow", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			tt.h.up.answer(tt.reply)
+			resp, body := tt.h.post(t, tt.path, "application/json", tt.body, nil)
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.wantStatus, body)
+			}
+			if got := resp.Header.Get(gateway.HeaderDecision); got != tt.wantDecision {
+				t.Errorf("%s = %q, want %q", gateway.HeaderDecision, got, tt.wantDecision)
+			}
+			got := resp.Header.Get(gateway.HeaderReason)
+			switch {
+			case tt.wantReason != "" && got != tt.wantReason:
+				t.Errorf("%s = %q, want %q", gateway.HeaderReason, got, tt.wantReason)
+			case tt.wantReason == "" && tt.wantStatus == 200 && got != "":
+				t.Errorf("%s = %q on the provider's own answer, want none", gateway.HeaderReason, got)
+			case tt.wantReason == "" && tt.wantStatus != 200 && got == "":
+				t.Errorf("no %s on Warden's answer", gateway.HeaderReason)
+			}
+		})
 	}
 }

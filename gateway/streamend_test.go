@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/gateway"
 )
 
 // streamFormats are the four SSE formats with a recorded stream that calls a tool, the request that asks
@@ -66,6 +68,9 @@ func TestStreamsEndWithTheirFinishOrAnErrorEvent(t *testing.T) {
 				}
 				if !strings.Contains(out, "Warden ended this stream") {
 					t.Errorf("the stream does not end with Warden's error event:\n%s", out)
+				}
+				if got := resp.Trailer.Get(gateway.HeaderReason); got != gateway.CodeStreamBroken {
+					t.Errorf("trailer %s = %q, want %s: an upstream fault", gateway.HeaderReason, got, gateway.CodeStreamBroken)
 				}
 			})
 		}

@@ -57,6 +57,11 @@ func (t *tally) add(evs []warden.Evaluation) {
 const (
 	HeaderEvaluated = "X-Warden-Evaluated"
 	HeaderDecision  = "X-Warden-Decision"
+	// HeaderReason is the reason code of an answer Warden made itself rather than pass the provider's: a
+	// refusal (a guardrail's code, warden.request_too_large, warden.bad_request, …) or an upstream fault
+	// (warden.upstream_error, warden.upstream_timeout, warden.bad_upstream,
+	// warden.upstream_stream_broken). Absent on the provider's own answers.
+	HeaderReason = "X-Warden-Reason"
 )
 
 // values returns the two header values: "N/M" and the strongest effect (allow when nothing ran).
