@@ -21,7 +21,9 @@ var deepInputs = []struct {
 	{"a request nested 200,000 deep", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":` + strings.Repeat("[", 200_000) + strings.Repeat("]", 200_000) + `}]}`,
 		nil, "", 400, "warden.bad_request"},
 	{"an answer nested 200,000 deep", "/v1/chat/completions", chatBody,
-		func() []byte { return []byte(`{"choices":` + strings.Repeat("[", 200_000) + strings.Repeat("]", 200_000) + `}`) }, "application/json", 502, "warden.bad_upstream"},
+		func() []byte {
+			return []byte(`{"choices":` + strings.Repeat("[", 200_000) + strings.Repeat("]", 200_000) + `}`)
+		}, "application/json", 502, "warden.bad_upstream"},
 	{"a tool call whose arguments nest 200,000 deep", "/v1/chat/completions", chatBody,
 		func() []byte {
 			args := `{"command":"ls","x":` + strings.Repeat("[", 200_000) + strings.Repeat("]", 200_000) + `}`
