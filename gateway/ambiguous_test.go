@@ -67,3 +67,33 @@ func TestAmbiguousStreamEventsEndTheStream(t *testing.T) {
 		})
 	}
 }
+
+// A request the guardrails read (here a stream guardrail's, which reads the request's tools) is refused
+// when it reads two ways: the provider would act on a value Warden did not check.
+func TestAmbiguousRequestsAreBadRequests(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "version: 1\naudit: {sink: none}\nguardrails:\n  stream:\n    - use: blocked_terms\n      config: {terms: [forbidden]}\n")
+	h.up.answer(reply{body: fixture(t, "openai", "healthy_text.json")})
+	tests := []struct {
+		desc, path, body, wantShape string
+		wantStatus                  int
+	}{
+		{"Chat: content in two cases", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi","Content":"forbidden"}]}`, `"code":"warden.bad_request"`, 400},
+		{"Chat: messages twice", "/v1/chat/completions", `{"model":"m","messages":[],"messages":[{"role":"user","content":"hi"}]}`, `"code":"warden.bad_request"`, 400},
+		{"Chat: a defined name in capitals", "/v1/chat/completions", `{"model":"m","MESSAGES":[{"role":"user","content":"hi"}]}`, `"code":"warden.bad_request"`, 400},
+		{"Responses: input in two cases", "/v1/responses", `{"model":"m","input":"hi","Input":"forbidden"}`, `"code":"warden.bad_request"`, 400},
+		{"Anthropic: system twice", "/v1/messages", `{"model":"m","max_tokens":1,"system":"a","system":"b","messages":[{"role":"user","content":"hi"}]}`, `"invalid_request_error"`, 400},
+		{"Gemini: Contents beside contents", "/v1beta/models/g:generateContent", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"Contents":[]}`, `"INVALID_ARGUMENT"`, 400},
+		{"a tool schema with properties in two cases is the user's own", "/v1/chat/completions",
+			`{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"Name":{"type":"string"},"name":{"type":"string"}}}}}]}`, `"chat.completion"`, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			resp, out := h.post(t, tt.path, "application/json", tt.body, nil)
+			if resp.StatusCode != tt.wantStatus || !strings.Contains(out, tt.wantShape) {
+				t.Errorf("got %d %s, want %d with %s", resp.StatusCode, out, tt.wantStatus, tt.wantShape)
+			}
+		})
+	}
+}

@@ -53,6 +53,9 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a messages request: %v", err)
 	}
+	if err := requestEnvelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous request: %v", err)
+	}
 	head, err := readHead(obj)
 	if err != nil {
 		return nil, fmt.Errorf("not a messages request: %v", err)

@@ -64,6 +64,9 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a Converse request: %v", err)
 	}
+	if err := requestEnvelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous request: %v", err)
+	}
 	var head struct {
 		ToolConfig struct {
 			Tools []struct {

@@ -58,6 +58,9 @@ func DecodeRequest(body []byte) (*Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a generateContent request: %v", err)
 	}
+	if err := requestEnvelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous request: %v", err)
+	}
 	r := &Request{raw: body, obj: obj}
 	if err := r.readTools(); err != nil {
 		return nil, err

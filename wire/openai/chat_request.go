@@ -38,6 +38,9 @@ func DecodeChatRequest(body []byte) (*ChatRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a chat completion request: %v", err)
 	}
+	if err := requestEnvelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous request: %v", err)
+	}
 	head, ok := readChatRequestHead(obj)
 	if !ok {
 		head = chatRequestHead{}

@@ -8,7 +8,10 @@ import "github.com/agentwarden/warden/internal/jsonobj"
 // schemas of tools and of structured output), which it does not look into. A function call's arguments
 // are a string, which the tool-call stage judges. TestEnvelopeDefinesEveryNameTheCodecReads holds the
 // list to the code.
-var envelope = jsonobj.NewFormat([]string{
+var envelope = jsonobj.NewFormat(envelopeNames, responseOpaque)
+
+// envelopeNames are the member names the codec reads.
+var envelopeNames = []string{
 	// Chat Completions
 	"choices", "index", "message", "delta", "role", "content", "refusal", "reasoning_content", "tool_calls",
 	"ToolCalls", "function_call", "function", "name", "arguments", "custom", "input", "finish_reason", "logprobs",
@@ -18,4 +21,11 @@ var envelope = jsonobj.NewFormat([]string{
 	"output", "status", "incomplete_details", "reason", "call_id", "item", "item_id", "output_index",
 	"content_index", "part", "response", "sequence_number", "encrypted_content", "instructions", "store",
 	"server_label", "action", "operation",
-}, []string{"metadata", "variables", "parameters", "schema", "input_schema"})
+}
+
+// responseOpaque are the response members whose values the check does not look into (above).
+var responseOpaque = []string{"metadata", "variables", "parameters", "schema", "input_schema"}
+
+// requestEnvelope is envelope for requests: what holds the user's own keys there is tools' parameters,
+// JSON schemas for structured output, metadata, prompt variables, MCP servers' headers and logit bias.
+var requestEnvelope = jsonobj.NewFormat(envelopeNames, []string{"metadata", "variables", "parameters", "schema", "input_schema", "headers", "logit_bias"})

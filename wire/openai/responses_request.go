@@ -44,6 +44,9 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a responses request: %v", err)
 	}
+	if err := requestEnvelope.Envelope(body); err != nil {
+		return nil, fmt.Errorf("an ambiguous request: %v", err)
+	}
 	head, ok := readResponsesRequestHead(obj)
 	if !ok {
 		head = responsesRequestHead{}
