@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/internal/childtest"
 )
 
 // deepInputs are requests and answers nested far deeper than any parser Warden feeds them to may recurse,
@@ -54,7 +55,7 @@ func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }
 // stack overflow is a fatal error no recover catches, and it must fail this test, not end the test binary
 // (or, in production, the gateway and every exchange in it).
 func TestDeepInputsDoNotCrashTheGateway(t *testing.T) {
-	if which := os.Getenv("WARDEN_GATEWAY_DEEP"); which != "" {
+	if which := childtest.Case(); which != "" {
 		for _, in := range deepInputs {
 			if in.desc != which {
 				continue
@@ -72,13 +73,8 @@ func TestDeepInputsDoNotCrashTheGateway(t *testing.T) {
 	for _, in := range deepInputs {
 		t.Run(in.desc, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestDeepInputsDoNotCrashTheGateway$")
-			cmd.Env = append(os.Environ(), "WARDEN_GATEWAY_DEEP="+in.desc)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the child process failed: %v\n%.2000s", err, out)
-			}
-			if want := fmt.Sprintf("status=%d ", in.wantStatus); !strings.Contains(string(out), want) || !strings.Contains(string(out), in.wantInBody) {
+			out := childtest.Run(t, "TestDeepInputsDoNotCrashTheGateway", in.desc)
+			if want := fmt.Sprintf("status=%d ", in.wantStatus); !strings.Contains(out, want) || !strings.Contains(out, in.wantInBody) {
 				t.Errorf("want %s with %q; the child said:\n%.1000s", want, in.wantInBody, out)
 			}
 		})

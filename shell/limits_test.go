@@ -2,12 +2,11 @@ package shell_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/childtest"
 	"github.com/agentwarden/warden/shell"
 )
 
@@ -184,7 +183,7 @@ func TestHostileLinesCostBoundedMemory(t *testing.T) {
 // process: a stack overflow is a fatal error no recover catches, and it must fail this test, not end the
 // test binary.
 func TestDeepLinesDoNotCrashTheProcess(t *testing.T) {
-	if kind := os.Getenv("WARDEN_SHELL_DEEP"); kind != "" {
+	if kind := childtest.Case(); kind != "" {
 		for _, tt := range nestings {
 			if tt.desc == kind {
 				a := shell.AnalyzeLimited(tt.make(150_000), shell.Limits{MaxBytes: 1 << 30})
@@ -197,22 +196,9 @@ func TestDeepLinesDoNotCrashTheProcess(t *testing.T) {
 	for _, tt := range nestings {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestDeepLinesDoNotCrashTheProcess$")
-			cmd.Env = append(os.Environ(), "WARDEN_SHELL_DEEP="+tt.desc)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the child process failed: %v\n%s", err, tail(out))
-			}
-			if !strings.Contains(string(out), "too_complex=true") {
-				t.Errorf("the child's output does not report too_complex:\n%s", tail(out))
+			if out := childtest.Run(t, "TestDeepLinesDoNotCrashTheProcess", tt.desc); !strings.Contains(out, "too_complex=true") {
+				t.Errorf("the child's output does not report too_complex:\n%.2000s", out)
 			}
 		})
 	}
-}
-
-func tail(b []byte) string {
-	if len(b) > 2000 {
-		b = b[:2000]
-	}
-	return string(b)
 }

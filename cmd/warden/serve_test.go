@@ -74,19 +74,7 @@ func TestGatewayUpstreams(t *testing.T) {
 // serveGateway answers until its context ends, then drains and returns without error.
 func TestServeGatewayDrainsOnShutdown(t *testing.T) {
 	t.Parallel()
-	l, err := config.Load(context.Background(), "", config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, ln := defaultGateway(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -115,19 +103,7 @@ func TestServeGatewayDrainsOnShutdown(t *testing.T) {
 // headers, and one that keeps a connection idle after its answer.
 func TestServeGatewayClosesConnectionsThatSendNothing(t *testing.T) {
 	t.Parallel()
-	l, err := config.Load(context.Background(), "", config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, ln := defaultGateway(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // after the parallel subtests
 	go serveGateway(ctx, ln, g, slog.New(slog.DiscardHandler), time.Second, serverTimeouts{header: 300 * time.Millisecond, idle: 300 * time.Millisecond})
@@ -154,4 +130,23 @@ func TestServeGatewayClosesConnectionsThatSendNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// defaultGateway is a gateway on the embedded default config and a loopback listener for it.
+func defaultGateway(t *testing.T) (*gateway.Gateway, net.Listener) {
+	t.Helper()
+	l, err := config.Load(context.Background(), "", config.Options{Stderr: io.Discard, WrapRecorder: gateway.Tally})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	g, err := gateway.New(gateway.Config{Pipeline: pipeline.New(l, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, ln
 }

@@ -78,3 +78,19 @@ func NamesRead(t testing.TB, dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// DefinesEveryNameRead fails t for each member name the codec in dir reads (NamesRead) that defines, its
+// envelope's check (jsonobj.Format.Defines), does not know: a name the envelope lacks could be spelled in
+// another case past the check and read by encoding/json as the name.
+func DefinesEveryNameRead(t *testing.T, dir string, defines func(string) bool) {
+	t.Helper()
+	names := NamesRead(t, dir)
+	if len(names) < 10 {
+		t.Fatalf("found %d names the codec reads, want the dozens it does: is NamesRead still reading the code?", len(names))
+	}
+	for _, name := range names {
+		if !defines(name) {
+			t.Errorf("the codec reads %q, which the envelope's list in envelope.go lacks", name)
+		}
+	}
+}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/childtest"
 	"github.com/agentwarden/warden/policy/commands"
 )
 
@@ -65,7 +65,7 @@ func TestDeepToolCallsDoNotCrashTheProcess(t *testing.T) {
 			return b
 		},
 	}
-	if which := os.Getenv("WARDEN_COMMANDS_DEEP"); which != "" {
+	if which := childtest.Case(); which != "" {
 		c := provisioned(t, &commands.Commands{Limits: commands.Limits{MaxBytes: 1 << 30}})
 		d, err := c.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.ToolCall{Name: "bash", Arguments: calls[which](), Complete: true}})
 		os.Stdout.WriteString("action=" + string(d.Action) + " code=" + d.FirstReason().Code)
@@ -78,13 +78,7 @@ func TestDeepToolCallsDoNotCrashTheProcess(t *testing.T) {
 	for desc := range calls {
 		t.Run(desc, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestDeepToolCallsDoNotCrashTheProcess$")
-			cmd.Env = append(os.Environ(), "WARDEN_COMMANDS_DEEP="+desc)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the child process failed: %v\n%.2000s", err, out)
-			}
-			if strings.Contains(string(out), "action=allow") {
+			if out := childtest.Run(t, "TestDeepToolCallsDoNotCrashTheProcess", desc); strings.Contains(out, "action=allow") {
 				t.Errorf("allowed: %.200s", out)
 			}
 		})
