@@ -219,7 +219,7 @@ func (g *streamGuard) event(ev sse.Event) error {
 		return g.write(ev.Raw)
 	}
 	if index, text, ok := scanTextDelta(ev.Data); ok {
-		if b := g.blocks[index]; b != nil && b.out >= 0 {
+		if b := g.blocks[index]; b != nil && b.out >= 0 && b.typ == "text" {
 			if g.gated(b) {
 				return g.gateText(ev, index, b, text)
 			}
@@ -285,6 +285,11 @@ func (g *streamGuard) event(ev sse.Event) error {
 		b := g.blocks[e.Index]
 		if b == nil {
 			return fmt.Errorf("%s for content block %d, which did not start", e.Type, e.Index)
+		}
+		if e.Delta != nil && !deltaFits(e.Delta.Type, b.typ) {
+			// A client may show a text delta whatever block it falls in, and run a tool whose input came in
+			// another block's deltas; Warden reads a delta as its block's. A mismatch has no one reading.
+			return fmt.Errorf("a %s in a content block of type %q", e.Delta.Type, b.typ)
 		}
 		if g.gated(b) {
 			switch {
@@ -386,8 +391,8 @@ func (g *streamGuard) passText(raw []byte, data string) (bool, error) {
 		}
 		g.last, g.lastIndex = b, index
 	}
-	if b.out != index || g.gated(b) {
-		return false, nil
+	if b.out != index || b.typ != "text" || g.gated(b) {
+		return false, nil // a text delta outside a text block goes the ordinary way, which refuses it
 	}
 	b.text.WriteString(text)
 	return true, g.write(raw)
@@ -570,6 +575,20 @@ func (g *streamGuard) writeCall(b *streamBlock, c warden.ToolCall) error {
 		return err
 	}
 	return g.write(sse.Named("content_block_stop", string(stop)).Encode())
+}
+
+// deltaFits says whether a delta of type delta belongs in a content block of type block, as the Messages
+// stream pairs them; a delta type Warden does not know is left to the client.
+func deltaFits(delta, block string) bool {
+	switch delta {
+	case "text_delta", "citations_delta":
+		return block == "text"
+	case "thinking_delta", "signature_delta":
+		return block == "thinking"
+	case "input_json_delta":
+		return strings.HasSuffix(block, "tool_use")
+	}
+	return true
 }
 
 // blockEvent is a content block event Warden writes, its fields in the order Anthropic writes them.

@@ -1,6 +1,10 @@
 package gemini
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentwarden/warden/internal/jsonobj"
+)
 
 // textHead is how every chunk scanTextChunk reads begins; its text's opening quote follows.
 const textHead = `{"candidates":[{"content":{"parts":[{"text":`
@@ -48,9 +52,17 @@ func scanTextChunk(data string) (text string, ok bool) {
 	if strings.IndexByte(rest, '\\') >= 0 || mentionsKey(rest) {
 		return "", false
 	}
-	// The other members are not validated: a malformed chunk goes to the client as it came, and the client's
-	// parser rejects it; no member in it can name a candidate, call, finish or prompt block (checked above).
-	if rest != "}" && !strings.HasPrefix(rest, ",") {
+	// No member after the candidates can name a candidate, call, finish or prompt block (checked above);
+	// they must still be valid JSON, so that no chunk a client's parser rejects is passed as text Warden
+	// read (the ordinary path refuses it, and the stream ends with the error event).
+	switch {
+	case rest == "}":
+	case strings.HasPrefix(rest, ","):
+		members := append([]byte(`{"":0`), rest...) // the candidates stand for the member before
+		if !jsonobj.Valid(members) {
+			return "", false
+		}
+	default:
 		return "", false
 	}
 	return text, true
