@@ -97,3 +97,32 @@ func TestAmbiguousRequestsAreBadRequests(t *testing.T) {
 		})
 	}
 }
+
+// A Gemini part is one of its kinds; a part with both text and a function call reads two ways (SDKs join
+// every part's text and run every call), whole or streamed.
+func TestGeminiPartsWithTwoKindsAreRefused(t *testing.T) {
+	t.Parallel()
+	both := `{"text":"rm -rf ~ is what I will run","functionCall":{"name":"bash","args":{"command":"ls"}}}`
+	whole := `{"candidates":[{"content":{"parts":[` + both + `],"role":"model"},"finishReason":"STOP","index":0}]}`
+	stream := "data: {\"candidates\":[{\"content\":{\"parts\":[" + both + "],\"role\":\"model\"},\"index\":0}]}\r\n\r\n" +
+		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\"}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}]}\r\n\r\n"
+	req := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`
+	t.Run("whole", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, "")
+		h.up.answer(reply{body: []byte(whole)})
+		resp, out := h.post(t, "/v1beta/models/g:generateContent", "application/json", req, nil)
+		if resp.StatusCode != http.StatusBadGateway || strings.Contains(out, "bash") {
+			t.Errorf("got %d %s, want 502 and nothing of the part", resp.StatusCode, out)
+		}
+	})
+	t.Run("streamed", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, "")
+		h.up.answer(reply{contentType: "text/event-stream", body: []byte(stream)})
+		_, out := h.post(t, "/v1beta/models/g:streamGenerateContent?alt=sse", "application/json", req, nil)
+		if strings.Contains(out, "bash") || strings.Contains(out, "rm -rf") || !strings.Contains(out, "Warden ended this stream") {
+			t.Errorf("the part reached the client, or the stream did not end with the error event:\n%s", out)
+		}
+	})
+}
