@@ -371,3 +371,72 @@ func FuzzReadingsGemini(f *testing.F)          { fuzzFormat(f, "gemini") }
 func FuzzReadingsBedrock(f *testing.F)         { fuzzFormat(f, "bedrock") }
 
 var _ = warden.Allow
+
+// What Warden forwards after it rewrote an answer is what it decided: a client reading the rewritten body
+// with exact-case names reads the text and the calls Warden set, no more.
+func checkRewrite(t *testing.T, format string, body []byte) {
+	f, _ := pipeline.Lookup(format)
+	r, err := f.DecodeResponse(body)
+	if err != nil {
+		return
+	}
+	var want []seen
+	for i := range r.Len() {
+		resp := r.Response(i)
+		if len(resp.Message.ToolCalls) == 0 {
+			want = append(want, wardenSeen(oneResponse{resp}, format)[0])
+			continue
+		}
+		changed := resp
+		changed.Message.ToolCalls = nil // every call denied
+		changed.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...),
+			warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+		if err := r.Set(i, changed); err != nil {
+			return // a shape Warden refuses to rewrite: it answers with an error instead
+		}
+		want = append(want, wardenSeen(oneResponse{changed}, format)[0])
+	}
+	out, err := r.Encode()
+	if err != nil {
+		return
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("the rewritten body is not JSON: %v\n%s", err, out)
+	}
+	got := exactReaders[format](m)
+	for i := range got {
+		got[i].Finish = ""
+	}
+	for i := range want {
+		want[i].Finish = ""
+	}
+	if !reflect.DeepEqual(normalize(got), normalize(want)) {
+		t.Fatalf("after a rewrite, Warden decided and a client reads different things in %s:\n warden %+v\n client %+v\nbody %s", format, want, got, out)
+	}
+}
+
+func TestRewrittenBodiesReadAsDecided(t *testing.T) {
+	t.Parallel()
+	for format, files := range recorded {
+		for _, file := range files {
+			t.Run(format+" "+file, func(t *testing.T) {
+				t.Parallel()
+				checkRewrite(t, format, readFixture(t, file))
+			})
+		}
+	}
+}
+
+func fuzzRewrite(f *testing.F, format string) {
+	for _, file := range recorded[format] {
+		f.Add(readFixture(f, file))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) { checkRewrite(t, format, body) })
+}
+
+func FuzzRewriteOpenAIChat(f *testing.F)      { fuzzRewrite(f, "openai-chat") }
+func FuzzRewriteOpenAIResponses(f *testing.F) { fuzzRewrite(f, "openai-responses") }
+func FuzzRewriteAnthropic(f *testing.F)       { fuzzRewrite(f, "anthropic") }
+func FuzzRewriteGemini(f *testing.F)          { fuzzRewrite(f, "gemini") }
+func FuzzRewriteBedrock(f *testing.F)         { fuzzRewrite(f, "bedrock") }
