@@ -217,7 +217,7 @@ func TestAcceptedStreamsReadAsExactClientsReadThem(t *testing.T) {
 					if json.Unmarshal([]byte(data), &m) != nil {
 						continue
 					}
-					for name := range m {
+					for _, name := range namesIn(m) {
 						for _, amb := range ambiguous([]byte(data), name) {
 							changed := strings.Join(events[:i], "") + ev[:at] + "data: " + string(amb) + "\n\n" + strings.Join(events[i+1:], "")
 							checkStreamReadings(t, format, []byte(changed))
@@ -239,6 +239,32 @@ var foundStreams = map[string][]string{
 		// a text chunk that is not JSON (a trailing comma): Warden read its text, a client's parser rejects it
 		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"000\"}],\"role\":\"model\"},\"index\":0}],} \n\r\ndata: {\"candidates\":[{\"finishReason\":\"STOP\"}]} \n\r\n",
 	},
+}
+
+// namesIn lists the member names of a decoded value at every depth, each once.
+func namesIn(v any) []string {
+	seen := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				seen[k] = true
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func fuzzStream(f *testing.F, format string) {
