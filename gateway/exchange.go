@@ -26,10 +26,10 @@ const (
 	CodeNotFound     = "warden.not_found"
 	CodeTooLarge     = "warden.request_too_large"
 	CodeBodyTimeout  = "warden.request_timeout"
-	CodeUpstream     = "warden.upstream_error"
-	CodeTimeout      = "warden.upstream_timeout"
-	CodeBadUpstream  = "warden.bad_upstream"
-	CodeStreamBroken = "warden.upstream_stream_broken"
+	CodeUpstream     = pipeline.CodeUpstreamError
+	CodeTimeout      = pipeline.CodeUpstreamTimeout
+	CodeBadUpstream  = pipeline.CodeBadUpstream
+	CodeStreamBroken = pipeline.CodeStreamBroken
 	CodeNeedsSSE     = "warden.needs_sse"
 )
 

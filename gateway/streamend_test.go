@@ -69,6 +69,9 @@ func TestStreamsEndWithTheirFinishOrAnErrorEvent(t *testing.T) {
 				if !strings.Contains(out, "Warden ended this stream") {
 					t.Errorf("the stream does not end with Warden's error event:\n%s", out)
 				}
+				if strings.Contains(out, "permission_error") || strings.Contains(out, "PERMISSION_DENIED") || strings.Contains(out, "warden_guardrail") {
+					t.Errorf("an upstream fault reads as a refusal or a key problem, not a server error:\n%s", out)
+				}
 				if got := resp.Trailer.Get(gateway.HeaderReason); got != gateway.CodeStreamBroken {
 					t.Errorf("trailer %s = %q, want %s: an upstream fault", gateway.HeaderReason, got, gateway.CodeStreamBroken)
 				}

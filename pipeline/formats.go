@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -173,6 +174,25 @@ func builtin(name string) bool {
 // errorType is the error type of Warden's own errors in OpenAI's shape.
 const errorType = "warden_guardrail"
 
+// Reason codes of faults on the provider's side, which a surface answers with.
+const (
+	CodeUpstreamError   = "warden.upstream_error"
+	CodeUpstreamTimeout = "warden.upstream_timeout"
+	CodeBadUpstream     = "warden.bad_upstream"
+	CodeStreamBroken    = "warden.upstream_stream_broken"
+)
+
+// upstreamFault says whether a reason code is a fault on the provider's side: a stream error event that
+// carries one takes the format's server-error shape, which clients read as retryable, and not a refusal's
+// (a permission error reads as a problem with the client's key).
+func upstreamFault(code string) bool {
+	switch code {
+	case CodeUpstreamError, CodeUpstreamTimeout, CodeBadUpstream, CodeStreamBroken:
+		return true
+	}
+	return false
+}
+
 func init() {
 	openaiEndUser := func(body []byte) (string, error) {
 		id, _, err := openai.EndUser(body)
@@ -189,7 +209,11 @@ func init() {
 		ErrorBody:   func(msg, code string) []byte { return openai.ErrorBody(msg, errorType, code) },
 		StatusError: openaiStatusError,
 		StreamError: func(msg, code string) []byte {
-			return sse.Data(string(openai.ErrorBody(msg, errorType, code))).Encode()
+			typ := errorType
+			if upstreamFault(code) {
+				typ = "server_error"
+			}
+			return sse.Data(string(openai.ErrorBody(msg, typ, code))).Encode()
 		},
 		MessageBody: func(text string) []byte {
 			return openai.MessageBody("warden-safety", "warden", text, "content_filter")
@@ -245,8 +269,12 @@ func init() {
 			}
 			return anthropic.ErrorBody(msg, typ)
 		},
-		StreamError: func(msg, _ string) []byte {
-			return sse.Named("error", string(anthropic.ErrorBody(msg, "permission_error"))).Encode()
+		StreamError: func(msg, code string) []byte {
+			typ := "permission_error"
+			if upstreamFault(code) {
+				typ = "api_error" // a server error, which clients may retry, not a key problem
+			}
+			return sse.Named("error", string(anthropic.ErrorBody(msg, typ))).Encode()
 		},
 		MessageBody: func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
 		EndUser:     anthropic.EndUser,
@@ -266,7 +294,17 @@ func init() {
 		ErrorBody:   func(msg, _ string) []byte { return gemini.ErrorBody(msg) },
 		StatusError: func(status int, msg, _ string) []byte { return gemini.StatusErrorBody(status, msg) },
 		// \r\n as Gemini writes: a client that splits on either blank line reads it apart from the events before.
-		StreamError: func(msg, _ string) []byte { return sse.Data(string(gemini.ErrorBody(msg))).EncodeLines("\r\n") },
+		StreamError: func(msg, code string) []byte {
+			body := gemini.ErrorBody(msg)
+			if upstreamFault(code) {
+				status := http.StatusBadGateway
+				if code == CodeUpstreamTimeout {
+					status = http.StatusGatewayTimeout
+				}
+				body = gemini.StatusErrorBody(status, msg) // a server error, which clients may retry
+			}
+			return sse.Data(string(body)).EncodeLines("\r\n")
+		},
 		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
 		FollowUp:    gemini.FollowUp,
 		JoinStreams: func() StreamGuard { return new(gemini.ClientStream) },

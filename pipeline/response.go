@@ -20,7 +20,7 @@ func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []b
 	}
 	r, err := f.DecodeResponse(body)
 	if err != nil {
-		return nil, refuse(f, http.StatusBadGateway, "warden.bad_upstream", "Warden could not read the provider's response: "+err.Error(), err)
+		return nil, refuse(f, http.StatusBadGateway, CodeBadUpstream, "Warden could not read the provider's response: "+err.Error(), err)
 	}
 	q := p
 	if p.OnDeny == DenyRetry && (r.Len() != 1 || f.FollowUp == nil) {
