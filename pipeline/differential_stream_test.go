@@ -127,16 +127,22 @@ var exactStreamReaders = map[string]func(events []map[string]any) seen{
 	},
 }
 
-// checkStreamReadings guards stream in format with a decide that lets everything through, and fails when
-// the guard finished cleanly but an exact-case reader of its output reads what decide was not shown. It
-// reports whether it compared the two (the guard accepted the stream, of one choice).
-func checkStreamReadings(t *testing.T, format string, stream []byte) bool {
+// checkStreamReadings guards stream in format with a decide that lets everything through (or, with
+// rewrite, removes every call and appends a deny message), and fails when the guard finished cleanly but
+// an exact-case reader of its output reads other than what decide returned. It reports whether it
+// compared the two (the guard accepted the stream, of one choice).
+func checkStreamReadings(t *testing.T, format string, stream []byte, rewrite ...bool) bool {
 	f, err := pipeline.Lookup(format)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var decided []warden.Response
 	decide := func(r warden.Response) (warden.Response, error) {
+		if len(rewrite) > 0 && rewrite[0] && len(r.Message.ToolCalls) > 0 {
+			r.Message.ToolCalls = nil
+			r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...),
+				warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+		}
 		decided = append(decided, r)
 		return r, nil
 	}
@@ -172,6 +178,20 @@ func checkStreamReadings(t *testing.T, format string, stream []byte) bool {
 		t.Fatalf("Warden decided on and an exact-case client reads different things in %s:\n warden %+v\n client %+v\nstream %s", format, want, got, stream)
 	}
 	return true
+}
+
+func TestRewrittenStreamsReadAsDecided(t *testing.T) {
+	t.Parallel()
+	for format, files := range streamRecorded {
+		for _, file := range files {
+			t.Run(format+" "+file, func(t *testing.T) {
+				t.Parallel()
+				if !checkStreamReadings(t, format, streamFixture(t, file), true) {
+					t.Fatal("the recorded stream was not accepted and compared")
+				}
+			})
+		}
+	}
 }
 
 // responseOf wraps one decided response as a body of one, for wardenSeen.
@@ -274,7 +294,10 @@ func fuzzStream(f *testing.F, format string) {
 	for _, s := range foundStreams[format] {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, stream []byte) { _ = checkStreamReadings(t, format, stream) })
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		_ = checkStreamReadings(t, format, stream)
+		_ = checkStreamReadings(t, format, stream, true)
+	})
 }
 
 func FuzzStreamReadingsOpenAIChat(f *testing.F)      { fuzzStream(f, "openai-chat") }
