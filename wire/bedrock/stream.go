@@ -224,6 +224,11 @@ func (g *streamGuard) message(raw []byte) error {
 			}
 		}
 	}
+	if p.Delta != nil && (p.Delta.ToolUse != nil) != (b.kind == "toolUse") {
+		// A tool's input outside a toolUse block, or text inside one: a client may run or show what Warden
+		// read as another block's, so the delta has no one reading.
+		return fmt.Errorf("a contentBlockDelta that does not fit content block %d", idx)
+	}
 	if p.Delta != nil {
 		switch {
 		case p.Delta.Text != nil:

@@ -2,6 +2,7 @@ package bedrock_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
@@ -23,6 +24,41 @@ func FuzzGuardStream(f *testing.F) {
 		}
 		if !bytes.Equal(out.Bytes(), in) && !bytes.Contains(bytes.ToLower(in), []byte("tooluse")) {
 			t.Fatalf("an unchanged stream came out different:\n in %q\nout %q", in, out.Bytes())
+		}
+	})
+}
+
+// FuzzStreamReadings: whatever the guard lets through to its end, the AWS SDK reads the text, the tool
+// calls and the stop reason the guard gave decide, as it came or rewritten (every call removed, a deny
+// message appended).
+func FuzzStreamReadings(f *testing.F) {
+	f.Add(conversation(f, "tool_use", "ls"), false)
+	f.Add(conversation(f, "tool_use", "ls", "go test ./..."), true)
+	f.Add(conversation(f, "end_turn"), false)
+	f.Fuzz(func(t *testing.T, in []byte, rewrite bool) {
+		var decided []warden.Response
+		decide := func(r warden.Response) (warden.Response, error) {
+			if rewrite && len(r.Message.ToolCalls) > 0 {
+				r.Message.ToolCalls = nil
+				r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...),
+					warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+			}
+			decided = append(decided, r)
+			return r, nil
+		}
+		var out bytes.Buffer
+		if err := bedrock.GuardStream(bytes.NewReader(in), &out, nil, decide, nil); err != nil || len(decided) != 1 {
+			return
+		}
+		got := converseStream(t, out.Bytes())
+		want := decided[0]
+		var calls []string
+		for _, c := range want.Message.ToolCalls {
+			calls = append(calls, c.Name+string(c.Arguments))
+		}
+		if got.text != want.Message.Text() || strings.Join(got.calls, "\n") != strings.Join(calls, "\n") {
+			t.Fatalf("the guard decided on text %q, calls %q; the AWS SDK reads text %q, calls %q\nstream %q",
+				want.Message.Text(), calls, got.text, got.calls, in)
 		}
 	})
 }
