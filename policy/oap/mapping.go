@@ -46,9 +46,16 @@ var packs = map[string]string{
 	"repo.pr.create": "code.repository.merge.v1", "repo.merge": "code.repository.merge.v1", "data.export": "data.export.create.v1",
 }
 
+// unmappedPolicy is the policy_id of a decision on a tool no mapping covers: no capability's pack decided
+// it, the unknown_tools setting did.
+const unmappedPolicy = "oap.unknown_tools"
+
 func packOf(capability string) string {
 	if p, ok := packs[capability]; ok {
 		return p
+	}
+	if capability == "" {
+		return unmappedPolicy
 	}
 	return capability + ".v1"
 }

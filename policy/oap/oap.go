@@ -192,7 +192,7 @@ func (o *OAP) CheckToolCall(_ context.Context, c warden.ToolCallCheck) (warden.D
 	}
 	if capability == "" {
 		if o.UnknownTools == "allow" {
-			return o.decision(l, "", c, true, "oap.allowed", "no capability governs this tool"), nil
+			return o.decision(l, pack, c, true, "oap.allowed", "no capability governs this tool"), nil
 		}
 		return deny("oap.unknown_capability", fmt.Sprintf("Tool '%s' does not map to a capability", c.Call.Name))
 	}

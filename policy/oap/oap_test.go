@@ -280,6 +280,21 @@ func TestDecisionCarriesOAPFields(t *testing.T) {
 	}
 }
 
+// A tool no mapping covers is decided by unknown_tools, and its decision says so, not ".v1".
+func TestUnmappedToolsNameTheirPolicy(t *testing.T) {
+	t.Parallel()
+	for _, unknown := range []string{"deny", "allow"} {
+		t.Run(unknown, func(t *testing.T) {
+			t.Parallel()
+			o, _, _ := evaluator(t, passport("active", allCaps, map[string]any{}), func(o *oap.OAP) { o.UnknownTools = unknown })
+			d := check(t, o, "summon_dragon", `{}`)
+			if d.PolicyID != "oap.unknown_tools" || d.Metadata["policy_id"] != "oap.unknown_tools" {
+				t.Errorf("policy id %q, metadata %q; want oap.unknown_tools", d.PolicyID, d.Metadata["policy_id"])
+			}
+		})
+	}
+}
+
 func TestCanonicalJSON(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ desc, in, want string }{
