@@ -2,11 +2,13 @@ package oap
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,11 +36,12 @@ type commandLimits struct {
 }
 
 type fileLimits struct {
-	AllowedPaths      []string `json:"allowed_paths"`
-	BlockedPaths      []string `json:"blocked_paths"`
-	BlockedPatterns   []string `json:"blocked_patterns"`
-	AllowedExtensions []string `json:"allowed_extensions"`
-	MaxFileSizeMB     float64  `json:"max_file_size_mb"`
+	AllowedPaths      []string         `json:"allowed_paths"`
+	BlockedPaths      []string         `json:"blocked_paths"`
+	BlockedPatterns   []string         `json:"blocked_patterns"`
+	AllowedExtensions []string         `json:"allowed_extensions"`
+	MaxFileSizeMB     float64          `json:"max_file_size_mb"`
+	globs             []*regexp.Regexp // BlockedPatterns as shell globs, by position
 }
 
 type webLimits struct {
@@ -82,7 +85,82 @@ func decodeLimits(raw map[string]json.RawMessage) (limits, error) {
 	for _, p := range l.command.BlockedPatterns {
 		l.command.patterns = append(l.command.patterns, compileBlockedPattern(p))
 	}
+	for _, f := range []struct {
+		capability string
+		lim        *fileLimits
+	}{{"data.file.read", &l.fileRead}, {"data.file.write", &l.fileWrite}} {
+		for i, p := range f.lim.BlockedPatterns {
+			g, err := shellGlob(p)
+			if err != nil {
+				return l, fmt.Errorf("limits.%s.blocked_patterns[%d]: %q %v", f.capability, i, p, err)
+			}
+			f.lim.globs = append(f.lim.globs, g)
+		}
+	}
 	return l, nil
+}
+
+// shellGlob compiles a blocked_patterns entry as the reference evaluator's shell matches it ([[ $path ==
+// $pattern ]]): * matches any run of characters, / included (so **/secrets/* and *.pem match at any
+// depth), ? one character, [...] a class ([!...] or [^...] its complement), \x the character x. A pattern
+// the shell could never match, an empty one or an unterminated class, is an error, not a rule that
+// silently never fires.
+func shellGlob(p string) (*regexp.Regexp, error) {
+	if p == "" {
+		return nil, errors.New("is empty")
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '\\':
+			if i+1 == len(p) {
+				return nil, errors.New("ends in a lone backslash")
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		case '[':
+			end := strings.IndexByte(p[i+1:], ']')
+			if end == 0 { // []...] : a ] first in the class is a member
+				if next := strings.IndexByte(p[i+2:], ']'); next >= 0 {
+					end = next + 1
+				} else {
+					end = -1
+				}
+			}
+			if end < 0 {
+				return nil, errors.New("has a [ class that is never closed")
+			}
+			class := p[i+1 : i+1+end]
+			neg := strings.HasPrefix(class, "!") || strings.HasPrefix(class, "^")
+			if neg {
+				class = class[1:]
+			}
+			if class == "" {
+				return nil, errors.New("has an empty [ ] class, which matches nothing")
+			}
+			b.WriteString("[")
+			if neg {
+				b.WriteString("^")
+			}
+			for _, r := range class {
+				if r == '\\' || r == ']' || r == '[' || r == '^' {
+					b.WriteString("\\")
+				}
+				b.WriteRune(r)
+			}
+			b.WriteString("]")
+			i += 1 + end
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
 }
 
 // blockedPattern is a blocked_patterns entry read two ways: as the raw text the reference evaluator
@@ -215,16 +293,9 @@ func cleanPath(p string) string {
 }
 
 // matchesGlobOrSubstring is the reference evaluator's blocked_patterns test for paths: a fixed
-// substring, or a shell glob on the whole path or its last element.
-func matchesGlobOrSubstring(p, pattern string) bool {
-	if strings.Contains(p, pattern) {
-		return true
-	}
-	if ok, _ := path.Match(pattern, p); ok {
-		return true
-	}
-	ok, _ := path.Match(pattern, path.Base(p))
-	return ok
+// substring, or a shell glob (compiled by shellGlob) on the whole path or its last element.
+func matchesGlobOrSubstring(p, pattern string, glob *regexp.Regexp) bool {
+	return strings.Contains(p, pattern) || glob.MatchString(p) || glob.MatchString(path.Base(p))
 }
 
 // domainAllowed matches a host against entries: an exact name, *.suffix for its subdomains, or *.

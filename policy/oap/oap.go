@@ -307,8 +307,8 @@ func checkFile(lim *fileLimits, args map[string]any, write bool) (string, string
 	if len(lim.BlockedPaths) > 0 && underAny(p, lim.BlockedPaths) {
 		return "oap.path_blocked", fmt.Sprintf("Path '%s' is blocked", p)
 	}
-	for _, pat := range lim.BlockedPatterns {
-		if matchesGlobOrSubstring(cleanPath(p), pat) {
+	for i, pat := range lim.BlockedPatterns {
+		if matchesGlobOrSubstring(cleanPath(p), pat, lim.globs[i]) {
 			return "oap.blocked_pattern", "Path matches blocked pattern: " + pat
 		}
 	}

@@ -389,3 +389,39 @@ func TestConfig(t *testing.T) {
 		}
 	})
 }
+
+// File blocked_patterns are shell globs as APort's shell matches them: * crosses /, so a ** pattern
+// matches at any depth; a pattern that could never match is a passport error, not a rule that never fires.
+func TestFileBlockedPatternsAreShellGlobs(t *testing.T) {
+	t.Parallel()
+	o, _, _ := evaluator(t, passport("active", allCaps, map[string]any{
+		"data.file.write": map[string]any{"blocked_patterns": []string{"**/secrets/*", "*.pem", "/etc/*", "id_[re]*", "[!a-z]*.bak", `notes\?.txt`}},
+	}), nil)
+	runRows(t, o, []row{
+		{"** crosses directories", "write_file", `{"path":"/work/app/config/secrets/db.yaml","content":"x"}`, "oap.blocked_pattern", ""},
+		{"** matches a relative path", "write_file", `{"path":"deploy/secrets/token","content":"x"}`, "oap.blocked_pattern", ""},
+		{"* at the start crosses directories", "write_file", `{"path":"/srv/tls/site.pem","content":"x"}`, "oap.blocked_pattern", ""},
+		{"* after a prefix crosses directories", "write_file", `{"path":"/etc/ssh/sshd_config","content":"x"}`, "oap.blocked_pattern", ""},
+		{"a class matches its members", "write_file", `{"path":"/home/u/.ssh/id_rsa","content":"x"}`, "oap.blocked_pattern", ""},
+		{"a negated class", "write_file", `{"path":"/tmp/0dump.bak","content":"x"}`, "oap.blocked_pattern", ""},
+		{"an escaped ? is literal", "write_file", `{"path":"/work/notes?.txt","content":"x"}`, "oap.blocked_pattern", ""},
+		{"an escaped ? matches no other character", "write_file", `{"path":"/work/notesX.txt","content":"x"}`, "oap.allowed", ""},
+		{"a path outside every pattern", "write_file", `{"path":"/work/app/main.go","content":"x"}`, "oap.allowed", ""},
+		{"a negated class excludes its members", "write_file", `{"path":"adump.bak","content":"x"}`, "oap.allowed", ""},
+	})
+	for _, tt := range []struct{ pattern, want string }{
+		{"secrets/[abc", "never closed"}, {"", "is empty"}, {`trailing\`, "lone backslash"}, {"[]", "never closed"}, {"x[!]", "empty [ ] class"},
+	} {
+		t.Run("a pattern that can never match: "+tt.pattern, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "passport.json")
+			writeFile(t, p, passport("active", allCaps, map[string]any{
+				"data.file.read": map[string]any{"blocked_patterns": []string{tt.pattern}},
+			}))
+			err := (&oap.OAP{Passport: p}).Provision(context.Background())
+			if err == nil || !strings.Contains(err.Error(), "limits.data.file.read.blocked_patterns[0]") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one naming the pattern and %q", err, tt.want)
+			}
+		})
+	}
+}
