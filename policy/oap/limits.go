@@ -1,6 +1,7 @@
 package oap
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ type limits struct {
 	fileRead  fileLimits
 	fileWrite fileLimits
 	web       webLimits
+	browser   webLimits
 	mcp       mcpLimits
 	messaging messagingLimits
 }
@@ -69,14 +71,26 @@ func decodeLimits(raw map[string]json.RawMessage) (limits, error) {
 	var l limits
 	targets := map[string]any{
 		"system.command.execute": &l.command, "data.file.read": &l.fileRead, "data.file.write": &l.fileWrite,
-		"web.fetch": &l.web, "mcp.tool.execute": &l.mcp, "messaging.send": &l.messaging,
+		"web.fetch": &l.web, "web.browser": &l.browser, "mcp.tool.execute": &l.mcp, "messaging.send": &l.messaging,
+	}
+	for key := range raw {
+		if _, ok := targets[key]; !ok && strings.Contains(key, ".") {
+			// A limit Warden does not enforce must not read as one that holds (code.repository.merge's
+			// allowed repos, data.export's row limits): the passport is refused instead.
+			return l, fmt.Errorf("limits.%s: Warden does not enforce limits for this capability; remove them, or grant the capability without limits", key)
+		}
 	}
 	for capability, dst := range targets {
 		if r, ok := raw[capability]; ok {
-			if err := json.Unmarshal(r, dst); err != nil {
-				return l, fmt.Errorf("limits.%s: %v", capability, err)
+			dec := json.NewDecoder(bytes.NewReader(r))
+			dec.DisallowUnknownFields() // an unknown limit would be silently unenforced
+			if err := dec.Decode(dst); err != nil {
+				return l, fmt.Errorf("limits.%s: %v (Warden enforces only the limits docs/config.md lists)", capability, err)
 			}
 		}
+	}
+	if _, ok := raw["web.browser"]; !ok {
+		l.browser = l.web // a browser without limits of its own keeps web.fetch's, as before it had its own
 	}
 	if _, ok := raw["messaging.send"]; !ok {
 		flat, _ := json.Marshal(raw)

@@ -219,8 +219,10 @@ func (o *OAP) checkLimits(l *loaded, capability string, c warden.ToolCallCheck, 
 		return checkFile(&l.limits.fileRead, args, false)
 	case "data.file.write":
 		return checkFile(&l.limits.fileWrite, args, true)
-	case "web.fetch", "web.browser":
+	case "web.fetch":
 		return checkWeb(&l.limits.web, args)
+	case "web.browser":
+		return checkWeb(&l.limits.browser, args)
 	case "mcp.tool.execute":
 		return o.checkMCP(&l.limits.mcp, l.passport, c.Call.Name, args)
 	case "messaging.send":

@@ -425,3 +425,44 @@ func TestFileBlockedPatternsAreShellGlobs(t *testing.T) {
 		})
 	}
 }
+
+// A limit Warden does not enforce is refused with the passport, never silently unenforced.
+func TestUnenforcedLimitsAreRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc   string
+		limits map[string]any
+		want   string
+	}{
+		{"limits for a capability Warden does not check", map[string]any{"code.repository.merge": map[string]any{"allowed_repos": []string{"acme/app"}, "max_pr_size_kb": 500}}, "limits.code.repository.merge: Warden does not enforce"},
+		{"data.export's row limits", map[string]any{"data.export": map[string]any{"allow_pii": false, "max_rows": 1000}}, "limits.data.export: Warden does not enforce"},
+		{"an unknown limit of a checked capability", map[string]any{"data.file.write": map[string]any{"allowed_paths": []string{"/w"}, "max_files": 3}}, `limits.data.file.write: json: unknown field "max_files"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "passport.json")
+			writeFile(t, p, passport("active", allCaps, tt.limits))
+			err := (&oap.OAP{Passport: p}).Provision(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("web.browser has limits of its own, and web.fetch's when it has none", func(t *testing.T) {
+		t.Parallel()
+		withBrowser := append(append([]string(nil), allCaps...), "web.browser")
+		o, _, _ := evaluator(t, passport("active", withBrowser, map[string]any{
+			"web.fetch": map[string]any{"allowed_domains": []string{"api.github.com"}},
+		}), nil)
+		runRows(t, o, []row{{"a browser without limits of its own keeps web.fetch's", "browser_navigate", `{"url":"https://evil.test/"}`, "oap.domain_not_allowed", ""}})
+		o2, _, _ := evaluator(t, passport("active", withBrowser, map[string]any{
+			"web.fetch":   map[string]any{"allowed_domains": []string{"api.github.com"}},
+			"web.browser": map[string]any{"allowed_domains": []string{"docs.example.com"}},
+		}), nil)
+		runRows(t, o2, []row{
+			{"a browser's own limits allow", "browser_navigate", `{"url":"https://docs.example.com/"}`, "oap.allowed", ""},
+			{"a browser's own limits deny", "browser_navigate", `{"url":"https://api.github.com/"}`, "oap.domain_not_allowed", ""},
+		})
+	})
+}
