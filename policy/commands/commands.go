@@ -257,11 +257,19 @@ func (c *Commands) Provision(context.Context) error {
 
 // CheckToolCall denies a shell command or a file access that the policy's rules match.
 func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (warden.Decision, error) {
-	kind := c.kind[call.Call.Name]
-	if kind == 0 {
-		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
-	}
+	kind := c.kindOf(call.Call.Name)
 	args, ok := readArguments(call.Call.Arguments)
+	if kind == 0 {
+		// A tool of another name is a shell tool when its arguments carry a command under a command key:
+		// what runs a command line is known by what it is given, not only by what it is called.
+		if !ok || len(args.FoldMatches(c.CommandKeys)) == 0 {
+			return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+		}
+		if cmds, _ := commandsOf(args, c.CommandKeys, nil); len(cmds) == 0 {
+			return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+		}
+		kind = toolShell
+	}
 	if !ok {
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
@@ -297,6 +305,23 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		s.reads = []shell.Word{w}
 	}
 	return c.decide(s), nil
+}
+
+// kindOf is the kind of a tool by its name: the name itself, or else its last segment after "__" or "."
+// (an MCP tool mcp__<server>__bash, Goose's developer__shell, Codex's container.exec).
+func (c *Commands) kindOf(name string) toolKind {
+	if k := c.kind[name]; k != 0 {
+		return k
+	}
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		if k := c.kind[name[i+2:]]; k != 0 {
+			return k
+		}
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return c.kind[name[i+1:]]
+	}
+	return 0
 }
 
 // CheckCommand evaluates one command line against the policy, as a shell tool's call would be.
