@@ -12,8 +12,9 @@ import (
 type pathClasses struct {
 	workdir string // absolute and clean, or "" when unknown
 	globs   map[string][]string
-	// compiled holds each class's patterns split into path elements, once, at Provision.
-	compiled map[string][]classPattern
+	// compiled holds each class's patterns split into path elements, once, at Provision; excluded the
+	// class's exceptions, its patterns written with a leading "!" (a public key is no credential).
+	compiled, excluded map[string][]classPattern
 }
 
 // classPattern is a class's glob pattern split into path elements, with the elements a path must have for
@@ -29,12 +30,18 @@ type classPattern struct {
 // compile splits every class's patterns into path elements.
 func (pc *pathClasses) compile() {
 	pc.compiled = make(map[string][]classPattern, len(pc.globs))
+	pc.excluded = map[string][]classPattern{}
 	for name, patterns := range pc.globs {
 		for _, p := range patterns {
-			cp := classPattern{parts: strings.Split(p, "/")}
+			except := strings.HasPrefix(p, "!")
+			cp := classPattern{parts: strings.Split(strings.TrimPrefix(p, "!"), "/")}
 			cp.first, cp.last = cp.parts[0], cp.parts[len(cp.parts)-1]
 			cp.hasFirst, cp.hasLast = isLiteral(cp.first), isLiteral(cp.last)
-			pc.compiled[name] = append(pc.compiled[name], cp)
+			if except {
+				pc.excluded[name] = append(pc.excluded[name], cp)
+			} else {
+				pc.compiled[name] = append(pc.compiled[name], cp)
+			}
 		}
 	}
 }
@@ -126,7 +133,7 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 					if parts == nil {
 						parts = strings.Split(p, "/")
 					}
-					if matchParts(pats[i].parts, parts) {
+					if matchParts(pats[i].parts, parts) && !pc.excepted(c, parts, first, last) {
 						return true
 					}
 				}
@@ -135,6 +142,16 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 			if pc.inClass(p, w.Glob, c) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// excepted says whether a path matched by a class's patterns is one of the class's exceptions.
+func (pc *pathClasses) excepted(class string, parts []string, first, last string) bool {
+	for i, ex := range pc.excluded[class] {
+		if ex.mayMatch(first, last) && matchParts(pc.excluded[class][i].parts, parts) {
+			return true
 		}
 	}
 	return false
