@@ -29,6 +29,10 @@ type Rule struct {
 	AllArgs [][]string `yaml:"all_args" json:"all_args"`
 	// Operands are path classes of which one operand (an argument that is not an option) must be in one.
 	Operands []string `yaml:"operands" json:"operands"`
+	// ExceptOperands are path classes whose operands do not count towards Operands, when they are written
+	// out (a path known only at run time always counts): recursive deletes under /tmp or a cache are
+	// housekeeping, not destruction.
+	ExceptOperands []string `yaml:"except_operands" json:"except_operands"`
 	// Assigns are patterns for NAME=value assignments the command makes (HISTFILE=*, export too).
 	Assigns []string `yaml:"assigns" json:"assigns"`
 	// Writes are path classes of which a file the command line writes must be in one.
@@ -116,7 +120,7 @@ func (r *Rule) validate(classes *pathClasses) error {
 			}
 		}
 	}
-	for _, c := range append(append(append([]string{}, r.Operands...), r.Writes...), r.Reads...) {
+	for _, c := range append(append(append(append([]string{}, r.Operands...), r.Writes...), r.Reads...), r.ExceptOperands...) {
 		if _, ok := classes.globs[c]; !ok && !isBuiltin(c) {
 			errs = append(errs, fmt.Sprintf("unknown path class %q", c))
 		}
@@ -223,7 +227,7 @@ func (r *Rule) matchCommand(c *shell.Command, pc *pathClasses) bool {
 			return false
 		}
 	}
-	if len(r.Operands) > 0 && !anyIn(operandsOf(c.Args), r.Operands, pc) {
+	if len(r.Operands) > 0 && !anyIn(r.counted(operandsOf(c.Args), pc), r.Operands, pc) {
 		return false
 	}
 	if len(r.Assigns) > 0 {
@@ -270,6 +274,22 @@ func anyFlag(flags map[string]bool, spellings []string) bool {
 		}
 	}
 	return false
+}
+
+// counted drops the operands in the rule's ExceptOperands classes, when they are literal: a path known only
+// at run time (/tmp/$X) may resolve anywhere, so it always counts.
+func (r *Rule) counted(ops []shell.Word, pc *pathClasses) []shell.Word {
+	if len(r.ExceptOperands) == 0 {
+		return ops
+	}
+	out := ops[:0:0]
+	for _, w := range ops {
+		if w.Literal && pc.in(w, r.ExceptOperands) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // operandsOf returns the arguments that are not options, and the values of --name=value options.
