@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"net"
 	"net/url"
 	"path"
 	"regexp"
@@ -325,58 +323,6 @@ func domainIn(host string, entries []string) bool {
 		}
 	}
 	return false
-}
-
-// privateHost reports whether a URL's host is a loopback, private, link-local or unspecified address, in
-// any spelling a resolver accepts without DNS (127.1, 2130706433, 0x7f.0.0.1, [::1]), or localhost.
-func privateHost(host string) bool {
-	h := strings.ToLower(strings.Trim(host, "[]"))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	if ip == nil {
-		ip = parseLegacyIPv4(h)
-	}
-	if ip == nil {
-		return false
-	}
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified()
-}
-
-// parseLegacyIPv4 reads the inet_aton forms: 1 to 4 parts, each decimal, octal (leading 0) or hex (0x).
-func parseLegacyIPv4(s string) net.IP {
-	parts := strings.Split(s, ".")
-	if len(parts) == 0 || len(parts) > 4 {
-		return nil
-	}
-	vals := make([]uint64, len(parts))
-	for i, p := range parts {
-		if p == "" {
-			return nil
-		}
-		v, err := strconv.ParseUint(p, 0, 32)
-		if err != nil {
-			return nil
-		}
-		vals[i] = v
-	}
-	last := vals[len(vals)-1]
-	if last >= 1<<(8*(5-len(vals))) && len(vals) < 4 || len(vals) == 4 && last > 255 {
-		return nil
-	}
-	var n uint64
-	for i, v := range vals[:len(vals)-1] {
-		if v > 255 {
-			return nil
-		}
-		n |= v << (24 - 8*i)
-	}
-	n |= last
-	if n > math.MaxUint32 {
-		return nil
-	}
-	return net.IPv4(byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 }
 
 // urlHost returns the host of a URL, or "" when it is not an absolute http(s) URL.

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/hosts"
 	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/shell"
 )
@@ -337,7 +338,7 @@ func checkWeb(lim *webLimits, args map[string]any) (string, string) {
 	if host == "" {
 		return "oap.invalid_context", "the URL is not an absolute http or https URL"
 	}
-	if !lim.AllowPrivateIPs && privateHost(host) {
+	if !lim.AllowPrivateIPs && hosts.Private(host) {
 		return "oap.private_ip_blocked", "the URL points at a private, loopback or link-local address"
 	}
 	if domainIn(host, lim.BlockedDomains) {
