@@ -13,11 +13,13 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/hosts"
 	"github.com/agentwarden/warden/internal/jsonobj"
 	"github.com/agentwarden/warden/shell"
 	"go.yaml.in/yaml/v3"
@@ -39,6 +41,9 @@ const (
 	CodeTooComplex     = "warden.command_too_complex"
 	CodeNotAllowed     = "oap.command_not_allowed"
 	CodeMissingCommand = "warden.missing_command"
+	// CodePrivateAddress: a URL-fetching tool pointed at this machine, its network or the cloud's metadata
+	// service (server-side request forgery).
+	CodePrivateAddress = "warden.private_address"
 	// CodeAmbiguousArguments: the arguments carry the command (or the path) under more than one of its keys
 	// with different values: `command` beside `cmd`, or `command` beside `Command`, which a Go tool reads as
 	// the same field. The tool may run a value other than the one checked.
@@ -76,6 +81,11 @@ type Commands struct {
 	ShellTools      []string `yaml:"shell_tools" json:"shell_tools"`
 	CommandKeys     []string `yaml:"command_keys" json:"command_keys"`
 	CommandListKeys []string `yaml:"command_list_keys" json:"command_list_keys"`
+	// FetchTools fetch a URL, held in the first of URLKeys present: a URL whose host is this machine, its
+	// network or a cloud metadata service is denied (warden.private_address) unless AllowPrivateURLs.
+	FetchTools       []string `yaml:"fetch_tools" json:"fetch_tools"`
+	URLKeys          []string `yaml:"url_keys" json:"url_keys"`
+	AllowPrivateURLs bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
 	// WriteTools and ReadTools are file tools; PathKeys the argument names that hold their path.
 	WriteTools []string `yaml:"write_tools" json:"write_tools"`
 	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
@@ -121,6 +131,7 @@ const (
 	toolShell toolKind = iota + 1
 	toolWrite
 	toolRead
+	toolFetch
 )
 
 var (
@@ -144,6 +155,8 @@ type policyFile struct {
 		Write       []string `yaml:"write"`
 		Read        []string `yaml:"read"`
 		PathKeys    []string `yaml:"path_keys"`
+		Fetch       []string `yaml:"fetch"`
+		URLKeys     []string `yaml:"url_keys"`
 	} `yaml:"tools"`
 }
 
@@ -242,7 +255,11 @@ func (c *Commands) Provision(context.Context) error {
 	c.ShellTools, c.CommandKeys = or(c.ShellTools, def.Tools.Shell), or(c.CommandKeys, def.Tools.CommandKeys)
 	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
+	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
 	c.kind = map[string]toolKind{}
+	for _, t := range c.FetchTools {
+		c.kind[t] = toolFetch
+	}
 	for _, t := range c.ReadTools {
 		c.kind[t] = toolRead
 	}
@@ -290,6 +307,9 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		}
 		return d, nil
 	}
+	if kind == toolFetch {
+		return c.checkFetch(args)
+	}
 	p, found, ok := pathOf(args, c.PathKeys)
 	if !ok {
 		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one path key ("+strings.Join(c.PathKeys, ", ")+", in any case); send one", "checks"), nil
@@ -305,6 +325,34 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		s.reads = []shell.Word{w}
 	}
 	return c.decide(s), nil
+}
+
+// checkFetch denies a URL-fetching tool's call whose URL points inward: a host that is this machine, its
+// network or a cloud metadata service (hosts.Private), or a file: URL.
+func (c *Commands) checkFetch(args *jsonobj.Object) (warden.Decision, error) {
+	raw, found, ok := pathOf(args, c.URLKeys)
+	if !ok {
+		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different URLs under more than one URL key ("+strings.Join(c.URLKeys, ", ")+", in any case); send one", "checks"), nil
+	}
+	if !found {
+		return warden.Decision{}, warden.NotApplicable("no URL in the tool's arguments")
+	}
+	if c.AllowPrivateURLs {
+		return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}, nil
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err == nil && u.Scheme == "" && u.Host == "" {
+		u, err = url.Parse("http://" + strings.TrimSpace(raw)) // a bare host, as a browser reads it
+	}
+	switch {
+	case err != nil:
+		return c.deny(CodePrivateAddress, "the URL does not parse, so where it points cannot be checked", "fetch"), nil
+	case strings.EqualFold(u.Scheme, "file"):
+		return c.deny(CodePrivateAddress, "a file: URL reads this machine's files; use a file tool", "fetch"), nil
+	case hosts.Private(u.Hostname()):
+		return c.deny(CodePrivateAddress, "the URL points at this machine, its private network or a cloud metadata service", "fetch"), nil
+	}
+	return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}, nil
 }
 
 // kindOf is the kind of a tool by its name: the name itself, or else its last segment after "__" or "."

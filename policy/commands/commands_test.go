@@ -148,6 +148,22 @@ func TestToolCalls(t *testing.T) {
 		{"two path keys that differ are ambiguous", "write_file", `{"path": "src/a.go", "file_path": "/etc/passwd", "content": "x"}`, commands.CodeAmbiguousArguments},
 		{"a path in two cases that differ is ambiguous", "read_file", `{"path": "README.md", "PATH": "~/.ssh/id_rsa"}`, commands.CodeAmbiguousArguments},
 		{"a path key in another case is read", "read_file", `{"File_Path": "/home/agent/.ssh/id_ed25519"}`, "warden.credential_access"},
+		{"fetching a public URL passes", "web_fetch", `{"url": "https://pkg.go.dev/net/url"}`, ""},
+		{"fetching loopback is a private address", "web_fetch", `{"url": "http://127.0.0.1:8080/admin"}`, "warden.private_address"},
+		{"fetching loopback as one number", "fetch", `{"url": "http://2130706433/"}`, "warden.private_address"},
+		{"fetching loopback in hex", "http_request", `{"url": "http://0x7f.1/", "method": "GET"}`, "warden.private_address"},
+		{"fetching IPv6 loopback", "WebFetch", `{"url": "http://[::1]:9000/", "prompt": "x"}`, "warden.private_address"},
+		{"fetching an IPv4-mapped IPv6 loopback", "fetch", `{"url": "http://[::ffff:127.0.0.1]/"}`, "warden.private_address"},
+		{"fetching the cloud metadata address", "web_fetch", `{"url": "http://169.254.169.254/latest/meta-data/iam/"}`, "warden.private_address"},
+		{"fetching the metadata service by name", "web_fetch", `{"url": "http://metadata.google.internal/computeMetadata/v1/"}`, "warden.private_address"},
+		{"fetching a private network address", "browser_navigate", `{"url": "http://192.168.0.1/"}`, "warden.private_address"},
+		{"fetching localhost with a trailing dot", "fetch", `{"url": "http://localhost.:5432/"}`, "warden.private_address"},
+		{"fetching a bare private host", "browser_navigate", `{"url": "10.0.0.5:8080"}`, "warden.private_address"},
+		{"fetching a file URL", "fetch", `{"url": "file:///etc/passwd"}`, "warden.private_address"},
+		{"an MCP server's fetch tool is a fetch tool", "mcp__web__fetch", `{"url": "http://127.0.0.1/"}`, "warden.private_address"},
+		{"a URL key in another case is read", "web_fetch", `{"URL": "http://127.0.0.1/"}`, "warden.private_address"},
+		{"two URL keys that differ are ambiguous", "web_fetch", `{"url": "https://example.com/", "uri": "http://127.0.0.1/"}`, commands.CodeAmbiguousArguments},
+		{"a fetch tool with no URL is not this policy's business", "web_fetch", `{"query": "x"}`, "-"},
 		{"a recursive delete under /tmp is housekeeping", "bash", `{"command": "rm -rf /tmp/build-cache"}`, ""},
 		{"a recursive delete deep under /var/tmp is housekeeping", "bash", `{"command": "rm -rf /var/tmp/x/y/z"}`, ""},
 		{"clearing the user's cache is housekeeping", "bash", `{"command": "rm -rf ~/.cache/pip"}`, ""},
@@ -297,5 +313,14 @@ func TestProgramIndexDecidesAsAskingEveryRule(t *testing.T) {
 		if d, every := c.CheckCommand(cmd), c.CheckCommandAskingEveryRule(cmd); !reflect.DeepEqual(d, every) {
 			t.Errorf("%q: decided %+v; asking every rule, %+v", cmd, d, every)
 		}
+	}
+}
+
+func TestAllowPrivateURLsLetsInwardFetchesThrough(t *testing.T) {
+	t.Parallel()
+	c := provisioned(t, &commands.Commands{AllowPrivateURLs: true})
+	d, err := c.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.NewToolCall("c1", "web_fetch", []byte(`{"url":"http://127.0.0.1:3000/health"}`))})
+	if err != nil || d.Action != warden.ActionAllow {
+		t.Errorf("decision %+v, err %v; want allow under allow_private_urls", d, err)
 	}
 }
