@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
@@ -50,6 +51,7 @@ type checkOutput struct {
 func newCheckCommand(s streams) *cobra.Command {
 	var configFile string
 	var jsonl, withAudit bool
+	var compare string
 	cmd := &cobra.Command{
 		Use:   "check [FILE|-]",
 		Short: "Check tool calls against the tool-call guardrails",
@@ -69,10 +71,16 @@ Output, one JSON object per input:
 
 Exit codes: for one call, 0 when allowed and 3 when denied; with --jsonl, 0 when every line was evaluated
 (whatever the verdicts) and 1 when a line could not be, which is named. Audit records are not written
-unless --audit is given.`,
+unless --audit is given.
+
+Reviewing a policy change: with --compare OLD, each recorded call is checked under OLD and under --config,
+and only the calls whose verdict changes (allowed or not, the action, or the first reason's code) are
+printed, as {"line": N, "tool": "...", "before": {verdict}, "after": {verdict}}; a count goes to stderr, and
+the exit code is 3 when any call changes, 0 when none does.`,
 		Example: `  echo '{"tool": "bash", "arguments": {"command": "rm -rf ~"}}' | warden check
   warden check --jsonl examples/calls.jsonl
-  warden check --config warden.yaml --jsonl calls.jsonl > verdicts.jsonl`,
+  warden check --config warden.yaml --jsonl calls.jsonl > verdicts.jsonl
+  warden check --jsonl calls.jsonl --config new.yaml --compare old.yaml`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := config.Options{Stdout: s.err, Stderr: s.err}
@@ -94,6 +102,17 @@ unless --audit is given.`,
 				defer f.Close()
 				in, name = f, args[0]
 			}
+			if compare != "" {
+				if !jsonl {
+					return usageError{errors.New("--compare reviews recorded calls: give them with --jsonl")}
+				}
+				old, err := config.Load(cmd.Context(), compare, opts)
+				if err != nil {
+					return err
+				}
+				defer old.Close()
+				return compareLines(cmd.Context(), old.Engine, l.Engine, in, name, s.out, s.err)
+			}
 			if jsonl {
 				return checkLines(cmd.Context(), l.Engine, in, name, s.out)
 			}
@@ -103,6 +122,7 @@ unless --audit is given.`,
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "read one tool call per line and write one verdict per line")
 	cmd.Flags().BoolVar(&withAudit, "audit", false, "write audit records as the config says")
+	cmd.Flags().StringVar(&compare, "compare", "", "with --jsonl: an `old config` to review --config against; print only the calls whose verdict changes")
 	return cmd
 }
 
@@ -172,6 +192,68 @@ func evaluate(ctx context.Context, e *warden.Engine, line []byte) (checkOutput, 
 
 // checkLines evaluates one call per line on every core and writes the verdicts in input order.
 func checkLines(ctx context.Context, e *warden.Engine, in io.Reader, name string, out io.Writer) error {
+	return eachLine(in, name, out, func(_ int, line []byte) ([]byte, error) {
+		v, err := evaluate(ctx, e, line)
+		if err != nil {
+			v = checkOutput{Action: "error", Reasons: []warden.Reason{}, Error: err.Error()}
+		}
+		b, _ := json.Marshal(v)
+		return append(b, '\n'), err
+	})
+}
+
+// changedVerdict is a call whose verdict differs between two policies, in --compare's output.
+type changedVerdict struct {
+	Line   int         `json:"line"`
+	Tool   string      `json:"tool"`
+	Before checkOutput `json:"before"`
+	After  checkOutput `json:"after"`
+}
+
+// compareLines evaluates one call per line under two engines and writes the calls whose verdicts differ
+// (allowed or not, the action, or the first reason's code), in input order. A change exits 3, so that a
+// policy change can be reviewed in CI against recorded calls.
+func compareLines(ctx context.Context, before, after *warden.Engine, in io.Reader, name string, out, errOut io.Writer) error {
+	var total, changed atomic.Int64
+	err := eachLine(in, name, out, func(n int, line []byte) ([]byte, error) {
+		total.Add(1)
+		b, err := evaluate(ctx, before, line)
+		if err != nil {
+			return nil, err
+		}
+		a, err := evaluate(ctx, after, line)
+		if err != nil {
+			return nil, err
+		}
+		if b.Allow == a.Allow && b.Action == a.Action && firstCode(b) == firstCode(a) {
+			return nil, nil
+		}
+		changed.Add(1)
+		var ci checkInput
+		_ = json.Unmarshal(line, &ci)
+		out, _ := json.Marshal(changedVerdict{Line: n, Tool: ci.Tool, Before: b, After: a})
+		return append(out, '\n'), nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "%d of %d calls change verdict\n", changed.Load(), total.Load())
+	if changed.Load() > 0 {
+		return exitCodeError{code: exitDenied}
+	}
+	return nil
+}
+
+func firstCode(v checkOutput) string {
+	if len(v.Reasons) == 0 {
+		return ""
+	}
+	return v.Reasons[0].Code
+}
+
+// eachLine runs each on every non-blank line of in, on every core, and writes what it returns (nothing
+// for nil) in input order; a line each fails is named in the error, after every line has run.
+func eachLine(in io.Reader, name string, out io.Writer, each func(n int, line []byte) ([]byte, error)) error {
 	type job struct {
 		n    int
 		line []byte
@@ -186,15 +268,13 @@ func checkLines(ctx context.Context, e *warden.Engine, in io.Reader, name string
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				v, err := evaluate(ctx, e, j.line)
+				b, err := each(j.n, j.line)
 				if err != nil {
 					mu.Lock()
 					failed = append(failed, fmt.Sprintf("%s:%d: %v", name, j.n, err))
 					mu.Unlock()
-					v = checkOutput{Action: "error", Reasons: []warden.Reason{}, Error: err.Error()}
 				}
-				b, _ := json.Marshal(v)
-				j.res <- append(b, '\n')
+				j.res <- b
 			}
 		})
 	}

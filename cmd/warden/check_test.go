@@ -70,3 +70,36 @@ func TestCheckJSONLKeepsInputOrder(t *testing.T) {
 		}
 	}
 }
+
+// --compare reviews a policy change against recorded calls: only the calls whose verdict changes are
+// printed, and any change exits 3.
+func TestCheckCompare(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := write("old.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n")
+	looser := write("looser.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n      config: {disable: [privilege-escalation]}\n")
+	stricter := write("stricter.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n      config: {allowed_commands: [ls, git]}\n")
+	calls := "{\"tool\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\n" +
+		"{\"tool\": \"bash\", \"arguments\": {\"command\": \"sudo ls\"}}\n" +
+		"{\"tool\": \"bash\", \"arguments\": {\"command\": \"go test ./...\"}}\n"
+	runCLICases(t, []cliCase{
+		{desc: "the same policy changes nothing and exits 0", args: []string{"check", "--jsonl", "--config", old, "--compare", old}, stdin: calls,
+			wantErr: []string{"0 of 3 calls change verdict"}, denyOut: []string{`"line"`}},
+		{desc: "a loosened rule shows the call it now allows and exits 3", args: []string{"check", "--jsonl", "--config", looser, "--compare", old}, stdin: calls, wantCode: 3,
+			wantOut: []string{`"line":2`, `"tool":"bash"`, `"before":{"allow":false`, `"after":{"allow":true`}, wantErr: []string{"1 of 3 calls change verdict"},
+			denyOut: []string{`"line":1`, `"line":3`}},
+		{desc: "a stricter policy shows the calls it now denies", args: []string{"check", "--jsonl", "--config", stricter, "--compare", old}, stdin: calls, wantCode: 3,
+			wantOut: []string{`"line":3`, `"code":"oap.command_not_allowed"`}, wantErr: []string{"of 3 calls change verdict"}, denyOut: []string{`"line":1,`}},
+		{desc: "a call that cannot be read is named", args: []string{"check", "--jsonl", "--config", old, "--compare", old}, stdin: calls + "not json\n", wantCode: 1,
+			wantErr: []string{"<stdin>:4: not a tool call"}},
+		{desc: "--compare needs --jsonl", args: []string{"check", "--config", old, "--compare", old}, stdin: calls, wantCode: 2,
+			wantErr: []string{"--compare reviews recorded calls: give them with --jsonl"}},
+	})
+}
