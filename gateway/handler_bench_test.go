@@ -19,7 +19,7 @@ import (
 // whole-after-gc is a whole exchange that follows a garbage collection (not timed): the first exchange
 // after each one finds the caches cold, the allocator's per-P caches empty and the goroutine's stack
 // shrunk, and at concurrency 1 those exchanges, about one in a hundred, are where a whole request's p99
-// sits (docs/benchmarks.md). whole-cold-caches is a whole exchange after every cache line was evicted
+// sits. whole-cold-caches is a whole exchange after every cache line was evicted
 // (64 MiB written, not timed) and nothing else: what the exchange's code and data cost when they all come
 // from memory, an upper bound on the cache part of the exchange after a collection. Under valgrind
 // --tool=callgrind --cache-sim=yes its last-level instruction misses count the cache lines of code an

@@ -4,7 +4,7 @@ package gateway
 // goroutine's stack grows to 32 KiB, which a guarded exchange with the default guardrails fits in. Under
 // debug.SetMaxStack a stream, or a whole exchange whose command needs the bash parser, needs more than
 // 16 KiB and less than 32; a whole exchange with a plain command line fits in 16 (a reserve of 8 KiB for
-// those measured no gain, docs/benchmarks.md).
+// those measured no gain in BenchmarkHandler).
 const exchangeStack = 16 << 10
 
 // growStack gives the goroutine the stack an exchange runs to, while its stack is still shallow.
@@ -14,7 +14,7 @@ const exchangeStack = 16 << 10
 // inside the pipeline (in the policy's bash parse, some fifty frames down), and a growth copies the whole
 // stack and adjusts each frame's pointers through tables that are cold by then: a fifth of the handler's
 // CPU in BenchmarkHandler/whole-after-gc with the defaults. Growing it here copies a dozen frames; the
-// warm cost is clearing the reserve, within the noise (docs/benchmarks.md).
+// warm cost is clearing the reserve, within the noise (BenchmarkHandler).
 //
 //go:noinline
 func growStack() byte {
