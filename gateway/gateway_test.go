@@ -170,12 +170,7 @@ func TestHeadersCrossLessTheHopByHopOnes(t *testing.T) {
 
 func TestUpstreamFailures(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, "", func(c *gateway.Config) {
-		c.MaxBodyBytes = 1024
-		for i := range c.Upstreams {
-			c.Upstreams[i].Timeout = 300 * time.Millisecond
-		}
-	})
+	h := boundedHarness(t)
 	down := newHarness(t, "", upstreamsAt("http://127.0.0.1:1")) // nothing listens on port 1
 	tests := []struct {
 		desc       string

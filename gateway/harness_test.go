@@ -229,6 +229,18 @@ func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness
 	return h
 }
 
+// boundedHarness is a harness on the default config whose bodies may be 1 KiB and whose upstreams have
+// 300 ms to answer, for the tests of what happens past those bounds.
+func boundedHarness(t *testing.T) *harness {
+	t.Helper()
+	return newHarness(t, "", func(c *gateway.Config) {
+		c.MaxBodyBytes = 1024
+		for i := range c.Upstreams {
+			c.Upstreams[i].Timeout = 300 * time.Millisecond
+		}
+	})
+}
+
 // post sends a raw request to Warden, for what no SDK sends.
 func (h *harness) post(t *testing.T, path, contentType, body string, header map[string]string) (*http.Response, string) {
 	t.Helper()

@@ -76,12 +76,7 @@ func TestBodiesThatAreNotObjectsAreBadRequests(t *testing.T) {
 // An answer Warden made itself says so in its headers: the decision that made it and its reason code.
 func TestWardensOwnAnswersCarryTheirDecisionAndReason(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, "", func(c *gateway.Config) {
-		c.MaxBodyBytes = 1024
-		for i := range c.Upstreams {
-			c.Upstreams[i].Timeout = 300 * time.Millisecond
-		}
-	})
+	h := boundedHarness(t)
 	down := newHarness(t, "", upstreamsAt("http://127.0.0.1:1"))
 	tests := []struct {
 		desc                     string

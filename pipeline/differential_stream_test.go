@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/wire/sse"
 )
@@ -138,10 +139,8 @@ func checkStreamReadings(t *testing.T, format string, stream []byte, rewrite ...
 	}
 	var decided []warden.Response
 	decide := func(r warden.Response) (warden.Response, error) {
-		if len(rewrite) > 0 && rewrite[0] && len(r.Message.ToolCalls) > 0 {
-			r.Message.ToolCalls = nil
-			r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...),
-				warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+		if len(rewrite) > 0 && rewrite[0] {
+			r = pipelinetest.DenyAllCalls(r)
 		}
 		decided = append(decided, r)
 		return r, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/pipeline"
 )
 
@@ -387,10 +388,7 @@ func checkRewrite(t *testing.T, format string, body []byte) {
 			want = append(want, wardenSeen(oneResponse{resp}, format)[0])
 			continue
 		}
-		changed := resp
-		changed.Message.ToolCalls = nil // every call denied
-		changed.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...),
-			warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+		changed := pipelinetest.DenyAllCalls(resp)
 		if err := r.Set(i, changed); err != nil {
 			return // a shape Warden refuses to rewrite: it answers with an error instead
 		}

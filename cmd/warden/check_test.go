@@ -76,13 +76,7 @@ func TestCheckJSONLKeepsInputOrder(t *testing.T) {
 func TestCheckCompare(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	old := write("old.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n")
 	looser := write("looser.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n      config: {disable: [privilege-escalation]}\n")
 	stricter := write("stricter.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n      config: {allowed_commands: [ls, git]}\n")

@@ -15,13 +15,7 @@ import (
 func TestGuard(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	denied := write("denied.json", `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Cleaning up.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"rm -rf ~/\"}"}},{"id":"call_2","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":"tool_calls"}]}`)
 	asMessage := write("as_message.yaml", "version: 1\nguardrails:\n  response:\n    - use: safety\n      config: {api_errors: as_message}\n")
 	glm := write("glm.json", `{"error":{"code":"1301","message":"System detected potentially unsafe or sensitive content in input or generation."}}`)

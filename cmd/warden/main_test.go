@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,4 +116,14 @@ func TestBenchCommand(t *testing.T) {
 		{desc: "bench help offers pinning, not the proxies' process's own flag", args: []string{"bench", "--help"},
 			wantOut: []string{"--pin ", "a process of their own"}, denyOut: []string{"--serve-proxies"}},
 	})
+}
+
+// writeFile writes a test's file into dir and returns its path.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 func TestPolicyTest(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	write("deny-bash.yaml", "version: 1\nguardrails:\n  tool_call:\n    - use: allowlist\n      config: {denied_tools: [bash]}\n")
 	withConfig := write("with_config_test.yaml", "config: deny-bash.yaml\ncases:\n  - name: bash is denied\n    tool: bash\n    arguments: {command: ls}\n    want: {allow: false, code: oap.tool_not_allowed, guardrail: allowlist}\n")
 	failing := write("failing_test.yaml", "cases:\n  - name: ok\n    tool: bash\n    arguments: {command: ls}\n    want: {allow: true}\n  - name: wrong on purpose\n    tool: bash\n    arguments: {command: ls}\n    want: {allow: false, code: x.y}\n")

@@ -220,3 +220,16 @@ func AgentTools(n int, each func(name, description, schema string) string) strin
 	}
 	return "[" + strings.Join(elems, ",") + "]"
 }
+
+// DenyAllCalls is what the surfaces make of a response whose every tool call was denied and explained:
+// the calls removed and a deny message appended to the text. The differential tests rewrite answers so,
+// to hold what a client reads of a rewritten answer to what was decided.
+func DenyAllCalls(r warden.Response) warden.Response {
+	if len(r.Message.ToolCalls) == 0 {
+		return r
+	}
+	r.Message.ToolCalls = nil
+	r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...),
+		warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+	return r
+}

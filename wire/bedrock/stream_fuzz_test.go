@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/pipelinetest"
 	"github.com/agentwarden/warden/wire/bedrock"
 )
 
@@ -38,10 +39,8 @@ func FuzzStreamReadings(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, rewrite bool) {
 		var decided []warden.Response
 		decide := func(r warden.Response) (warden.Response, error) {
-			if rewrite && len(r.Message.ToolCalls) > 0 {
-				r.Message.ToolCalls = nil
-				r.Message.Content = append(append([]warden.ContentPart(nil), r.Message.Content...),
-					warden.ContentPart{Kind: warden.ContentText, Text: " Guardrail denied: the call was blocked."})
+			if rewrite {
+				r = pipelinetest.DenyAllCalls(r)
 			}
 			decided = append(decided, r)
 			return r, nil
