@@ -64,6 +64,9 @@ const (
 	DynamicProgram FindingKind = "dynamic_program"
 	// TooDeep: shells nested inside shells beyond what is analyzed.
 	TooDeep FindingKind = "too_deep"
+	// DynamicCode: code run by a shell or an interpreter that is known only at run time: decoded, computed,
+	// or produced by another program (base64 -d | sh, python -c "exec(…)", eval of a variable).
+	DynamicCode FindingKind = "dynamic_code"
 	// TooComplex: the line is longer, nests deeper or costs more to analyze than its Limits allow. Nothing
 	// else of the analysis is kept: a line analyzed in part must not read as one that runs only that part.
 	TooComplex FindingKind = "too_complex"
@@ -83,7 +86,10 @@ type Analysis struct {
 	// programs (tee, cp, mv, install, ln, dd of=, sed -i, touch, truncate, curl -o, wget -O).
 	Writes []Word
 	// Reads are files read through input redirections.
-	Reads    []Word
+	Reads []Word
+	// Effects are what the line does, command by command: what it runs, deletes, writes, reads and sends,
+	// and the system state and the state beyond files it changes.
+	Effects  []Effect
 	Findings []Finding
 	// Err is set when the command line does not parse; nothing else can then be trusted.
 	Err error
@@ -138,11 +144,16 @@ func analyzePlain(cmds []plainCommand, l Limits) *Analysis {
 func analyzePlainWith(z *analyzer, cmds []plainCommand) *analyzer {
 	var small [8][2]int
 	ranges := small[:0] // each command's commands in Analysis.Commands, wrappers and shell strings included
-	for _, c := range cmds {
+	for k, c := range cmds {
 		first := len(z.a.Commands)
+		z.feed = nil
+		if k > 0 && cmds[k-1].pipes {
+			z.feed = &feed{from: ranges[k-1][0], to: ranges[k-1][1]}
+		}
 		z.command(c.words, nil, nil, 0)
 		ranges = append(ranges, [2]int{first, len(z.a.Commands)})
 	}
+	z.feed = nil
 	for i := 0; i < len(cmds); {
 		j := i
 		for cmds[j].pipes {
@@ -188,6 +199,20 @@ type analyzer struct {
 	piped map[*syntax.BinaryCmd]bool
 	// byCall locates each call's commands in Analysis.Commands, for the pipeline checks after a walk.
 	byCall map[*syntax.CallExpr][2]int
+	// state is what the line has set up so far: working directory, variables, symlinks, aliases.
+	state lineState
+	// feed is the pipeline stage before the command being analyzed, body the heredoc or here-string it
+	// reads, stdinFiles the files redirected into it.
+	feed       *feed
+	body       *Word
+	stdinFiles []Word
+	// feeds maps a pipeline stage's command to the stage before it; stmtStart is where each statement's
+	// commands begin in Analysis.Commands; bodies and inputs are each command's heredoc and input files.
+	feeds     map[syntax.Command]*syntax.Stmt
+	stmtStart map[*syntax.Stmt]int
+	pending   map[syntax.Command]*feed
+	bodies    map[syntax.Command]*Word
+	inputs    map[syntax.Command][]Word
 }
 
 func (z *analyzer) finding(k FindingKind, detail string) {
@@ -231,7 +256,7 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 	z.walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			z.redirects(n.Redirs)
+			z.statement(n)
 		case *syntax.CallExpr:
 			z.call(n, via, depth)
 		case *syntax.DeclClause:
@@ -240,11 +265,19 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 				c.Assigns = append(c.Assigns, z.assign(as))
 			}
 			z.a.Commands = append(z.a.Commands, c)
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				z.assignVar(wi.Name.Value, "", false) // a loop variable takes values known only at run time
+			}
 		case *syntax.FuncDecl:
 			z.funcDecl(n)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				pipes = append(pipes, n)
+				if z.feeds == nil {
+					z.feeds = map[syntax.Command]*syntax.Stmt{}
+				}
+				z.feeds[firstStage(n.Y).Cmd] = lastStage(n.X)
 			}
 		}
 		return true
@@ -262,9 +295,82 @@ func (z *analyzer) assign(as *syntax.Assign) string {
 		name = as.Name.Value
 	}
 	if as.Value == nil {
+		z.assignVar(name, "", as.Array == nil && !as.Append)
 		return name + "="
 	}
-	return name + "=" + resolve(as.Value).Value
+	w := z.resolve(as.Value)
+	z.assignVar(name, w.Value, w.Literal && !as.Append && as.Index == nil)
+	return name + "=" + w.Value
+}
+
+// statement notes what a statement gives the command in it: the stage before it in a pipeline, a heredoc
+// or here-string, files redirected into it; then its redirections.
+func (z *analyzer) statement(st *syntax.Stmt) {
+	if z.stmtStart == nil {
+		z.stmtStart = map[*syntax.Stmt]int{}
+	}
+	z.stmtStart[st] = len(z.a.Commands)
+	if st.Cmd != nil {
+		if src, ok := z.feeds[st.Cmd]; ok {
+			if z.pending == nil {
+				z.pending = map[syntax.Command]*feed{}
+			}
+			f := &feed{from: z.stmtStart[src], to: len(z.a.Commands)}
+			if ce, ok := src.Cmd.(*syntax.CallExpr); ok {
+				f.body = z.bodies[ce]
+			}
+			z.pending[st.Cmd] = f
+		}
+		for _, r := range st.Redirs {
+			switch r.Op {
+			case syntax.Hdoc, syntax.DashHdoc:
+				if r.Hdoc != nil {
+					w := z.resolve(r.Hdoc)
+					if z.bodies == nil {
+						z.bodies = map[syntax.Command]*Word{}
+					}
+					z.bodies[st.Cmd] = &w
+				}
+			case syntax.WordHdoc:
+				if r.Word != nil {
+					w := z.resolve(r.Word)
+					if z.bodies == nil {
+						z.bodies = map[syntax.Command]*Word{}
+					}
+					z.bodies[st.Cmd] = &w
+				}
+			case syntax.RdrIn:
+				if r.Word != nil {
+					if z.inputs == nil {
+						z.inputs = map[syntax.Command][]Word{}
+					}
+					z.inputs[st.Cmd] = append(z.inputs[st.Cmd], z.resolvePath(z.resolve(r.Word)))
+				}
+			}
+		}
+	}
+	z.redirects(st.Redirs)
+}
+
+// firstStage and lastStage are the first and last simple stages of a pipeline.
+func firstStage(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		bc, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
+			return s
+		}
+		s = bc.X
+	}
+}
+
+func lastStage(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		bc, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
+			return s
+		}
+		s = bc.Y
+	}
 }
 
 // call records a simple command, then looks inside it: wrappers, shell strings, findings.
@@ -275,14 +381,17 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	}
 	words := make([]Word, len(ce.Args))
 	for i, w := range ce.Args {
-		words[i] = resolve(w)
+		words[i] = z.resolve(w)
 	}
 	if len(words) == 0 {
 		z.a.Commands = append(z.a.Commands, Command{Assigns: assigns, Via: via})
 		return
 	}
 	first := len(z.a.Commands)
+	savedFeed, savedBody, savedInputs := z.feed, z.body, z.stdinFiles
+	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
 	z.command(words, assigns, via, depth)
+	z.feed, z.body, z.stdinFiles = savedFeed, savedBody, savedInputs
 	if z.byCall == nil {
 		z.byCall = map[*syntax.CallExpr][2]int{}
 	}
@@ -334,24 +443,30 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 			z.a.Commands = append(z.a.Commands, Command{Program: Unknown, Args: words[1:], Assigns: assigns, Via: via})
 			return
 		}
+		if a, ok := z.state.aliases[w.Value]; ok {
+			// an alias defined earlier in the line: its text stands for the name (once: an alias is not
+			// expanded inside itself)
+			delete(z.state.aliases, w.Value)
+			rest := make([]string, 0, len(words)-1)
+			for _, x := range words[1:] {
+				rest = append(rest, "'"+strings.ReplaceAll(x.Value, "'", `'\''`)+"'")
+			}
+			z.parse(a+" "+strings.Join(rest, " "), appendVia(via, "alias "+w.Value), depth+1)
+			return
+		}
 		prog := path.Base(w.Value)
 		args := words[1:]
+		ci := len(z.a.Commands)
 		z.a.Commands = append(z.a.Commands, Command{Program: prog, Args: args, Assigns: assigns, Via: via})
-		z.writes(prog, args)
 		z.reverseShell(prog, args)
-		inner, shellString, ok := unwrap(prog, args)
-		if shellString != nil {
-			if !shellString.Literal {
-				z.finding(DynamicProgram, prog+" runs a command string known only at run time")
-				return
-			}
-			z.parse(shellString.Value, appendVia(via, prog+" -c"), depth+1)
+		if strings.Contains(w.Value, "/") {
+			z.runsFile(ci, w, prog)
+		}
+		inner, wrapper := z.programEffects(ci, prog, args, via, depth)
+		if len(inner) == 0 {
 			return
 		}
-		if !ok || len(inner) == 0 {
-			return
-		}
-		via = appendVia(via, prog)
+		via = appendVia(via, wrapper)
 		words, assigns = inner, nil
 		depth++
 		if depth > MaxDepth {
@@ -377,17 +492,18 @@ func (z *analyzer) redirects(rs []*syntax.Redirect) {
 		if r.Word == nil {
 			continue
 		}
-		w := resolve(r.Word)
+		w := z.resolvePath(z.resolve(r.Word))
 		if strings.HasPrefix(w.Value, "/dev/tcp/") || strings.HasPrefix(w.Value, "/dev/udp/") {
 			z.finding(ReverseShell, "a redirection to a network socket (/dev/tcp or /dev/udp)")
 		}
 		switch {
 		case writeOps[r.Op]:
-			z.a.Writes = append(z.a.Writes, w)
+			z.effect(Effect{Kind: Writes, Program: "", Targets: []Word{w}, Command: len(z.a.Commands)})
 		case r.Op == syntax.DplOut && !isFD(w.Value):
-			z.a.Writes = append(z.a.Writes, w) // >&file writes the file
+			z.effect(Effect{Kind: Writes, Targets: []Word{w}, Command: len(z.a.Commands)}) // >&file writes the file
 		case r.Op == syntax.RdrIn:
 			z.a.Reads = append(z.a.Reads, w)
+			z.effect(Effect{Kind: Reads, Targets: []Word{w}, Command: len(z.a.Commands)})
 		}
 	}
 }

@@ -9,7 +9,12 @@ import (
 )
 
 // resolve turns a word into its value as far as that is known without running anything.
-func resolve(w *syntax.Word) Word {
+func resolve(w *syntax.Word) Word { return resolveWith(w, nil) }
+
+// resolve is resolve with the variables the line has assigned so far.
+func (z *analyzer) resolve(w *syntax.Word) Word { return resolveWith(w, z.state.vars) }
+
+func resolveWith(w *syntax.Word, vars map[string]string) Word {
 	var b strings.Builder
 	out := Word{Literal: true}
 	for i, part := range w.Parts {
@@ -31,14 +36,14 @@ func resolve(w *syntax.Word) Word {
 				case *syntax.Lit:
 					b.WriteString(unescapeDouble(q.Value))
 				case *syntax.ParamExp:
-					param(q, i == 0 && b.Len() == 0, &b, &out)
+					param(q, i == 0 && b.Len() == 0, vars, &b, &out)
 				default:
 					out.Literal = false
 					b.WriteString(Unknown)
 				}
 			}
 		case *syntax.ParamExp:
-			param(p, i == 0, &b, &out)
+			param(p, i == 0, vars, &b, &out)
 		case *syntax.ExtGlob:
 			out.Glob = true
 			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
@@ -54,9 +59,16 @@ func resolve(w *syntax.Word) Word {
 	return out
 }
 
-// param writes a parameter expansion: $HOME at the start of a word is ~; anything else is unknown.
-func param(p *syntax.ParamExp, atStart bool, b *strings.Builder, out *Word) {
+// param writes a parameter expansion: $HOME at the start of a word is ~, a variable the line assigned one
+// literal value is that value; anything else is unknown.
+func param(p *syntax.ParamExp, atStart bool, vars map[string]string, b *strings.Builder, out *Word) {
 	simple := p.Param != nil && p.Exp == nil && p.Slice == nil && p.Repl == nil && p.Index == nil && !p.Length && !p.Excl && !p.Width
+	if simple {
+		if v, ok := vars[p.Param.Value]; ok && !strings.Contains(v, Unknown) {
+			b.WriteString(v)
+			return
+		}
+	}
 	if simple && atStart && p.Param.Value == "HOME" {
 		b.WriteString("~")
 		return

@@ -6,161 +6,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// wrapper says how a program that runs another command takes its options.
-type wrapper struct {
-	// valued lists the options that take a value as the next word (short as "u", long as "user").
-	valued string
-	// positional is how many words after the options come before the command (timeout's duration,
-	// chroot's new root, flock's file).
-	positional int
-	// assigns: NAME=value words before the command are environment settings (env).
-	assigns bool
-	// stringOpt names an option whose value is a whole command line (su -c, flock -c, env -S).
-	stringOpt string
-	// joined: the rest of the words form one command line run by a shell (watch).
-	joined bool
-}
-
-var wrappers = map[string]wrapper{
-	"sudo":         {valued: " u g h p C D r t T U R "},
-	"doas":         {valued: " u C "},
-	"run0":         {valued: " u g D "},
-	"pkexec":       {valued: " user "},
-	"env":          {valued: " u unset C chdir ", assigns: true, stringOpt: "S"},
-	"nohup":        {},
-	"exec":         {valued: " a "},
-	"command":      {},
-	"builtin":      {},
-	"time":         {valued: " f o format output "},
-	"nice":         {valued: " n adjustment "},
-	"ionice":       {valued: " c n p P u class classdata "},
-	"stdbuf":       {valued: " i o e input output error "},
-	"timeout":      {valued: " s k signal kill-after ", positional: 1},
-	"xargs":        {valued: " I L n P d E s a i l max-args max-procs delimiter eof max-chars arg-file replace max-lines "},
-	"setsid":       {},
-	"unbuffer":     {},
-	"chroot":       {valued: " userspec groups ", positional: 1},
-	"flock":        {valued: " w E timeout conflict-exit-code ", positional: 1, stringOpt: "c"},
-	"strace":       {valued: " e o p s u E I b a X "},
-	"ltrace":       {valued: " e o p s u n a "},
-	"su":           {valued: " s g G shell group supp-group ", stringOpt: "c"},
-	"runuser":      {valued: " u g G s user group supp-group shell ", stringOpt: "c"},
-	"sg":           {positional: 1},
-	"watch":        {valued: " n d interval differences ", joined: true},
-	"busybox":      {},
-	"catchsegv":    {},
-	"proxychains":  {valued: " f "},
-	"proxychains4": {valued: " f "},
-	"torsocks":     {},
-	"firejail":     {},
-	"caffeinate":   {},
-}
-
-// shells run a command string given with -c (or read one from stdin); eval-likes join their arguments.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true,
-	"posh": true, "rbash": true, "fish": true, "csh": true, "tcsh": true,
-}
-
-// unwrap returns the command a wrapper runs, or the command string a shell or eval runs.
-func unwrap(prog string, args []Word) (inner []Word, shellString *Word, ok bool) {
-	if shells[prog] {
-		return nil, shellCommandString(args), false
-	}
-	if prog == "eval" {
-		return nil, joinWords(args), false
-	}
-	if prog == "command" && len(args) > 0 && (args[0].Value == "-v" || args[0].Value == "-V") {
-		return nil, nil, false // a lookup, not a run
-	}
-	w, isWrapper := wrappers[prog]
-	if !isWrapper {
-		return nil, nil, false
-	}
-	i := 0
-	for i < len(args) {
-		a := args[i].Value
-		if a == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			break
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		long := strings.HasPrefix(a, "--")
-		if !long && len(name) > 1 {
-			// a bundle of short options: only its last letter can take a value (-nu user)
-			for _, c := range name[:len(name)-1] {
-				if w.stringOpt == string(c) {
-					return nil, ptr(joinRest(name[len(name)-1:], args[i+1:])), false
-				}
-			}
-			name = name[len(name)-1:]
-			if !strings.Contains(w.valued, " "+name+" ") && w.stringOpt != name {
-				// the rest of the bundle may be the value itself (-n10)
-				name = string(strings.TrimLeft(a, "-")[0])
-			}
-		}
-		if w.stringOpt != "" && name == w.stringOpt {
-			if hasValue {
-				return nil, &Word{Value: value, Literal: args[i].Literal}, false
-			}
-			if i+1 < len(args) {
-				return nil, &args[i+1], false
-			}
-			return nil, nil, false
-		}
-		if strings.Contains(w.valued, " "+name+" ") && !hasValue {
-			i++ // the option's value
-		}
-		i++
-	}
-	if w.assigns {
-		for i < len(args) && strings.Contains(args[i].Value, "=") && !strings.HasPrefix(args[i].Value, "=") {
-			i++
-		}
-	}
-	i += w.positional
-	if i >= len(args) {
-		return nil, nil, false
-	}
-	if w.joined {
-		return nil, joinWords(args[i:]), false
-	}
-	return args[i:], nil, true
-}
-
-func ptr(w Word) *Word { return &w }
-
-func joinRest(_ string, args []Word) Word {
-	if len(args) == 0 {
-		return Word{Literal: true}
-	}
-	return args[0]
-}
-
-// shellCommandString finds the string a shell runs with -c (bash -c, sh -lc, bash -xc 'cmd').
-func shellCommandString(args []Word) *Word {
-	for i, a := range args {
-		v := a.Value
-		if v == "--" || !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			return nil // a script file, or stdin: nothing given inline
-		}
-		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
-			if i+1 < len(args) {
-				return &args[i+1]
-			}
-			return nil
-		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
-			// takes an option name; skip it on the next round by pretending it is a flag
-			continue
-		}
-	}
-	return nil
-}
-
 func joinWords(args []Word) *Word {
 	if len(args) == 0 {
 		return nil
@@ -175,41 +20,29 @@ func joinWords(args []Word) *Word {
 	return &w
 }
 
-// fetchers bring content from the network; interpreters run what they are given.
-var (
-	fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
-		"nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true, "openssl": true, "lwp-download": true, "lynx": true}
-	interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true,
-		"nodejs": true, "php": true, "lua": true, "Rscript": true, "pwsh": true, "powershell": true, "tclsh": true, "eval": true,
-		"source": true, ".": true, "deno": true, "bun": true}
-)
-
+// runsCode says whether a program interprets code: a shell, an interpreter, source, trap.
 func runsCode(prog string) bool {
-	return shells[prog] || interpreters[prog] || strings.HasPrefix(prog, "python")
+	p := programs().lookup(prog)
+	return p != nil && p.Code != nil
 }
 
 // readsCodeFromStdin reports whether a shell or interpreter takes its program from standard input: no
-// inline program (-c, -e, -m), no script operand, or an explicit - / -s. `python3 -m json.tool` does not.
+// inline program (-c, -e), no script or module (-m), no script operand, or an explicit - / -s.
+// `python3 -m json.tool` does not.
 func readsCodeFromStdin(c Command) bool {
-	if !runsCode(c.Program) {
+	p := programs().lookup(c.Program)
+	if p == nil || p.Code == nil || !p.Code.Stdin {
 		return false
 	}
-	for _, a := range c.Args {
-		v := a.Value
-		switch {
-		case v == "-" || v == "-s" && shells[c.Program]:
-			return true
-		case v == "--":
-			return false
-		case strings.HasPrefix(v, "--eval") || v == "--command":
-			return false
-		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[1:], "cme"):
-			return false
-		case !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+"):
-			return false // a script file
-		}
+	pa := parseArgs(p, c.Args, len(p.Code.Flags) > 0)
+	cs := p.Code
+	if len(pa.values(cs.Options)) > 0 || len(cs.Files) > 0 && pa.has(cs.Files) || len(cs.Flags) > 0 && pa.has(cs.Flags) {
+		return false
 	}
-	return true
+	if len(cs.Flags) > 0 && pa.has([]string{"-s"}) {
+		return true
+	}
+	return len(pa.operands) == 0 || pa.operands[0].Value == "-"
 }
 
 // commandsOf lists the commands a statement runs, wrappers followed.
@@ -239,7 +72,10 @@ func anyOf(cmds []Command, pred func(Command) bool) bool {
 	return false
 }
 
-func isFetcher(c Command) bool { return fetchers[c.Program] }
+func isFetcher(c Command) bool {
+	p := programs().lookup(c.Program)
+	return p != nil && p.Fetches
+}
 
 func isCodeRunner(c Command) bool { return runsCode(c.Program) }
 
@@ -357,7 +193,7 @@ func (z *analyzer) reverseShell(prog string, args []Word) {
 			}
 		}
 	default:
-		if !interpreters[prog] && !strings.HasPrefix(prog, "python") {
+		if !runsCode(prog) {
 			return
 		}
 		for _, a := range args {
@@ -369,72 +205,4 @@ func (z *analyzer) reverseShell(prog string, args []Word) {
 			}
 		}
 	}
-}
-
-// writes records the files a writing program writes.
-func (z *analyzer) writes(prog string, args []Word) {
-	ops := operands(args)
-	switch prog {
-	case "tee", "touch", "truncate", "shred":
-		z.a.Writes = append(z.a.Writes, ops...)
-	case "cp", "mv", "install", "ln", "rsync", "scp":
-		for i, a := range args {
-			if (a.Value == "-t" || a.Value == "--target-directory") && i+1 < len(args) {
-				z.a.Writes = append(z.a.Writes, args[i+1])
-				return
-			}
-			if v, ok := strings.CutPrefix(a.Value, "--target-directory="); ok {
-				z.a.Writes = append(z.a.Writes, Word{Value: v, Literal: a.Literal})
-				return
-			}
-		}
-		if len(ops) >= 2 {
-			z.a.Writes = append(z.a.Writes, ops[len(ops)-1])
-		}
-	case "dd":
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				z.a.Writes = append(z.a.Writes, Word{Value: v, Literal: a.Literal, Glob: a.Glob})
-			}
-		}
-	case "sed":
-		inPlace := false
-		for _, a := range args {
-			if a.Value == "--in-place" || strings.HasPrefix(a.Value, "--in-place=") || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i") {
-				inPlace = true
-			}
-		}
-		if inPlace && len(ops) > 1 {
-			z.a.Writes = append(z.a.Writes, ops[1:]...) // the first operand is the script
-		}
-	case "curl", "wget":
-		for i, a := range args {
-			if (a.Value == "-o" || a.Value == "-O" && prog == "wget" || a.Value == "--output" || a.Value == "--output-document") && i+1 < len(args) {
-				z.a.Writes = append(z.a.Writes, args[i+1])
-			}
-		}
-	}
-}
-
-// operands returns the words that are not options (everything after "--", and words not starting with "-").
-func operands(args []Word) []Word {
-	var out []Word
-	rest := false
-	for _, a := range args {
-		if rest || !strings.HasPrefix(a.Value, "-") || a.Value == "-" {
-			out = append(out, a)
-			continue
-		}
-		if a.Value == "--" {
-			rest = true
-		}
-	}
-	return out
-}
-
-// IsWrapper reports whether a program runs another command given in its arguments (sudo, env, nohup,
-// timeout, xargs, …); Analyze lists the wrapped command on its own, with the wrapper in its Via.
-func IsWrapper(program string) bool {
-	_, ok := wrappers[program]
-	return ok
 }

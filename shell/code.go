@@ -1,0 +1,473 @@
+package shell
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Inline code is read for what it does, not run: each language's calls that delete, write, execute, open
+// connections or run code known only at run time are patterns (programs/code.yaml), and the paths the
+// code names are what those calls touch. It is a scan, not a parse: a call named anywhere counts, so
+// code is judged by the worst it can do.
+
+//go:embed programs/code.yaml
+var codeYAML []byte
+
+type codeLang struct {
+	Deletes          []string            `yaml:"deletes"`
+	RecursiveDeletes []string            `yaml:"recursive_deletes"`
+	RecursiveFlag    []string            `yaml:"recursive_flag"`
+	Executes         []string            `yaml:"executes"`
+	Lines            []string            `yaml:"lines"`
+	Dynamic          []string            `yaml:"dynamic"`
+	Network          []string            `yaml:"network"`
+	Writes           []string            `yaml:"writes"`
+	Home             []string            `yaml:"home"`
+	Destroys         map[string][]string `yaml:"destroys"`
+
+	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home []*regexp.Regexp
+	destroys                                                                           []classPatterns
+}
+
+type classPatterns struct {
+	class    string
+	patterns []*regexp.Regexp
+}
+
+var codeLangs = sync.OnceValue(func() map[string]*codeLang {
+	langs, err := loadCodeLangs(codeYAML)
+	if err != nil {
+		panic("shell: embedded code patterns: " + err.Error())
+	}
+	return langs
+})
+
+func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
+	var f struct {
+		Languages map[string]*codeLang `yaml:"languages"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	for name, l := range f.Languages {
+		var err error
+		compile := func(key string, ps []string) []*regexp.Regexp {
+			out := make([]*regexp.Regexp, 0, len(ps))
+			for _, p := range ps {
+				re, e := regexp.Compile(p)
+				if e != nil && err == nil {
+					err = fmt.Errorf("%s: %s: %v", name, key, e)
+				}
+				out = append(out, re)
+			}
+			return out
+		}
+		l.deletes, l.recursive, l.recursiveFlag = compile("deletes", l.Deletes), compile("recursive_deletes", l.RecursiveDeletes), compile("recursive_flag", l.RecursiveFlag)
+		l.executes, l.lines, l.dynamic = compile("executes", l.Executes), compile("lines", l.Lines), compile("dynamic", l.Dynamic)
+		l.network, l.writes, l.home = compile("network", l.Network), compile("writes", l.Writes), compile("home", l.Home)
+		classes := make([]string, 0, len(l.Destroys))
+		for c := range l.Destroys {
+			classes = append(classes, c)
+		}
+		sort.Strings(classes)
+		for _, c := range classes {
+			l.destroys = append(l.destroys, classPatterns{class: c, patterns: compile("destroys", l.Destroys[c])})
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return f.Languages, nil
+}
+
+func anyMatch(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// code follows the code a program interprets: by option, as an operand, or from standard input.
+func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via []string, depth int) {
+	cs := spec.Code
+	var texts []Word
+	texts = append(texts, pa.values(cs.Options)...)
+	switch {
+	case len(texts) > 0:
+	case len(cs.Flags) > 0 && pa.has(cs.Flags):
+		if len(pa.operands) > 0 {
+			texts = append(texts, pa.operands[0])
+		}
+	case len(cs.Files) > 0 && pa.has(cs.Files):
+		return // a script file or a module
+	case cs.Operand != nil && len(pa.operands) > *cs.Operand:
+		op := pa.operands[*cs.Operand]
+		if cs.File {
+			if op.Value != "-" && op.Value != "/dev/stdin" && op.Value != "/proc/self/fd/0" && op.Value != "/dev/fd/0" {
+				z.runsFile(ci, op, prog)
+				return
+			}
+			texts = z.stdinCode(ci, prog)
+			break
+		}
+		if cs.Rest {
+			texts = append(texts, *joinWords(pa.operands[*cs.Operand:]))
+		} else {
+			texts = append(texts, op)
+		}
+	case cs.Stdin && (len(pa.operands) == 0 || pa.operands[0].Value == "-" || len(cs.Flags) > 0 && pa.has([]string{"-s"})):
+		texts = z.stdinCode(ci, prog)
+	default:
+		if len(pa.operands) > 0 {
+			z.runsFile(ci, pa.operands[0], prog)
+		}
+		return
+	}
+	for _, t := range texts {
+		z.codeText(ci, cs.Lang, t, prog, via, depth)
+	}
+}
+
+// runsFile notes a script file run: one downloaded earlier in the line is remote code.
+func (z *analyzer) runsFile(ci int, f Word, prog string) {
+	r := z.resolvePath(f)
+	if z.state.fetched[path.Clean(r.Value)] || z.state.fetched[path.Clean(f.Value)] {
+		z.finding(RemoteCode, "a file downloaded earlier in the line is run")
+	}
+	z.effect(Effect{Kind: Executes, Program: prog, Class: "file", Targets: []Word{r}, Command: ci})
+}
+
+// codeText analyzes one piece of code: shell code is parsed again, other languages are scanned.
+func (z *analyzer) codeText(ci int, lang string, t Word, prog string, via []string, depth int) {
+	if !t.Literal {
+		if lang == "shell" {
+			z.finding(DynamicProgram, prog+" runs a command string known only at run time")
+		} else {
+			z.finding(DynamicCode, prog+" runs code known only at run time")
+		}
+		z.effect(Effect{Kind: Executes, Program: prog, Class: lang, Dynamic: true, Command: ci})
+		return
+	}
+	if lang == "shell" {
+		z.effect(Effect{Kind: Executes, Program: prog, Class: lang, Targets: []Word{t}, Command: ci})
+		saved := z.feed
+		z.feed = nil
+		z.parse(t.Value, appendVia(via, prog+" -c"), depth+1)
+		z.feed = saved
+		return
+	}
+	z.effect(Effect{Kind: Executes, Program: prog, Class: lang, Targets: []Word{t}, Command: ci})
+	z.scanCode(ci, lang, t.Value, prog, via, depth)
+}
+
+// scanCode reads code of a language other than shell for what it does.
+func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth int) {
+	l := codeLangs()[lang]
+	if l == nil {
+		return
+	}
+	if anyMatch(l.dynamic, src) {
+		z.finding(DynamicCode, prog+" runs code known only at run time")
+	}
+	for _, cp := range l.destroys {
+		if anyMatch(cp.patterns, src) {
+			z.effect(Effect{Kind: Destroys, Program: prog, Class: cp.class, Command: ci})
+		}
+	}
+	for _, re := range l.lines {
+		for _, m := range re.FindAllStringSubmatch(src, 16) {
+			for _, g := range m[1:] {
+				if g != "" {
+					z.line(ci, Word{Value: g, Literal: true}, prog, via, depth)
+					break
+				}
+			}
+		}
+	}
+	for _, re := range l.executes {
+		for _, loc := range re.FindAllStringIndex(src, 16) {
+			z.executesCall(ci, src[loc[1]:], prog, via, depth)
+		}
+	}
+	paths := codePaths(src, anyMatch(l.home, src))
+	targets := make([]Word, 0, len(paths))
+	for _, p := range paths {
+		targets = append(targets, z.resolvePath(Word{Value: p, Literal: true}))
+	}
+	recursive := anyMatch(l.recursive, src)
+	if recursive || anyMatch(l.deletes, src) {
+		del := targets
+		if len(del) == 0 {
+			del = []Word{{Value: Unknown}} // a delete of paths the code computes
+		}
+		z.effect(Effect{Kind: Deletes, Program: prog, Targets: del, Command: ci, Recursive: recursive || anyMatch(l.recursiveFlag, src)})
+	}
+	if anyMatch(l.writes, src) && len(targets) > 0 {
+		z.effect(Effect{Kind: Writes, Program: prog, Targets: targets, Command: ci})
+	}
+	if len(targets) > 0 {
+		z.effect(Effect{Kind: Reads, Program: prog, Targets: targets, Command: ci})
+	}
+	if anyMatch(l.network, src) {
+		z.effect(Effect{Kind: Sends, Program: prog, Data: targets, Command: ci})
+	}
+}
+
+// executesCall reads the arguments of a call that runs a command: the string literals up to the call's
+// closing parenthesis. An array of strings is one argv; a string alone is a command line; no string at all
+// is a command known only at run time.
+func (z *analyzer) executesCall(ci int, rest, prog string, via []string, depth int) {
+	args, ok := callArguments(rest)
+	lits := stringLiterals(args)
+	if !ok || len(lits) == 0 {
+		if strings.HasPrefix(strings.TrimSpace(rest), "`") || strings.Contains(args, "`") {
+			return // a template or backtick string is read by the literal scan of the whole text
+		}
+		z.finding(DynamicCode, prog+" runs a command known only at run time")
+		z.effect(Effect{Kind: Executes, Program: prog, Class: "shell", Dynamic: true, Command: ci})
+		return
+	}
+	trimmed := strings.TrimLeft(args, " \t\n(")
+	if strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "%w") || len(lits) > 1 && !strings.Contains(lits[0], " ") {
+		// an argv: quote each part so that the line runs that one command
+		parts := make([]string, len(lits))
+		for i, s := range lits {
+			parts[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+		z.line(ci, Word{Value: strings.Join(parts, " "), Literal: true}, prog, via, depth)
+		return
+	}
+	z.line(ci, Word{Value: lits[0], Literal: true}, prog, via, depth)
+}
+
+// callArguments returns the text of a call's arguments: from after the name to the parenthesis that
+// closes it (or, for a call without parentheses, the end of the line).
+func callArguments(s string) (string, bool) {
+	t := strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(t, "`") {
+		end := strings.IndexByte(t[1:], '`')
+		if end < 0 {
+			return t, false
+		}
+		return t[:end+2], true
+	}
+	if !strings.HasPrefix(t, "(") {
+		if i := strings.IndexAny(t, "\n;"); i >= 0 {
+			t = t[:i]
+		}
+		return t, true
+	}
+	d := 0
+	var quote byte
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(':
+			d++
+		case c == ')':
+			d--
+			if d == 0 {
+				return t[1:i], true
+			}
+		}
+	}
+	return t, true
+}
+
+// stringLiterals returns the string literals of code text, with simple escapes decoded; an interpolated
+// part (${…}, #{…}) stops being a literal.
+func stringLiterals(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\'' && c != '"' && c != '`' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		dynamic := false
+		for ; j < len(s) && s[j] != c; j++ {
+			if s[j] == '\\' && j+1 < len(s) {
+				j++
+				switch s[j] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				default:
+					b.WriteByte(s[j])
+				}
+				continue
+			}
+			if (s[j] == '$' || s[j] == '#') && j+1 < len(s) && s[j+1] == '{' && c != '\'' {
+				dynamic = true
+			}
+			b.WriteByte(s[j])
+		}
+		if j < len(s) && !dynamic {
+			out = append(out, b.String())
+		}
+		i = j
+	}
+	return out
+}
+
+// codePaths returns the paths code names: string literals that look like paths, and, when the code
+// computes the home directory, ~ and the relative literals under it.
+func codePaths(src string, home bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] && len(out) < 64 {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	if home {
+		add("~")
+	}
+	for _, lit := range stringLiterals(src) {
+		lit = strings.TrimSpace(lit)
+		if lit == "" || strings.ContainsAny(lit, " \n\t<>|;&") || strings.Contains(lit, "://") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, "~") || strings.HasPrefix(lit, "./") || strings.HasPrefix(lit, ".."):
+			add(lit)
+		case strings.HasPrefix(lit, ".") && len(lit) > 1 || strings.Contains(lit, "/"):
+			add(lit)
+			if home {
+				add("~/" + lit)
+			}
+		case home:
+			add("~/" + lit)
+		}
+	}
+	return out
+}
+
+// stdinCode returns the code a shell or interpreter reads from standard input: a heredoc or here-string,
+// or what the stage before it in a pipeline prints. Downloaded content is remote code (pipeline checks);
+// content a decoder or another program makes is code known only at run time.
+func (z *analyzer) stdinCode(ci int, prog string) []Word {
+	if z.body != nil {
+		return []Word{*z.body}
+	}
+	f := z.feed
+	if f == nil || f.from >= f.to {
+		return nil
+	}
+	cmds := z.a.Commands[f.from:f.to]
+	first := cmds[0]
+	switch {
+	case anyOf(cmds, isFetcher):
+		return nil // remote code, found by the pipeline checks
+	case first.Program == "echo" || first.Program == "printf":
+		if len(cmds) > 1 {
+			break
+		}
+		args := first.Args
+		for len(args) > 0 && strings.HasPrefix(args[0].Value, "-") && len(args[0].Value) <= 3 && first.Program == "echo" {
+			args = args[1:]
+		}
+		w := joinWords(args)
+		if w == nil {
+			return nil
+		}
+		v := *w
+		v.Value = strings.ReplaceAll(strings.ReplaceAll(v.Value, `\n`, "\n"), "%s", "")
+		return []Word{v}
+	case (first.Program == "cat" || first.Program == "tee") && f.body != nil && len(cmds) == 1:
+		return []Word{*f.body}
+	case (first.Program == "cat") && len(cmds) == 1 && len(first.Args) > 0:
+		z.runsFile(ci, first.Args[len(first.Args)-1], prog)
+		return nil // a script file, given through a pipe
+	}
+	return []Word{{Value: Unknown}}
+}
+
+// feed is the stage before a command in a pipeline: the range of Analysis.Commands it recorded, and the
+// heredoc or here-string it read.
+type feed struct {
+	from, to int
+	body     *Word
+}
+
+// feedListing returns what the stage before an xargs lists: the paths it starts from, as globs of what is
+// under them (find ~ | xargs rm), or a path known only at run time.
+func (z *analyzer) feedListing() []Word {
+	f := z.feed
+	if f == nil || f.from >= f.to {
+		return []Word{{Value: Unknown}}
+	}
+	c := z.a.Commands[f.from]
+	var roots []Word
+	switch c.Program {
+	case "find", "fd", "fdfind", "ls", "tree", "du":
+		pa := parseArgs(programs().lookup(c.Program), c.Args, false)
+		roots = pa.leading
+		if c.Program != "find" {
+			roots = pa.operands
+		}
+		if len(roots) == 0 {
+			roots = []Word{{Value: ".", Literal: true}}
+		}
+		if c.Program == "fd" || c.Program == "fdfind" {
+			roots = append(pa.values([]string{"--search-path", "--base-directory"}), roots[min(1, len(roots)):]...)
+			if len(roots) == 0 {
+				roots = []Word{{Value: ".", Literal: true}}
+			}
+		}
+	case "echo", "printf":
+		return c.Args
+	default:
+		return []Word{{Value: Unknown}}
+	}
+	out := make([]Word, 0, len(roots))
+	for _, r := range roots {
+		v := strings.TrimSuffix(r.Value, "/")
+		out = append(out, Word{Value: v + "/*", Literal: r.Literal, Glob: true})
+	}
+	return out
+}
+
+// feedData returns the files the stage before a command reads: their content flows into it.
+func (z *analyzer) feedData() []Word {
+	f := z.feed
+	if f == nil {
+		return nil
+	}
+	var out []Word
+	for i := range z.a.Effects {
+		e := &z.a.Effects[i]
+		if e.Command >= f.from && e.Command < f.to {
+			switch e.Kind {
+			case Reads:
+				out = append(out, e.Targets...)
+			case Sends:
+				out = append(out, e.Data...)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,675 @@
+package shell
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// EffectKind names what a command does.
+type EffectKind string
+
+// Effect kinds.
+const (
+	// Executes: a command line or code run by another program; Dynamic when it is known only at run time.
+	Executes EffectKind = "executes"
+	// Deletes: files or, when Recursive, whole trees.
+	Deletes EffectKind = "deletes"
+	// Writes: files written, created or moved to.
+	Writes EffectKind = "writes"
+	// Reads: files whose content is read.
+	Reads EffectKind = "reads"
+	// Sends: network destinations, with the files whose data flows there in Data.
+	Sends EffectKind = "sends"
+	// System: system state changed (Class: privilege, power, disks, firewall, services, users, scheduler,
+	// kernel, mounts, processes, permissions, setuid, world_writable).
+	System EffectKind = "system"
+	// Destroys: state beyond files destroyed (Class: vcs_work, vcs_history, vcs_branch_delete, database,
+	// containers, cluster, infrastructure, cloud, secrets, backups, messaging, platform, remote_resource).
+	Destroys EffectKind = "destroys"
+)
+
+// Effect is one thing a command line does.
+type Effect struct {
+	Kind EffectKind
+	// Program is the program whose effect it is (for code, the interpreter).
+	Program string
+	// Class is the kind of state a System or Destroys effect changes, or the language of code Executes.
+	Class string
+	// Targets are paths (deletes, writes, reads, system), destinations (sends) or resources (destroys),
+	// resolved against the line's working directory, variables and symlinks.
+	Targets []Word
+	// Data are the files whose content flows to a Sends effect's destinations.
+	Data []Word
+	// Recursive: a delete takes whole trees, a permission change applies to them.
+	Recursive bool
+	// Dynamic: the code executed is known only at run time.
+	Dynamic bool
+	// Command is the index in Analysis.Commands of the command with this effect.
+	Command int
+}
+
+// lineState is what a command line has set up by the time a command runs: its working directory, its
+// variables, and its symlinks. A command reads it; cd, assignments and ln change it.
+type lineState struct {
+	// cwd is the working directory: "" for the one the line starts in, a path (absolute, ~-based or
+	// relative to the start), or Unknown when it is known only at run time.
+	cwd  string
+	dirs []string // pushd's stack
+	// vars are variables assigned in the line: a value, or Unknown once assigned twice differently.
+	vars map[string]string
+	// links maps a symlink made in the line to what it points at.
+	links map[string]string
+	// fetched are files written by a program that downloads.
+	fetched map[string]bool
+	// aliases are aliases defined in the line.
+	aliases map[string]string
+}
+
+const maxLinks = 64
+
+// resolvePath resolves a path word against the line's state: a relative path against the working directory,
+// a symlink made earlier in the line to its target.
+func (z *analyzer) resolvePath(w Word) Word {
+	v := w.Value
+	if !w.Literal && !strings.HasPrefix(v, Unknown) {
+		// part known: keep it, a policy decides by the known prefix
+	}
+	if v == "" || v == "-" {
+		return w
+	}
+	st := &z.state
+	if len(st.links) > 0 {
+		first, rest, _ := strings.Cut(strings.TrimSuffix(v, "/"), "/")
+		for _, name := range []string{strings.TrimSuffix(v, "/"), first} {
+			if target, ok := st.links[name]; ok {
+				if name == first && rest != "" {
+					v = target + "/" + rest
+				} else {
+					v = target
+				}
+				break
+			}
+		}
+	}
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, Unknown) {
+		return Word{Value: v, Literal: w.Literal, Glob: w.Glob}
+	}
+	switch {
+	case st.cwd == "":
+		return Word{Value: v, Literal: w.Literal, Glob: w.Glob}
+	case st.cwd == Unknown:
+		return Word{Value: Unknown + "/" + v, Literal: false, Glob: w.Glob}
+	case strings.HasPrefix(st.cwd, "~"):
+		return Word{Value: "~" + strings.TrimSuffix(path.Clean("/"+st.cwd[1:]+"/"+v), "/"), Literal: w.Literal, Glob: w.Glob}
+	}
+	return Word{Value: path.Join(st.cwd, v), Literal: w.Literal, Glob: w.Glob}
+}
+
+// changeState follows the commands that change the line's state: cd, pushd, popd, ln -s, alias.
+func (z *analyzer) changeState(prog string, args []Word) {
+	st := &z.state
+	switch prog {
+	case "cd", "pushd", "chdir":
+		ops := parseArgs(nil, args, false).operands
+		target := Word{Value: "~", Literal: true}
+		if len(ops) > 0 {
+			target = ops[0]
+		}
+		if prog == "pushd" {
+			st.dirs = append(st.dirs, st.cwd)
+		}
+		switch {
+		case target.Value == "-" || !target.Literal:
+			st.cwd = Unknown
+		default:
+			r := z.resolvePath(target)
+			if r.Literal {
+				st.cwd = strings.TrimSuffix(r.Value, "/")
+				if st.cwd == "" {
+					st.cwd = "/"
+				}
+			} else {
+				st.cwd = Unknown
+			}
+		}
+	case "popd":
+		if n := len(st.dirs); n > 0 {
+			st.cwd, st.dirs = st.dirs[n-1], st.dirs[:n-1]
+		} else {
+			st.cwd = Unknown
+		}
+	case "ln":
+		pa := parseArgs(programs().lookup("ln"), args, false)
+		if !pa.has([]string{"-s", "--symbolic"}) || len(pa.operands) != 2 || len(st.links) >= maxLinks {
+			return
+		}
+		target, name := z.resolvePath(pa.operands[0]), pa.operands[1]
+		if !name.Literal {
+			return
+		}
+		if st.links == nil {
+			st.links = map[string]string{}
+		}
+		v := target.Value
+		if !target.Literal {
+			v = Unknown
+		}
+		st.links[strings.TrimSuffix(name.Value, "/")] = v
+	case "alias":
+		for _, a := range args {
+			name, val, ok := strings.Cut(a.Value, "=")
+			if !ok || !a.Literal {
+				continue
+			}
+			if st.aliases == nil {
+				st.aliases = map[string]string{}
+			}
+			st.aliases[name] = val
+		}
+	}
+}
+
+// assignVar records NAME=value: a value set twice to different values is known only at run time.
+func (z *analyzer) assignVar(name, value string, literal bool) {
+	if name == "" {
+		return
+	}
+	st := &z.state
+	if st.vars == nil {
+		st.vars = map[string]string{}
+	}
+	if !literal {
+		value = Unknown
+	}
+	if old, ok := st.vars[name]; ok && old != value {
+		value = Unknown
+	}
+	st.vars[name] = value
+}
+
+// programEffects records a command's effects from its program's entry, follows the code and command
+// lines it runs, and returns the command it runs as a wrapper (nil when it runs none).
+func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string, depth int) (inner []Word, innerVia string) {
+	t := programs()
+	spec := t.lookup(prog)
+	z.changeState(prog, args)
+	if spec == nil {
+		pa := parseArgs(nil, args, false)
+		reads := z.resolveAll(pa.operands)
+		for _, o := range pa.opts {
+			if o.value != nil {
+				reads = append(reads, z.resolvePath(*o.value))
+			}
+		}
+		z.effect(Effect{Kind: Reads, Program: prog, Targets: reads, Command: ci})
+		return nil, ""
+	}
+	words := args
+	verbs := spec.Verbs
+	var aliases map[string]string
+	var pa parsedArgs
+	name := prog
+	for hops := 0; ; hops++ {
+		stop := spec.Command != nil || spec.Line != nil || len(spec.Subcommands) > 0 ||
+			spec.Code != nil && (spec.Code.Rest || spec.Code.Flags != nil)
+		pa = parseArgs(spec, words, stop)
+		z.optionCode(spec, &pa, prog, via, depth, &aliases)
+		if len(spec.Subcommands) == 0 || len(pa.operands) == 0 || hops > 8 {
+			break
+		}
+		subName := pa.operands[0].Value
+		if a, ok := aliases[subName]; ok {
+			if strings.HasPrefix(a, "!") {
+				z.parse(a[1:], appendVia(via, prog+" alias"), depth+1)
+				return nil, ""
+			}
+			// a subcommand alias: its words stand for the subcommand's name
+			w := splitFields(a)
+			words = append(w, pa.rest...)
+			delete(aliases, subName)
+			continue
+		}
+		sub := t.sub(spec, subName)
+		if sub == nil {
+			break
+		}
+		spec, words, name = sub, pa.rest, name+" "+subName
+		if sub.Verbs != nil {
+			verbs = sub.Verbs
+		}
+	}
+	z.runs(ci, spec, &pa, words, prog, via, depth)
+	firstEffect := len(z.a.Effects)
+	recorded := z.declared(ci, spec, &pa, name)
+	if spec.Fetches {
+		z.fetched(firstEffect, &pa)
+	}
+	if !recorded && verbs != nil && pa.firstOperand < len(words) {
+		for _, op := range words[pa.firstOperand:] {
+			verbsList := verbs.Words
+			if len(verbsList) == 0 {
+				verbsList = destroyingVerbs
+			}
+			if op.Literal && matchWord(verbsList, op.Value) {
+				z.effect(Effect{Kind: Destroys, Program: prog, Class: verbs.Class, Command: ci})
+				break
+			}
+		}
+	}
+	if spec.Command != nil && !pa.has(spec.NoRun) {
+		cmd := pa.operandsFrom(words, *spec.Command)
+		if spec.Assigns {
+			for len(cmd) > 0 && isAssignment(cmd[0].Value) {
+				cmd = cmd[1:]
+			}
+		}
+		if prog == "xargs" || prog == "parallel" {
+			cmd = z.withStdinItems(cmd)
+		}
+		if len(cmd) > 0 {
+			return cmd, prog
+		}
+	}
+	if len(pa.after) > 0 {
+		return pa.after, prog
+	}
+	return nil, ""
+}
+
+// fetched notes the files a downloading program writes (or, with no output named, the file named after
+// the URL, as wget and curl -O save it): running one later in the line is running downloaded code.
+func (z *analyzer) fetched(firstEffect int, pa *parsedArgs) {
+	st := &z.state
+	if st.fetched == nil {
+		st.fetched = map[string]bool{}
+	}
+	named := false
+	for _, e := range z.a.Effects[firstEffect:] {
+		if e.Kind == Writes {
+			for _, t := range e.Targets {
+				st.fetched[path.Clean(t.Value)] = true
+				named = true
+			}
+		}
+	}
+	if named {
+		return
+	}
+	for _, op := range pa.operands {
+		if i := strings.Index(op.Value, "://"); i > 0 {
+			rest := op.Value[i+3:]
+			if j := strings.IndexAny(rest, "?#"); j >= 0 {
+				rest = rest[:j]
+			}
+			if base := path.Base(rest); base != "" && base != "." && base != "/" {
+				st.fetched[path.Clean(z.resolvePath(Word{Value: base, Literal: true}).Value)] = true
+			}
+		}
+	}
+}
+
+// operandsFrom returns the words from a program's n-th operand on (the command a wrapper runs).
+func (pa *parsedArgs) operandsFrom(words []Word, n int) []Word {
+	if pa.firstOperand >= len(words) {
+		return nil
+	}
+	cmd := words[pa.firstOperand:]
+	if n > len(cmd) {
+		return nil
+	}
+	return cmd[n:]
+}
+
+func isAssignment(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func splitFields(s string) []Word {
+	var out []Word
+	for _, f := range strings.Fields(s) {
+		out = append(out, Word{Value: f, Literal: true})
+	}
+	return out
+}
+
+// runs follows what a program runs: command lines in options and operands, find -exec, and code.
+func (z *analyzer) runs(ci int, spec *Program, pa *parsedArgs, words []Word, prog string, via []string, depth int) {
+	for _, v := range pa.values(spec.CommandOptions) {
+		z.line(ci, v, prog, via, depth)
+	}
+	if spec.Line != nil {
+		if rest := pa.operandsFrom(words, *spec.Line); len(rest) > 0 {
+			z.line(ci, *joinWords(rest), prog, via, depth)
+		}
+	}
+	for _, cmd := range pa.exec {
+		cmd = substitutePlaceholder(cmd, pa.leading)
+		z.command(cmd, nil, appendVia(via, prog), depth+1)
+	}
+	if spec.Code != nil {
+		z.code(ci, spec, pa, prog, via, depth)
+	}
+}
+
+// substitutePlaceholder writes find's {} as the paths find starts from: what -exec runs on is under them.
+func substitutePlaceholder(cmd, leading []Word) []Word {
+	if len(leading) == 0 {
+		leading = []Word{{Value: ".", Literal: true}}
+	}
+	var out []Word
+	for _, w := range cmd {
+		if strings.Contains(w.Value, "{}") {
+			for _, l := range leading {
+				out = append(out, Word{Value: strings.ReplaceAll(w.Value, "{}", l.Value), Literal: w.Literal && l.Literal, Glob: l.Glob})
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// withStdinItems gives a command run by xargs the items it reads: paths under what the stage before lists
+// (find ~ | xargs rm -rf deletes under ~), or, without a listing, paths known only at run time.
+func (z *analyzer) withStdinItems(cmd []Word) []Word {
+	if len(cmd) == 0 {
+		return cmd
+	}
+	items := z.feedListing()
+	out := append([]Word{}, cmd...)
+	return append(out, items...)
+}
+
+// line parses a command line a program runs.
+func (z *analyzer) line(ci int, w Word, prog string, via []string, depth int) {
+	if !w.Literal {
+		z.finding(DynamicProgram, prog+" runs a command string known only at run time")
+		z.effect(Effect{Kind: Executes, Program: prog, Class: "shell", Dynamic: true, Command: ci})
+		return
+	}
+	z.effect(Effect{Kind: Executes, Program: prog, Class: "shell", Targets: []Word{w}, Command: ci})
+	z.parse(w.Value, appendVia(via, prog+" -c"), depth+1)
+}
+
+// optionCode follows option values that are command lines by their key (ssh -o ProxyCommand=…, git -c
+// core.sshCommand=…) and collects subcommand aliases (git -c alias.x=…).
+func (z *analyzer) optionCode(spec *Program, pa *parsedArgs, prog string, via []string, depth int, aliases *map[string]string) {
+	if len(spec.OptionCode) == 0 {
+		return
+	}
+	for _, o := range pa.opts {
+		keys, ok := spec.OptionCode[o.name]
+		if !ok || o.value == nil {
+			continue
+		}
+		key, val, found := strings.Cut(o.value.Value, "=")
+		if !found {
+			key, val, found = strings.Cut(o.value.Value, " ")
+		}
+		if !found || !matchFold(keys, key) {
+			continue
+		}
+		if spec.Aliases != "" && strings.HasPrefix(strings.ToLower(key), strings.ToLower(spec.Aliases)) {
+			if *aliases == nil {
+				*aliases = map[string]string{}
+			}
+			(*aliases)[key[len(spec.Aliases):]] = val
+			continue
+		}
+		v := Word{Value: strings.TrimPrefix(val, "!"), Literal: o.value.Literal}
+		z.line(-1, v, prog, via, depth)
+	}
+}
+
+func matchFold(patterns []string, s string) bool {
+	lower := make([]string, len(patterns))
+	for i, p := range patterns {
+		lower[i] = strings.ToLower(p)
+	}
+	return matchWord(lower, strings.ToLower(s))
+}
+
+// declared records the effects a program's entry declares; it reports whether the entry declares any
+// (an entry that declares none has its operands read as paths).
+func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) bool {
+	anyReads := false
+	for i := range spec.Effects {
+		e := &spec.Effects[i]
+		if e.Kind == Reads || e.Kind == "none" {
+			anyReads = true
+		}
+		if !z.applies(e, pa) {
+			continue
+		}
+		if e.Kind == "none" {
+			continue
+		}
+		targets := z.resolveAll(pickTargets(e.Target, pa))
+		for _, v := range pa.values(plainOptions(e.Options)) {
+			targets = append(targets, z.resolvePath(v))
+		}
+		for _, prefix := range operandPrefixes(e.Options) {
+			for _, op := range pa.operands {
+				if v, ok := strings.CutPrefix(op.Value, prefix); ok {
+					targets = append(targets, z.resolvePath(Word{Value: v, Literal: op.Literal, Glob: op.Glob}))
+				}
+			}
+		}
+		eff := Effect{Kind: e.Kind, Program: name, Class: e.Class, Targets: targets, Command: ci,
+			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && pa.has(e.RecursiveWhen)}
+		if e.Kind == Sends {
+			eff.Data = z.sentData(e, pa)
+			if e.Target == "remote" {
+				if len(targets) == 0 {
+					continue // scp and rsync between local paths send nothing
+				}
+				for _, op := range pa.operands {
+					if !isRemote(op.Value) {
+						eff.Data = append(eff.Data, z.resolvePath(op))
+					}
+				}
+			}
+		}
+		if (e.Kind == Deletes || e.Kind == Writes || e.Kind == Reads) && len(targets) == 0 {
+			continue // nothing named: nothing deleted, written or read
+		}
+		z.effect(eff)
+	}
+	if !anyReads {
+		z.effect(Effect{Kind: Reads, Program: name, Targets: z.resolveAll(pa.operands), Command: ci})
+	}
+	return len(spec.Effects) > 0
+}
+
+func plainOptions(opts []string) []string {
+	var out []string
+	for _, o := range opts {
+		if !strings.HasSuffix(o, "=") {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func operandPrefixes(opts []string) []string {
+	var out []string
+	for _, o := range opts {
+		if strings.HasSuffix(o, "=") {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// applies checks an effect's conditions against the words.
+func (z *analyzer) applies(e *EffectSpec, pa *parsedArgs) bool {
+	present := func(names []string) bool {
+		if pa.has(names) {
+			return true
+		}
+		for _, op := range pa.operands {
+			if op.Literal && matchWord(names, op.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(e.When) > 0 {
+		if len(e.Value) > 0 {
+			ok := false
+			for _, v := range pa.values(e.When) {
+				for _, want := range e.Value {
+					ok = ok || strings.EqualFold(v.Value, want) || !v.Literal
+				}
+			}
+			if !ok {
+				return false
+			}
+		} else if !present(e.When) {
+			return false
+		}
+	}
+	for _, w := range e.WhenAll {
+		if !present([]string{w}) {
+			return false
+		}
+	}
+	return len(e.Unless) == 0 || !present(e.Unless)
+}
+
+// pickTargets selects an effect's operands.
+func pickTargets(target string, pa *parsedArgs) []Word {
+	ops := pa.operands
+	switch target {
+	case "none":
+		return nil
+	case "first":
+		if len(ops) > 0 {
+			return ops[:1]
+		}
+	case "last":
+		if len(ops) > 0 {
+			return ops[len(ops)-1:]
+		}
+	case "butlast":
+		if len(ops) > 1 {
+			return ops[:len(ops)-1]
+		}
+	case "rest":
+		if len(ops) > 1 {
+			return ops[1:]
+		}
+	case "leading":
+		return pa.leading
+	case "remote":
+		var out []Word
+		for _, op := range ops {
+			if isRemote(op.Value) {
+				out = append(out, op)
+			}
+		}
+		return out
+	default:
+		return ops
+	}
+	return nil
+}
+
+// isRemote says whether an scp or rsync operand names a remote host (host:path, user@host:path, rsync://).
+func isRemote(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	i := strings.IndexByte(s, ':')
+	return i > 0 && !strings.Contains(s[:i], "/")
+}
+
+// sentData returns the files a sender's options and the stage before it send.
+func (z *analyzer) sentData(e *EffectSpec, pa *parsedArgs) []Word {
+	var out []Word
+	for _, v := range pa.values(e.Data) {
+		out = append(out, z.resolvePath(v))
+	}
+	atValues := pa.values(e.DataAt)
+	if contains(e.DataAt, "operands") {
+		atValues = append(atValues, pa.operands...)
+	}
+	for _, v := range atValues {
+		if f, ok := atFile(v.Value); ok {
+			out = append(out, z.resolvePath(Word{Value: f, Literal: v.Literal, Glob: v.Glob}))
+		}
+	}
+	out = append(out, z.feedData()...)
+	out = append(out, z.stdinFiles...)
+	return out
+}
+
+// atFile reads the file of a value that sends one: @file, name=@file, name=<file, name@file (httpie),
+// with ;type=… options cut.
+func atFile(v string) (string, bool) {
+	i := strings.IndexAny(v, "@<")
+	if i < 0 {
+		return "", false
+	}
+	if i > 0 && v[i] == '<' && v[i-1] != '=' {
+		return "", false
+	}
+	f := v[i+1:]
+	if j := strings.IndexByte(f, ';'); j >= 0 {
+		f = f[:j]
+	}
+	if f == "" || f == "-" {
+		return "", false
+	}
+	return f, true
+}
+
+func (z *analyzer) resolveAll(ws []Word) []Word {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]Word, len(ws))
+	for i, w := range ws {
+		out[i] = z.resolvePath(w)
+	}
+	return out
+}
+
+// effect records an effect, and the files it writes or reads in Writes and Reads.
+func (z *analyzer) effect(e Effect) {
+	if !z.budget.take(1) {
+		return
+	}
+	switch e.Kind {
+	case Writes:
+		z.a.Writes = append(z.a.Writes, e.Targets...)
+	case Reads:
+		if len(e.Targets) == 0 {
+			return
+		}
+	}
+	z.a.Effects = append(z.a.Effects, e)
+}
+
+// HasEffect reports whether the analysis has an effect of a kind.
+func (a *Analysis) HasEffect(k EffectKind) bool {
+	for i := range a.Effects {
+		if a.Effects[i].Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

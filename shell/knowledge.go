@@ -1,0 +1,312 @@
+package shell
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// What a program does with its words is data (programs/programs.yaml, reviewed by hand, over the option
+// grammars generated from the Fig autocomplete specs into programs/fig.json); the analyzer interprets it.
+
+//go:embed programs/programs.yaml
+var programsYAML []byte
+
+// Program is what one program (or one subcommand of it) does with its words.
+type Program struct {
+	// Valued lists the options that take a value: "-n" (also -n5 and last in a bundle, -qn 5), "--lines"
+	// (also --lines=5), or a whole word when Words is set ("-name").
+	Valued []string `yaml:"valued"`
+	// Words: options are whole words (find -name, terraform -destroy), never bundles of letters.
+	Words bool `yaml:"words"`
+	// DashlessBundle: a first word without a dash is a bundle of options (tar czf out.tgz dir).
+	DashlessBundle bool `yaml:"dashless_bundle"`
+	// Command is the index of the operand from which the words are a command the program runs
+	// (nice CMD: 0; timeout 5 CMD: 1). Options end at the first operand.
+	Command *int `yaml:"command"`
+	// Line is the index of the operand from which the words, joined, are a command line run by a shell
+	// (watch, ssh host CMD, eval).
+	Line *int `yaml:"line"`
+	// NoRun are options with which the program does not run its command (command -v looks it up).
+	NoRun []string `yaml:"no_run"`
+	// CommandOptions are options whose value is a command line (su -c, env -S, rsync -e, find's -exec is Exec).
+	CommandOptions []string `yaml:"command_options"`
+	// CommandAfter are options after which the remaining words are a command (gdb --args).
+	CommandAfter []string `yaml:"command_after"`
+	// Exec are options whose following words, up to ";" or "+", are a command (find -exec).
+	Exec []string `yaml:"exec"`
+	// OptionCode maps an option to the keys of its KEY=VALUE values whose VALUE is a command line
+	// (ssh -o ProxyCommand=…, git -c core.sshCommand=…); keys are globs matched without regard to case.
+	OptionCode map[string][]string `yaml:"option_code"`
+	// Aliases is the prefix of OptionCode values that define subcommand aliases (git -c alias.x=…).
+	Aliases string `yaml:"aliases"`
+	// Assigns: NAME=value words before the command are environment settings (env).
+	Assigns bool `yaml:"assigns"`
+	// Code is the code the program interprets.
+	Code *CodeSpec `yaml:"code"`
+	// Fetches: the program brings content from the network (for downloaded code reaching a shell).
+	Fetches bool `yaml:"fetches"`
+	// Effects are what the program does to files, the network and the system.
+	Effects []EffectSpec `yaml:"effects"`
+	// Verbs: an operand matching one of the destroying verbs destroys state of a class (cloud CLIs whose
+	// subcommands are too many to list: aws ec2 terminate-instances, gcloud sql instances delete).
+	Verbs *VerbSpec `yaml:"verbs"`
+	// Subcommands are entries of their own, named by the first operand.
+	Subcommands map[string]*Program `yaml:"subcommands"`
+	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
+	Alias string `yaml:"alias"`
+
+	valued   map[string]bool
+	longs    []string // every long option the entry names, for getopt abbreviations
+	compiled bool
+}
+
+// CodeSpec says where a program takes the code it interprets.
+type CodeSpec struct {
+	// Lang names the language: shell, or one of code.yaml's.
+	Lang string `yaml:"lang"`
+	// Options are options whose value is code (python -c, node -e).
+	Options []string `yaml:"options"`
+	// Flags are options that make the first operand code (sh -c 'cmd').
+	Flags []string `yaml:"flags"`
+	// Operand is the index of the operand that is code when no code option or file option is given (awk's
+	// program, trap's action); Rest joins the operands from it on (redis-cli FLUSHALL, sqlite3 db SQL).
+	Operand *int `yaml:"operand"`
+	Rest    bool `yaml:"rest"`
+	// File: the operand names a file of code rather than being code ("-" and /dev/stdin are stdin).
+	File bool `yaml:"file"`
+	// Files are options naming a script file, or a module (python -m): then no operand or stdin is code.
+	Files []string `yaml:"files"`
+	// Stdin: without code or a script, the program reads its code from standard input.
+	Stdin bool `yaml:"stdin"`
+}
+
+// EffectSpec is one effect of a program, on the targets its words name.
+type EffectSpec struct {
+	Kind EffectKind `yaml:"kind"`
+	// Target picks the operands: operands (default), first, last, butlast, rest, leading (before the first
+	// option: find's paths), urls (every operand), remote (operands of the form host:path), none.
+	Target string `yaml:"target"`
+	// Options are options whose values are targets too; one ending in "=" is an operand prefix (dd of=).
+	Options []string `yaml:"options"`
+	// Recursive: a delete takes whole trees; RecursiveWhen: it does when one of these options is given.
+	Recursive     bool     `yaml:"recursive"`
+	RecursiveWhen []string `yaml:"recursive_when"`
+	// When: one of these options or operand words (globs) is present. Unless: none of these is.
+	When   []string `yaml:"when"`
+	Unless []string `yaml:"unless"`
+	// WhenAll: every one of these options or operand words is present.
+	WhenAll []string `yaml:"when_all"`
+	// Value: one of When's options has one of these values (curl -X DELETE), compared without case.
+	Value []string `yaml:"value"`
+	// Class is the kind of state a system or destroys effect changes.
+	Class string `yaml:"class"`
+	// Data are options whose values are files sent (curl -T); DataAt options whose values send a file
+	// when written @file or name=@file (curl -d @f, -F x=@f); "operands" there means the operands do.
+	Data   []string `yaml:"data"`
+	DataAt []string `yaml:"data_at"`
+}
+
+// VerbSpec names the operands that destroy state, for a class.
+type VerbSpec struct {
+	Class string   `yaml:"class"`
+	Words []string `yaml:"words"`
+}
+
+// destroyingVerbs are the verbs cloud and platform CLIs name their destroying subcommands with.
+var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*:delete", "*:destroy", "destroy", "destroy-*",
+	"terminate", "terminate-*", "remove", "remove-*", "purge", "purge-*", "rb", "deregister-*", "drop", "drop-*", "wipe", "erase", "nuke"}
+
+type programTable struct {
+	byName map[string]*Program
+}
+
+var programs = sync.OnceValue(func() *programTable {
+	t, err := loadPrograms(programsYAML)
+	if err != nil {
+		panic("shell: embedded program table: " + err.Error())
+	}
+	return t
+})
+
+func loadPrograms(data []byte) (*programTable, error) {
+	var f struct {
+		Programs map[string]*Program `yaml:"programs"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	t := &programTable{byName: f.Programs}
+	for name, p := range f.Programs {
+		if err := t.compile(name, p, 0); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func (t *programTable) compile(name string, p *Program, depth int) error {
+	if depth > 8 {
+		return fmt.Errorf("%s: subcommands nest too deep", name)
+	}
+	if p.Alias != "" {
+		target := t.resolveAlias(p.Alias)
+		if target == nil {
+			return fmt.Errorf("%s: alias %q names no entry", name, p.Alias)
+		}
+		if target.Alias != "" {
+			return fmt.Errorf("%s: alias %q is itself an alias", name, p.Alias)
+		}
+		return nil
+	}
+	p.valued = map[string]bool{}
+	for _, v := range p.Valued {
+		p.valued[v] = true
+	}
+	names := append(append(append([]string{}, p.Valued...), p.CommandOptions...), p.Exec...)
+	names = append(names, p.CommandAfter...)
+	if p.Code != nil {
+		names = append(append(append(names, p.Code.Options...), p.Code.Flags...), p.Code.Files...)
+		for _, o := range p.Code.Options {
+			p.valued[o] = true
+		}
+		for _, o := range p.Code.Files {
+			p.valued[o] = true
+		}
+	}
+	for _, o := range p.CommandOptions {
+		p.valued[o] = true
+	}
+	for o := range p.OptionCode {
+		p.valued[o] = true
+		names = append(names, o)
+	}
+	for i := range p.Effects {
+		e := &p.Effects[i]
+		switch e.Kind {
+		case Deletes, Writes, Reads, Sends, System, Destroys, "none":
+		default:
+			return fmt.Errorf("%s: effects[%d]: unknown kind %q", name, i, e.Kind)
+		}
+		switch e.Target {
+		case "", "operands", "first", "last", "butlast", "rest", "leading", "urls", "remote", "none":
+		default:
+			return fmt.Errorf("%s: effects[%d]: unknown target %q", name, i, e.Target)
+		}
+		if (e.Kind == System || e.Kind == Destroys) && e.Class == "" {
+			return fmt.Errorf("%s: effects[%d]: a %s effect needs a class", name, i, e.Kind)
+		}
+		for _, o := range append(append([]string{}, e.Options...), e.Data...) {
+			if !strings.HasSuffix(o, "=") {
+				p.valued[o] = true
+			}
+		}
+		for _, o := range e.DataAt {
+			if o != "operands" {
+				p.valued[o] = true
+			}
+		}
+		names = append(append(append(append(append(names, e.Options...), e.When...), e.Unless...), e.RecursiveWhen...), e.WhenAll...)
+		names = append(append(names, e.Data...), e.DataAt...)
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "--") {
+			p.longs = append(p.longs, n)
+		}
+	}
+	p.compiled = true
+	for sub, sp := range p.Subcommands {
+		if err := t.compile(name+"."+sub, sp, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveAlias finds an entry by name, "prog.sub" naming a subcommand's.
+func (t *programTable) resolveAlias(name string) *Program {
+	if p, ok := t.byName[name]; ok {
+		return p
+	}
+	prog, sub, ok := strings.Cut(name, ".")
+	if !ok {
+		return nil
+	}
+	p := t.byName[prog]
+	if p == nil {
+		return nil
+	}
+	return p.Subcommands[sub]
+}
+
+// lookup returns a program's entry: by its name, else its name without a version suffix (python3.12,
+// php8.2, node18, pip-3), or nil.
+func (t *programTable) lookup(name string) *Program {
+	p := t.byName[name]
+	if p == nil {
+		if base := unversioned(name); base != name {
+			p = t.byName[base]
+		}
+	}
+	return t.follow(p)
+}
+
+// sub returns a subcommand's entry, aliases followed.
+func (t *programTable) sub(p *Program, name string) *Program {
+	if p == nil || p.Subcommands == nil {
+		return nil
+	}
+	return t.follow(p.Subcommands[name])
+}
+
+func (t *programTable) follow(p *Program) *Program {
+	if p != nil && p.Alias != "" {
+		return t.resolveAlias(p.Alias)
+	}
+	return p
+}
+
+// unversioned strips a trailing version from a program name: python3.12 → python, php8.2 → php,
+// node18 → node, pip-3.11 → pip. A name made only of digits is left alone.
+func unversioned(name string) string {
+	i := len(name)
+	for i > 0 && (name[i-1] >= '0' && name[i-1] <= '9' || name[i-1] == '.') {
+		i--
+	}
+	if i > 0 && i < len(name) && name[i-1] == '-' {
+		i--
+	}
+	if i == 0 || i == len(name) {
+		return name
+	}
+	return name[:i]
+}
+
+// matchWord reports whether s matches one of patterns (globs whose * crosses /).
+func matchWord(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if p == s {
+			return true
+		}
+		if strings.ContainsAny(p, "*?[") {
+			if ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00")); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsWrapper reports whether a program runs another command given in its arguments (sudo, env, nohup,
+// timeout, xargs, …); Analyze lists the wrapped command on its own, with the wrapper in its Via.
+func IsWrapper(program string) bool {
+	p := programs().lookup(program)
+	return p != nil && (p.Command != nil || p.Line != nil)
+}
