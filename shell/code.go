@@ -103,6 +103,7 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via []string, depth int) {
 	cs := spec.Code
 	var texts []Word
+	stdin := false // code read from standard input: made by the stage before, not written in the line
 	texts = append(texts, pa.values(cs.Options)...)
 	switch {
 	case len(texts) > 0:
@@ -120,6 +121,7 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 				return
 			}
 			texts = z.stdinCode(ci, prog)
+			stdin = true
 			break
 		}
 		if cs.Rest {
@@ -129,6 +131,7 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		}
 	case cs.Stdin && (len(pa.operands) == 0 || pa.operands[0].Value == "-" || len(cs.Flags) > 0 && pa.has([]string{"-s"})):
 		texts = z.stdinCode(ci, prog)
+		stdin = true
 	default:
 		if len(pa.operands) > 0 {
 			z.runsFile(ci, pa.operands[0], prog)
@@ -136,6 +139,11 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		return
 	}
 	for _, t := range texts {
+		if stdin && !t.Literal {
+			z.finding(DynamicCode, prog+" runs code another program produces")
+			z.effect(Effect{Kind: Executes, Program: prog, Class: cs.Lang, Dynamic: true, Command: ci})
+			continue
+		}
 		z.codeText(ci, cs.Lang, t, prog, via, depth)
 	}
 }

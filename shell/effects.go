@@ -457,6 +457,9 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		}
 		targets := z.resolveAll(pickTargets(e.Target, pa))
 		for _, v := range pa.values(plainOptions(e.Options)) {
+			if e.Class == "mount" {
+				v = hostPath(v)
+			}
 			targets = append(targets, z.resolvePath(v))
 		}
 		for _, prefix := range operandPrefixes(e.Options) {
@@ -490,6 +493,20 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		z.effect(Effect{Kind: Reads, Program: name, Targets: z.resolveAll(pa.operands), Command: ci})
 	}
 	return len(spec.Effects) > 0
+}
+
+// hostPath is the host side of a container volume: /:/host gives /, type=bind,source=~/.ssh,… gives ~/.ssh.
+func hostPath(v Word) Word {
+	s := v.Value
+	for _, f := range strings.Split(s, ",") {
+		if k, val, ok := strings.Cut(f, "="); ok && (k == "source" || k == "src") {
+			return Word{Value: val, Literal: v.Literal}
+		}
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		s = s[:i]
+	}
+	return Word{Value: s, Literal: v.Literal, Glob: v.Glob}
 }
 
 func plainOptions(opts []string) []string {

@@ -255,6 +255,11 @@ func (t *programTable) lookup(name string) *Program {
 			p = t.byName[base]
 		}
 	}
+	if p == nil {
+		if base, _, ok := strings.Cut(name, "."); ok && base != "" {
+			p = t.byName[base] // a variant named with a suffix: mkfs.ext4, fsck.xfs
+		}
+	}
 	return t.follow(p)
 }
 

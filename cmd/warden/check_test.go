@@ -21,7 +21,7 @@ func TestCheck(t *testing.T) {
 			wantOut: []string{`"allow":true`, `"message":""`}},
 		{desc: "a denied call exits 3 with the exact deny text", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": {"command": "rm -rf ~"}}`, wantCode: 3,
 			wantOut: []string{`"allow":false`, `"action":"reject"`, `"guardrail":"commands"`, `"policy_id":"commands/destructive-delete"`,
-				`"message":"Guardrail denied: tool 'bash' was blocked (warden.destructive_delete). Reason: recursive forced deletion outside the working directory. Choose an alternative approach."`}},
+				`"message":"Guardrail denied: tool 'bash' was blocked (warden.destructive_delete). Reason: recursive deletion outside the working directory. Choose an alternative approach."`}},
 		{desc: "arguments as a JSON string are accepted", args: []string{"check"}, stdin: `{"tool": "bash", "arguments": "{\"command\": \"sudo ls\"}"}`, wantCode: 3,
 			wantOut: []string{`"code":"warden.privilege_escalation"`}},
 		{desc: "context is read", args: []string{"check"}, stdin: `{"tool": "read_file", "arguments": {"path": "a"}, "context": {"agent_id": "a1", "user_id": "u", "thread_id": "t", "is_subagent": true, "scope": "fix tests"}}`,

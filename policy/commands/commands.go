@@ -321,8 +321,10 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	s := &subject{}
 	if kind == toolWrite {
 		s.writes = []shell.Word{w}
+		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Targets: s.writes}}
 	} else {
 		s.reads = []shell.Word{w}
+		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Targets: s.reads}}
 	}
 	return c.decide(s), nil
 }
@@ -401,9 +403,11 @@ func (c *Commands) CheckAnalysis(a *shell.Analysis) warden.Decision {
 			}
 		}
 	}
-	s := &subject{a: a, writes: a.Writes, reads: a.Reads}
-	for _, cm := range a.Commands {
-		s.reads = append(s.reads, operandsOf(cm.Args)...)
+	s := &subject{a: a, writes: a.Writes, effects: a.Effects}
+	for i := range a.Effects {
+		if a.Effects[i].Kind == shell.Reads {
+			s.reads = append(s.reads, a.Effects[i].Targets...)
+		}
 	}
 	return c.decide(s)
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -40,8 +41,23 @@ type Rule struct {
 	// Reads are path classes of which a file the command line reads (any operand, an input redirection, the
 	// path of a read tool) must be in one.
 	Reads []string `yaml:"reads" json:"reads"`
-	// Finding is a structural finding of the shell analysis: fork_bomb, remote_code or reverse_shell.
+	// Finding is a structural finding of the shell analysis: fork_bomb, remote_code, reverse_shell or
+	// dynamic_code.
 	Finding string `yaml:"finding" json:"finding"`
+	// Effect is an effect the command line (or file tool) has: deletes, writes, reads, sends, system,
+	// destroys or executes. The conditions below narrow which of its effects of that kind match.
+	Effect string `yaml:"effect" json:"effect"`
+	// Paths are path classes of which one of the effect's targets must be in one; ExceptPaths are classes
+	// whose written-out targets do not count (a target known only at run time always counts).
+	Paths       []string `yaml:"paths" json:"paths"`
+	ExceptPaths []string `yaml:"except_paths" json:"except_paths"`
+	// Recursive: the effect takes whole trees (rm -r, find -delete, chmod -R).
+	Recursive bool `yaml:"recursive" json:"recursive"`
+	// Classes are the kinds of state a system or destroys effect changes (privilege, firewall, disks,
+	// vcs_work, database, cloud, …), or the languages of executed code; one must be the effect's.
+	Classes []string `yaml:"classes" json:"classes"`
+	// Data are path classes of which one file whose content a sends effect carries must be in one.
+	Data []string `yaml:"data" json:"data"`
 	// Action is reject (default: the model is told and adapts) or halt (the run ends).
 	Action string `yaml:"action" json:"action"`
 	// Code and Message are the decision's reason. Code is required.
@@ -110,8 +126,16 @@ func (r *Rule) validate(classes *pathClasses) error {
 	if r.Code == "" {
 		errs = append(errs, "code: required")
 	}
-	if !r.commandScoped() && len(r.Writes)+len(r.Reads) == 0 && r.Finding == "" {
+	if !r.commandScoped() && len(r.Writes)+len(r.Reads) == 0 && r.Finding == "" && r.Effect == "" {
 		errs = append(errs, "no condition: the rule would match everything")
+	}
+	switch shell.EffectKind(r.Effect) {
+	case "", shell.Deletes, shell.Writes, shell.Reads, shell.Sends, shell.System, shell.Destroys, shell.Executes:
+	default:
+		errs = append(errs, fmt.Sprintf("effect: unknown %q (want deletes, writes, reads, sends, system, destroys or executes)", r.Effect))
+	}
+	if r.Effect == "" && (len(r.Paths)+len(r.ExceptPaths)+len(r.Classes)+len(r.Data) > 0 || r.Recursive) {
+		errs = append(errs, "paths, except_paths, recursive, classes and data narrow an effect: set effect")
 	}
 	for _, list := range [][]string{r.Programs, r.Args, r.Assigns, flatten(r.AllArgs)} {
 		for _, p := range list {
@@ -120,15 +144,15 @@ func (r *Rule) validate(classes *pathClasses) error {
 			}
 		}
 	}
-	for _, c := range append(append(append(append([]string{}, r.Operands...), r.Writes...), r.Reads...), r.ExceptOperands...) {
+	for _, c := range slices.Concat(r.Operands, r.Writes, r.Reads, r.ExceptOperands, r.Paths, r.ExceptPaths, r.Data) {
 		if _, ok := classes.globs[c]; !ok && !isBuiltin(c) {
 			errs = append(errs, fmt.Sprintf("unknown path class %q", c))
 		}
 	}
 	switch shell.FindingKind(r.Finding) {
-	case "", shell.ForkBomb, shell.RemoteCode, shell.ReverseShell:
+	case "", shell.ForkBomb, shell.RemoteCode, shell.ReverseShell, shell.DynamicCode:
 	default:
-		errs = append(errs, fmt.Sprintf("finding: unknown %q (want fork_bomb, remote_code or reverse_shell)", r.Finding))
+		errs = append(errs, fmt.Sprintf("finding: unknown %q (want fork_bomb, remote_code, reverse_shell or dynamic_code)", r.Finding))
 	}
 	r.programs, r.args, r.assigns = compileWords(r.Programs), compileWords(r.Args), compileWords(r.Assigns)
 	r.allArgs = nil
@@ -169,9 +193,10 @@ func flatten(groups [][]string) []string {
 // subject is what a rule is matched against: the shell analysis of a command line, or the path of a file
 // tool as a write or a read.
 type subject struct {
-	a      *shell.Analysis
-	writes []shell.Word
-	reads  []shell.Word
+	a       *shell.Analysis
+	writes  []shell.Word
+	reads   []shell.Word
+	effects []shell.Effect
 }
 
 func (r *Rule) matches(s *subject, pc *pathClasses) bool {
@@ -182,6 +207,9 @@ func (r *Rule) matches(s *subject, pc *pathClasses) bool {
 		return false
 	}
 	if len(r.Reads) > 0 && !anyIn(s.reads, r.Reads, pc) {
+		return false
+	}
+	if r.Effect != "" && !r.matchEffects(s.effects, pc) {
 		return false
 	}
 	if !r.commandScoped() {
@@ -196,6 +224,43 @@ func (r *Rule) matches(s *subject, pc *pathClasses) bool {
 		}
 	}
 	return false
+}
+
+// matchEffects reports whether one effect meets every effect condition of the rule.
+func (r *Rule) matchEffects(effects []shell.Effect, pc *pathClasses) bool {
+	for i := range effects {
+		e := &effects[i]
+		if string(e.Kind) != r.Effect || r.Recursive && !e.Recursive {
+			continue
+		}
+		if len(r.Classes) > 0 && !slices.Contains(r.Classes, e.Class) {
+			continue
+		}
+		if len(r.Paths) > 0 && !anyIn(r.except(e.Targets, r.ExceptPaths, pc), r.Paths, pc) {
+			continue
+		}
+		if len(r.Data) > 0 && !anyIn(e.Data, r.Data, pc) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// except drops the targets in the classes, when they are literal: a path known only at run time may
+// resolve anywhere, so it always counts.
+func (r *Rule) except(ws []shell.Word, classes []string, pc *pathClasses) []shell.Word {
+	if len(classes) == 0 {
+		return ws
+	}
+	out := ws[:0:0]
+	for _, w := range ws {
+		if w.Literal && pc.in(w, classes) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func anyIn(words []shell.Word, classes []string, pc *pathClasses) bool {
