@@ -108,6 +108,15 @@ func parseArgs(p *Program, words []Word, stop bool) parsedArgs {
 			pa.after = words[i+1:]
 			return pa
 		}
+		if p != nil && contains(p.Pairs, v) {
+			o := option{name: v}
+			if i+2 < len(words) {
+				o.value = &words[i+2] // the second value: a destination
+			}
+			pa.opts = append(pa.opts, o)
+			i += 2
+			continue
+		}
 		switch {
 		case strings.HasPrefix(v, "--") || p != nil && p.Words || p != nil && p.valued[v]:
 			name, val, hasVal := strings.Cut(v, "=")

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -212,7 +213,7 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	name := prog
 	for hops := 0; ; hops++ {
 		stop := spec.Command != nil || spec.Line != nil || len(spec.Subcommands) > 0 ||
-			spec.Code != nil && (spec.Code.Rest || spec.Code.Flags != nil)
+			spec.Code != nil && spec.Code.Flags != nil
 		pa = parseArgs(spec, words, stop)
 		z.optionCode(spec, &pa, prog, via, depth, &aliases)
 		if len(spec.Subcommands) == 0 || len(pa.operands) == 0 || hops > 8 {
@@ -353,8 +354,18 @@ func (z *analyzer) runs(ci int, spec *Program, pa *parsedArgs, words []Word, pro
 			z.line(ci, *joinWords(rest), prog, via, depth)
 		}
 	}
+	roots := pa.leading
+	if spec.ExecRoots == "rest" {
+		roots = nil
+		if len(pa.operands) > 1 {
+			roots = pa.operands[1:]
+		}
+	}
 	for _, cmd := range pa.exec {
-		cmd = substitutePlaceholder(cmd, pa.leading)
+		if spec.ExecAppends && !slices.ContainsFunc(cmd, func(w Word) bool { return strings.Contains(w.Value, "{}") }) {
+			cmd = append(append([]Word{}, cmd...), Word{Value: "{}", Literal: true})
+		}
+		cmd = substitutePlaceholder(cmd, roots)
 		z.command(cmd, nil, appendVia(via, prog), depth+1)
 	}
 	if spec.Code != nil {
@@ -371,7 +382,11 @@ func substitutePlaceholder(cmd, leading []Word) []Word {
 	for _, w := range cmd {
 		if strings.Contains(w.Value, "{}") {
 			for _, l := range leading {
-				out = append(out, Word{Value: strings.ReplaceAll(w.Value, "{}", l.Value), Literal: w.Literal && l.Literal, Glob: l.Glob})
+				v := strings.TrimSuffix(l.Value, "/") + "/*" // what is found under the root, the root among it
+				if w.Value != "{}" {
+					v = strings.ReplaceAll(w.Value, "{}", v)
+				}
+				out = append(out, Word{Value: v, Literal: w.Literal && l.Literal, Glob: true})
 			}
 			continue
 		}

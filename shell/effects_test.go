@@ -45,7 +45,7 @@ func TestEffects(t *testing.T) {
 		{"rm -rf deletes a tree", "rm -rf /", "deletes -r /"},
 		{"rm with a long option abbreviated", "rm --recur --force ~", "deletes -r ~"},
 		{"find -delete deletes under its start", "find ~ -name '*' -delete", "deletes -r ~"},
-		{"find -exec rm runs on what find finds", `find / -maxdepth 1 -exec rm -rf {} \;`, "deletes -r /"},
+		{"find -exec rm runs on what find finds", `find / -maxdepth 1 -exec rm -rf {} \;`, "deletes -r /*"},
 		{"xargs rm deletes what the listing lists", "find ~ -type f | xargs rm -rf", "deletes -r ~/*"},
 		{"rsync --delete deletes in its destination", "rsync -a --delete empty/ ~/", "deletes -r ~/"},
 		{"mv of home elsewhere deletes it", "mv ~ /tmp/x", "deletes -r ~"},

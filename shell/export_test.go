@@ -40,25 +40,3 @@ func StepsOf(src string) int {
 func LoadPrograms() error { _, err := loadPrograms(programsYAML); return err }
 
 func LoadCodeLangs() error { _, err := loadCodeLangs(codeYAML); return err }
-
-// CommandRunners lists every table entry that runs its operands as a command, as the words that reach it
-// ("nice", "docker exec") and how many operands come before the command.
-func CommandRunners() (names []string, skips []int) {
-	t := programs()
-	var walk func(prefix string, p *Program)
-	walk = func(prefix string, p *Program) {
-		if p == nil || p.Alias != "" {
-			return
-		}
-		if p.Command != nil {
-			names, skips = append(names, prefix), append(skips, *p.Command)
-		}
-		for sub, sp := range p.Subcommands {
-			walk(prefix+" "+sub, sp)
-		}
-	}
-	for name, p := range t.byName {
-		walk(name, p)
-	}
-	return names, skips
-}

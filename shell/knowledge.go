@@ -38,8 +38,15 @@ type Program struct {
 	CommandOptions []string `yaml:"command_options"`
 	// CommandAfter are options after which the remaining words are a command (gdb --args).
 	CommandAfter []string `yaml:"command_after"`
-	// Exec are options whose following words, up to ";" or "+", are a command (find -exec).
-	Exec []string `yaml:"exec"`
+	// Exec are options whose following words, up to ";" or "+", are a command (find -exec). Its {} stands
+	// for what the program finds under its roots: the operands before the first option (find), or after the
+	// first (ExecRoots "rest": fd's pattern comes first). ExecAppends: with no {}, the items are appended
+	// (fd -x).
+	Exec        []string `yaml:"exec"`
+	ExecRoots   string   `yaml:"exec_roots"`
+	ExecAppends bool     `yaml:"exec_appends"`
+	// Pairs are options that take two values (bwrap --bind SRC DEST).
+	Pairs []string `yaml:"pairs"`
 	// OptionCode maps an option to the keys of its KEY=VALUE values whose VALUE is a command line
 	// (ssh -o ProxyCommand=…, git -c core.sshCommand=…); keys are globs matched without regard to case.
 	OptionCode map[string][]string `yaml:"option_code"`
@@ -170,7 +177,7 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 	for _, v := range p.Valued {
 		p.valued[v] = true
 	}
-	names := append(append(append([]string{}, p.Valued...), p.CommandOptions...), p.Exec...)
+	names := append(append(append(append([]string{}, p.Valued...), p.CommandOptions...), p.Exec...), p.Pairs...)
 	names = append(names, p.CommandAfter...)
 	if p.Code != nil {
 		names = append(append(append(names, p.Code.Options...), p.Code.Flags...), p.Code.Files...)
@@ -314,4 +321,27 @@ func matchWord(patterns []string, s string) bool {
 func IsWrapper(program string) bool {
 	p := programs().lookup(program)
 	return p != nil && (p.Command != nil || p.Line != nil)
+}
+
+// CommandRunners lists every program (and subcommand) the table knows to run its operands as a command,
+// as the words that reach it ("nice", "docker exec"), with how many operands come before the command
+// (timeout's duration): for tests that put a command through each, and for documentation.
+func CommandRunners() (names []string, skips []int) {
+	t := programs()
+	var walk func(prefix string, p *Program)
+	walk = func(prefix string, p *Program) {
+		if p == nil || p.Alias != "" {
+			return
+		}
+		if p.Command != nil {
+			names, skips = append(names, prefix), append(skips, *p.Command)
+		}
+		for sub, sp := range p.Subcommands {
+			walk(prefix+" "+sub, sp)
+		}
+	}
+	for name, p := range t.byName {
+		walk(name, p)
+	}
+	return names, skips
 }

@@ -69,7 +69,7 @@ func param(p *syntax.ParamExp, atStart bool, vars map[string]string, b *strings.
 			return
 		}
 	}
-	if simple && atStart && p.Param.Value == "HOME" {
+	if simple && p.Param.Value == "HOME" { // "file=@$HOME/.npmrc" names a file under ~ too
 		b.WriteString("~")
 		return
 	}
