@@ -1,5 +1,11 @@
 package shell
 
+import (
+	"encoding/json"
+
+	"go.yaml.in/yaml/v3"
+)
+
 // AnalyzeWithParser and SplitPlain let the external tests hold the plain-line reading to the parser's.
 func AnalyzeWithParser(src string) *Analysis { return analyzeWithParser(src, Limits{}.withDefaults()) }
 
@@ -37,6 +43,22 @@ func StepsOf(src string) int {
 }
 
 // LoadPrograms and LoadCodeLangs load the embedded tables, for the test that walks them.
-func LoadPrograms() error { _, err := loadPrograms(programsYAML); return err }
+func LoadPrograms() error { _, err := loadPrograms(programsYAML, figJSON); return err }
 
 func LoadCodeLangs() error { _, err := loadCodeLangs(codeYAML); return err }
+
+// TableSizes returns how many programs the reviewed table and Fig's grammars list, and how many the loaded
+// table holds.
+func TableSizes() (reviewed, fig, loaded int) {
+	var r struct {
+		Programs map[string]any `yaml:"programs"`
+	}
+	if err := yaml.Unmarshal(programsYAML, &r); err != nil {
+		panic(err)
+	}
+	var f struct{ Programs map[string]any }
+	if err := json.Unmarshal(figJSON, &f); err != nil {
+		panic(err)
+	}
+	return len(r.Programs), len(f.Programs), len(programs().byName)
+}

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -16,6 +17,9 @@ import (
 
 //go:embed programs/programs.yaml
 var programsYAML []byte
+
+//go:embed programs/fig.json
+var figJSON []byte
 
 // Program is what one program (or one subcommand of it) does with its words.
 type Program struct {
@@ -134,21 +138,52 @@ type programTable struct {
 }
 
 var programs = sync.OnceValue(func() *programTable {
-	t, err := loadPrograms(programsYAML)
+	t, err := loadPrograms(programsYAML, figJSON)
 	if err != nil {
 		panic("shell: embedded program table: " + err.Error())
 	}
 	return t
 })
 
-func loadPrograms(data []byte) (*programTable, error) {
+// reservedWords are the shell's own words, which Fig describes as commands but the parser never gives as
+// program names.
+var reservedWords = map[string]bool{"if": true, "then": true, "elif": true, "else": true, "fi": true, "while": true,
+	"until": true, "do": true, "done": true, "for": true, "case": true, "esac": true, "select": true, "function": true, "!": true}
+
+// loadPrograms reads the reviewed table and, under it, the grammars generated from Fig's specs: a program
+// the reviewed table lists keeps its entry, and gains from Fig only the subcommands it does not list (when
+// it lists some).
+func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	var f struct {
 		Programs map[string]*Program `yaml:"programs"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(reviewed))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
+	}
+	if fig != nil {
+		var g struct {
+			Source, Version, License string
+			Programs                 map[string]*Program
+		}
+		jd := json.NewDecoder(bytes.NewReader(fig))
+		jd.DisallowUnknownFields()
+		if err := jd.Decode(&g); err != nil {
+			return nil, fmt.Errorf("fig.json: %v", err)
+		}
+		for name, p := range g.Programs {
+			if reservedWords[name] || f.Programs[unversioned(name)] != nil && unversioned(name) != name {
+				continue // a versioned name of a reviewed program (python3 is python)
+			}
+			dropOptionSubcommands(p)
+			own, ok := f.Programs[name]
+			if !ok {
+				f.Programs[name] = p
+				continue
+			}
+			mergeSubcommands(own, p)
+		}
 	}
 	t := &programTable{byName: f.Programs}
 	for name, p := range f.Programs {
@@ -235,6 +270,31 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 		}
 	}
 	return nil
+}
+
+// dropOptionSubcommands removes subcommands named like options (cmake -E): an option is never an operand.
+func dropOptionSubcommands(p *Program) {
+	for name, sub := range p.Subcommands {
+		if strings.HasPrefix(name, "-") || strings.HasPrefix(name, "+") {
+			delete(p.Subcommands, name)
+			continue
+		}
+		dropOptionSubcommands(sub)
+	}
+}
+
+// mergeSubcommands adds to a reviewed entry that lists subcommands the ones Fig knows and it does not.
+func mergeSubcommands(own, fig *Program) {
+	if own.Alias != "" || len(own.Subcommands) == 0 {
+		return
+	}
+	for name, sub := range fig.Subcommands {
+		if mine, ok := own.Subcommands[name]; ok {
+			mergeSubcommands(mine, sub)
+			continue
+		}
+		own.Subcommands[name] = sub
+	}
 }
 
 // resolveAlias finds an entry by name, "prog.sub" naming a subcommand's.
@@ -344,4 +404,11 @@ func CommandRunners() (names []string, skips []int) {
 		walk(name, p)
 	}
 	return names, skips
+}
+
+// Prepare loads the embedded program and code tables (about 40 ms, once per process), so that a server
+// pays for it when it starts rather than on its first command. Analyze loads them itself when needed.
+func Prepare() {
+	programs()
+	codeLangs()
 }

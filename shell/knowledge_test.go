@@ -8,12 +8,19 @@ import (
 	"github.com/agentwarden/warden/shell"
 )
 
+// The embedded tables load strictly (an unknown key, effect kind or target, an alias to nothing, a bad
+// pattern fails), every entry and subcommand compiled, and Fig's grammars fill in what review left out.
 func TestEmbeddedTablesLoad(t *testing.T) {
+	t.Parallel()
 	if err := shell.LoadPrograms(); err != nil {
 		t.Fatal(err)
 	}
 	if err := shell.LoadCodeLangs(); err != nil {
 		t.Fatal(err)
+	}
+	reviewed, fig, loaded := shell.TableSizes()
+	if reviewed < 350 || fig < 500 || loaded < reviewed+fig/2 {
+		t.Errorf("reviewed %d, fig %d, loaded %d: want at least 350 reviewed and 500 from Fig, most of them loaded", reviewed, fig, loaded)
 	}
 }
 
@@ -30,6 +37,16 @@ func TestEveryCommandRunnerIsFollowed(t *testing.T) {
 		a := shell.Analyze(src)
 		if !slices.Contains(rendered(a), "deletes -r /") {
 			t.Errorf("%s: effects %q, want deletes -r /", src, rendered(a))
+		}
+	}
+}
+
+// What loading the program table costs, once per process, on the first command analyzed.
+func BenchmarkLoadPrograms(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := shell.LoadPrograms(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

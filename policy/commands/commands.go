@@ -181,6 +181,7 @@ func DefaultRules() ([]Rule, string, error) {
 
 // Provision compiles the policy: default and own rules, path classes, tool names.
 func (c *Commands) Provision(context.Context) error {
+	shell.Prepare()
 	def, err := loadDefault()
 	if err != nil {
 		return err
