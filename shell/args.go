@@ -92,7 +92,9 @@ func parseArgs(p *Program, words []Word, stop bool) parsedArgs {
 			}
 			continue
 		}
-		seenOption = true
+		if p == nil || !contains(p.PreOptions, v) {
+			seenOption = true
+		}
 		if p != nil && (contains(p.Exec, v)) {
 			j := i + 1
 			for j < len(words) && words[j].Value != ";" && words[j].Value != "+" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,10 +32,11 @@ type codeLang struct {
 	Network          []string            `yaml:"network"`
 	Writes           []string            `yaml:"writes"`
 	Home             []string            `yaml:"home"`
+	Walks            []string            `yaml:"walks"`
 	Destroys         map[string][]string `yaml:"destroys"`
 
-	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home []*regexp.Regexp
-	destroys                                                                           []classPatterns
+	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks []*regexp.Regexp
+	destroys                                                                                  []classPatterns
 }
 
 type classPatterns struct {
@@ -75,6 +77,7 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 		l.deletes, l.recursive, l.recursiveFlag = compile("deletes", l.Deletes), compile("recursive_deletes", l.RecursiveDeletes), compile("recursive_flag", l.RecursiveFlag)
 		l.executes, l.lines, l.dynamic = compile("executes", l.Executes), compile("lines", l.Lines), compile("dynamic", l.Dynamic)
 		l.network, l.writes, l.home = compile("network", l.Network), compile("writes", l.Writes), compile("home", l.Home)
+		l.walks = compile("walks", l.Walks)
 		classes := make([]string, 0, len(l.Destroys))
 		for c := range l.Destroys {
 			classes = append(classes, c)
@@ -112,11 +115,16 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 			texts = append(texts, pa.operands[0])
 		}
 	case len(cs.Files) > 0 && pa.has(cs.Files):
+		if slices.ContainsFunc(pa.values(cs.Files), func(w Word) bool { return isStdinPath(w.Value) }) {
+			texts = z.stdinCode(ci, prog)
+			stdin = true
+			break
+		}
 		return // a script file or a module
 	case cs.Operand != nil && len(pa.operands) > *cs.Operand:
 		op := pa.operands[*cs.Operand]
 		if cs.File {
-			if op.Value != "-" && op.Value != "/dev/stdin" && op.Value != "/proc/self/fd/0" && op.Value != "/dev/fd/0" {
+			if !isStdinPath(op.Value) {
 				z.runsFile(ci, op, prog)
 				return
 			}
@@ -129,7 +137,7 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		} else {
 			texts = append(texts, op)
 		}
-	case cs.Stdin && (len(pa.operands) == 0 || pa.operands[0].Value == "-" || len(cs.Flags) > 0 && pa.has([]string{"-s"})):
+	case cs.Stdin && (len(pa.operands) == 0 || cs.StdinAlways || isStdinPath(pa.operands[0].Value) || len(cs.Flags) > 0 && pa.has([]string{"-s"})):
 		texts = z.stdinCode(ci, prog)
 		stdin = true
 	default:
@@ -146,6 +154,15 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		}
 		z.codeText(ci, cs.Lang, t, prog, via, depth)
 	}
+}
+
+// isStdinPath says whether a script path is standard input.
+func isStdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0":
+		return true
+	}
+	return false
 }
 
 // runsFile notes a script file run: one downloaded earlier in the line is remote code.
@@ -216,11 +233,9 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	}
 	recursive := anyMatch(l.recursive, src)
 	if recursive || anyMatch(l.deletes, src) {
-		del := targets
-		if len(del) == 0 {
-			del = []Word{{Value: Unknown}} // a delete of paths the code computes
-		}
-		z.effect(Effect{Kind: Deletes, Program: prog, Targets: del, Command: ci, Recursive: recursive || anyMatch(l.recursiveFlag, src)})
+		del := z.deleteTargets(l, src)
+		recursive = recursive || anyMatch(l.recursiveFlag, src) || anyMatch(l.walks, src)
+		z.effect(Effect{Kind: Deletes, Program: prog, Targets: del, Command: ci, Recursive: recursive})
 	}
 	if anyMatch(l.writes, src) && len(targets) > 0 {
 		z.effect(Effect{Kind: Writes, Program: prog, Targets: targets, Command: ci})
@@ -231,6 +246,33 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	if anyMatch(l.network, src) {
 		z.effect(Effect{Kind: Sends, Program: prog, Data: targets, Command: ci})
 	}
+}
+
+// deleteTargets returns what the deleting calls of code delete: the paths written in their arguments
+// (~ for an expression of the home directory), or a path known only at run time for a call whose
+// argument is computed.
+func (z *analyzer) deleteTargets(l *codeLang, src string) []Word {
+	var out []Word
+	for _, res := range [][]*regexp.Regexp{l.recursive, l.deletes} {
+		for _, re := range res {
+			for _, loc := range re.FindAllStringIndex(src, 16) {
+				start := loc[1]
+				if start > 0 && src[start-1] == '(' {
+					start-- // the pattern took the call's parenthesis
+				}
+				args, _ := callArguments(src[start:])
+				home := anyMatch(l.home, args)
+				paths := codePaths(args, home)
+				if len(paths) == 0 {
+					out = append(out, Word{Value: Unknown})
+				}
+				for _, p := range paths {
+					out = append(out, z.resolvePath(Word{Value: p, Literal: true}))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // executesCall reads the arguments of a call that runs a command: the string literals up to the call's
@@ -369,6 +411,8 @@ func codePaths(src string, home bool) []string {
 			}
 		case home:
 			add("~/" + lit)
+		default:
+			add(lit) // a name in the working directory: build, dist
 		}
 	}
 	return out
@@ -451,10 +495,14 @@ func (z *analyzer) feedListing() []Word {
 	default:
 		return []Word{{Value: Unknown}}
 	}
+	suffix := "/*" // a listing of what is in a directory
+	if c.Program != "ls" {
+		suffix = "/**" // a walk of the tree under it
+	}
 	out := make([]Word, 0, len(roots))
 	for _, r := range roots {
 		v := strings.TrimSuffix(r.Value, "/")
-		out = append(out, Word{Value: v + "/*", Literal: r.Literal, Glob: true})
+		out = append(out, Word{Value: v + suffix, Literal: r.Literal, Glob: true})
 	}
 	return out
 }

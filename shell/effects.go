@@ -382,7 +382,7 @@ func substitutePlaceholder(cmd, leading []Word) []Word {
 	for _, w := range cmd {
 		if strings.Contains(w.Value, "{}") {
 			for _, l := range leading {
-				v := strings.TrimSuffix(l.Value, "/") + "/*" // what is found under the root, the root among it
+				v := strings.TrimSuffix(l.Value, "/") + "/**" // what is found under the root, at any depth
 				if w.Value != "{}" {
 					v = strings.ReplaceAll(w.Value, "{}", v)
 				}
@@ -471,6 +471,9 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 			continue
 		}
 		targets := z.resolveAll(pickTargets(e.Target, pa))
+		for _, fixed := range e.Paths {
+			targets = append(targets, Word{Value: fixed, Literal: true})
+		}
 		for _, v := range pa.values(plainOptions(e.Options)) {
 			if e.Class == "mount" {
 				v = hostPath(v)
@@ -486,6 +489,9 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		}
 		eff := Effect{Kind: e.Kind, Program: name, Class: e.Class, Targets: targets, Command: ci,
 			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && pa.has(e.RecursiveWhen)}
+		if e.Kind == Deletes && slices.ContainsFunc(targets, isTree) {
+			eff.Recursive = true // each thing under a tree, found by find or listed into xargs: the tree
+		}
 		if e.Kind == Sends {
 			eff.Data = z.sentData(e, pa)
 			if e.Target == "remote" {
@@ -505,10 +511,19 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		z.effect(eff)
 	}
 	if !anyReads {
-		z.effect(Effect{Kind: Reads, Program: name, Targets: z.resolveAll(pa.operands), Command: ci})
+		ops := pa.operands
+		if n := spec.Command; n != nil && *n < len(ops) {
+			ops = ops[:*n] // what comes before the command it runs: timeout's duration, chroot's root
+		} else if spec.Line != nil && *spec.Line < len(ops) {
+			ops = ops[:*spec.Line]
+		}
+		z.effect(Effect{Kind: Reads, Program: name, Targets: z.resolveAll(ops), Command: ci})
 	}
 	return len(spec.Effects) > 0
 }
+
+// isTree says whether a target stands for everything under a directory, at any depth (find's results).
+func isTree(w Word) bool { return strings.HasSuffix(w.Value, "/**") }
 
 // hostPath is the host side of a container volume: /:/host gives /, type=bind,source=~/.ssh,… gives ~/.ssh.
 func hostPath(v Word) Word {
@@ -572,8 +587,8 @@ func (z *analyzer) applies(e *EffectSpec, pa *parsedArgs) bool {
 			return false
 		}
 	}
-	for _, w := range e.WhenAll {
-		if !present([]string{w}) {
+	for _, group := range e.WhenAll {
+		if !present(group) {
 			return false
 		}
 	}

@@ -51,6 +51,9 @@ type Program struct {
 	ExecAppends bool     `yaml:"exec_appends"`
 	// Pairs are options that take two values (bwrap --bind SRC DEST).
 	Pairs []string `yaml:"pairs"`
+	// PreOptions are options that come before the operands an expression works on (find -L ~ -delete):
+	// they do not end the leading operands.
+	PreOptions []string `yaml:"pre_options"`
 	// OptionCode maps an option to the keys of its KEY=VALUE values whose VALUE is a command line
 	// (ssh -o ProxyCommand=…, git -c core.sshCommand=…); keys are globs matched without regard to case.
 	OptionCode map[string][]string `yaml:"option_code"`
@@ -93,8 +96,10 @@ type CodeSpec struct {
 	File bool `yaml:"file"`
 	// Files are options naming a script file, or a module (python -m): then no operand or stdin is code.
 	Files []string `yaml:"files"`
-	// Stdin: without code or a script, the program reads its code from standard input.
-	Stdin bool `yaml:"stdin"`
+	// Stdin: without code or a script, the program reads its code from standard input; StdinAlways: even
+	// with operands, which are not scripts (psql's and mysql's database names).
+	Stdin       bool `yaml:"stdin"`
+	StdinAlways bool `yaml:"stdin_always"`
 }
 
 // EffectSpec is one effect of a program, on the targets its words name.
@@ -111,12 +116,14 @@ type EffectSpec struct {
 	// When: one of these options or operand words (globs) is present. Unless: none of these is.
 	When   []string `yaml:"when"`
 	Unless []string `yaml:"unless"`
-	// WhenAll: every one of these options or operand words is present.
-	WhenAll []string `yaml:"when_all"`
+	// WhenAll: from every group, one of its options or operand words is present.
+	WhenAll [][]string `yaml:"when_all"`
 	// Value: one of When's options has one of these values (curl -X DELETE), compared without case.
 	Value []string `yaml:"value"`
 	// Class is the kind of state a system or destroys effect changes.
 	Class string `yaml:"class"`
+	// Paths are targets the effect always has (env reads the environment, /proc/self/environ).
+	Paths []string `yaml:"paths"`
 	// Data are options whose values are files sent (curl -T); DataAt options whose values send a file
 	// when written @file or name=@file (curl -d @f, -F x=@f); "operands" there means the operands do.
 	Data   []string `yaml:"data"`
@@ -255,11 +262,14 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 				p.valued[o] = true
 			}
 		}
-		names = append(append(append(append(append(names, e.Options...), e.When...), e.Unless...), e.RecursiveWhen...), e.WhenAll...)
+		names = append(append(append(append(names, e.Options...), e.When...), e.Unless...), e.RecursiveWhen...)
+		for _, g := range e.WhenAll {
+			names = append(names, g...)
+		}
 		names = append(append(names, e.Data...), e.DataAt...)
 	}
 	for _, n := range names {
-		if strings.HasPrefix(n, "--") {
+		if strings.HasPrefix(n, "--") && !strings.ContainsAny(n, "= *?[") {
 			p.longs = append(p.longs, n)
 		}
 	}

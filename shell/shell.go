@@ -397,7 +397,10 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	}
 	z.byCall[ce] = [2]int{first, len(z.a.Commands)}
 	if anyOf(z.a.Commands[first:], isCodeRunner) {
-		z.substitutions(ce)
+		z.substitutions(ce, via, depth)
+	}
+	if hasSubstitution(ce) {
+		z.sendsSubstituted(ce, first)
 	}
 }
 
@@ -473,6 +476,22 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 			z.finding(TooDeep, "wrappers nested more than "+strconv.Itoa(MaxDepth)+" deep")
 			return
 		}
+	}
+}
+
+// sendsSubstituted adds to the sends of a call the files its substitutions read: curl -H "$(cat .env)".
+func (z *analyzer) sendsSubstituted(ce *syntax.CallExpr, first int) {
+	var data []Word
+	computed := false
+	for i := range z.a.Effects {
+		e := &z.a.Effects[i]
+		if e.Kind != Sends || e.Command < first {
+			continue
+		}
+		if !computed {
+			data, computed = z.substitutionData(ce), true
+		}
+		e.Data = append(e.Data, data...)
 	}
 }
 

@@ -73,6 +73,10 @@ func param(p *syntax.ParamExp, atStart bool, vars map[string]string, b *strings.
 		b.WriteString("~")
 		return
 	}
+	if simple && atStart && p.Param.Value == "TMPDIR" {
+		b.WriteString("/tmp") // the temporary directory: where it is matters less than that it is one
+		return
+	}
 	out.Literal = false
 	b.WriteString(Unknown)
 }

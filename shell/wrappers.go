@@ -46,21 +46,22 @@ func readsCodeFromStdin(c Command) bool {
 }
 
 // commandsOf lists the commands a statement runs, wrappers followed.
-func (z *analyzer) commandsOf(n syntax.Node) []Command {
-	var out []Command
+func (z *analyzer) commandsOf(n syntax.Node) []Command { return z.inside(n).Commands }
+
+// inside analyzes the calls inside a node (a substitution) on their own: their commands and effects.
+func (z *analyzer) inside(n syntax.Node) *Analysis {
+	inner := &analyzer{a: &Analysis{}, limits: z.limits, budget: z.budget, base: z.base}
 	z.walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-			inner := &analyzer{a: &Analysis{}, limits: z.limits, budget: z.budget, base: z.base}
 			words := make([]Word, len(ce.Args))
 			for i, w := range ce.Args {
 				words[i] = resolve(w)
 			}
 			inner.command(words, nil, nil, MaxDepth-2)
-			out = append(out, inner.a.Commands...)
 		}
 		return true
 	})
-	return out
+	return inner.a
 }
 
 func anyOf(cmds []Command, pred func(Command) bool) bool {
@@ -115,25 +116,77 @@ func (z *analyzer) piping(n int, stage func(i int, pred func(Command) bool) bool
 	}
 }
 
-// substitutions finds a shell or interpreter given downloaded code through $(…) or <(…); the caller has
-// found that the call runs one.
-func (z *analyzer) substitutions(ce *syntax.CallExpr) {
+// substitutions follows the code a shell or interpreter is given through $(…) or <(…); the caller has found
+// that the call runs one. Downloaded content is remote code; the literal output of echo or printf is code
+// analyzed as if written in place; any other program's output is code known only at run time.
+func (z *analyzer) substitutions(ce *syntax.CallExpr, via []string, depth int) {
 	for _, w := range ce.Args[1:] {
-		found := false
-		z.walk(w, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.CmdSubst:
-				found = found || anyOf(z.commandsOf(n), isFetcher)
+		for _, part := range w.Parts {
+			var n syntax.Node
+			switch p := part.(type) {
 			case *syntax.ProcSubst:
-				found = found || anyOf(z.commandsOf(n), isFetcher)
+				n = p
+			case *syntax.CmdSubst:
+				n = p
+			case *syntax.DblQuoted:
+				for _, q := range p.Parts {
+					if cs, ok := q.(*syntax.CmdSubst); ok {
+						n = cs
+					}
+				}
 			}
-			return !found
-		})
-		if found {
-			z.finding(RemoteCode, "a shell or interpreter runs downloaded content")
-			return
+			if n == nil {
+				continue
+			}
+			inner := z.inside(n)
+			switch {
+			case anyOf(inner.Commands, isFetcher):
+				z.finding(RemoteCode, "a shell or interpreter runs downloaded content")
+				return
+			case len(inner.Commands) == 1 && (inner.Commands[0].Program == "echo" || inner.Commands[0].Program == "printf"):
+				if text := joinWords(echoed(inner.Commands[0])); text != nil && text.Literal {
+					if _, isProc := n.(*syntax.ProcSubst); isProc {
+						z.parse(text.Value, appendVia(via, "<(…)"), depth+1)
+					}
+					continue
+				}
+				fallthrough
+			default:
+				if _, isProc := n.(*syntax.ProcSubst); isProc {
+					z.finding(DynamicCode, "a shell or interpreter runs what another program writes")
+				}
+			}
 		}
 	}
+}
+
+// echoed returns the words echo or printf prints, without echo's options.
+func echoed(c Command) []Word {
+	args := c.Args
+	for len(args) > 0 && c.Program == "echo" && len(args[0].Value) <= 3 && strings.HasPrefix(args[0].Value, "-") {
+		args = args[1:]
+	}
+	return args
+}
+
+// substitutionData returns the files the commands inside a call's substitutions read: what a sender
+// given $(cat .env) sends.
+func (z *analyzer) substitutionData(ce *syntax.CallExpr) []Word {
+	var out []Word
+	for _, w := range ce.Args {
+		z.walk(w, func(n syntax.Node) bool {
+			if cs, ok := n.(*syntax.CmdSubst); ok {
+				for _, e := range z.inside(cs).Effects {
+					if e.Kind == Reads {
+						out = append(out, e.Targets...)
+					}
+				}
+				return false
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // funcDecl finds a fork bomb: a function that calls itself in a pipeline or in the background.
