@@ -23,6 +23,8 @@ type parsedArgs struct {
 	after []Word
 	// leading are the operands before the first option (find's starting points).
 	leading []Word
+	// unknown: a word may be several words known only at run time ($X unquoted), options among them.
+	unknown bool
 }
 
 func (pa *parsedArgs) has(names []string) bool {
@@ -53,6 +55,9 @@ func parseArgs(p *Program, words []Word, stop bool) parsedArgs {
 	seenOption := false
 	for i := 0; i < len(words); i++ {
 		v := words[i].Value
+		if words[i].Split && !words[i].Literal {
+			pa.unknown = true
+		}
 		operand := func() bool {
 			if pa.firstOperand == len(words) {
 				pa.firstOperand = i

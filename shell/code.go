@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Inline code is read for what it does, not run: each language's calls that delete, write, execute, open
@@ -116,7 +117,7 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		}
 	case len(cs.Files) > 0 && pa.has(cs.Files):
 		if slices.ContainsFunc(pa.values(cs.Files), func(w Word) bool { return isStdinPath(w.Value) }) {
-			texts = z.stdinCode(ci, prog)
+			texts = z.stdinCode(ci, prog, via, depth)
 			stdin = true
 			break
 		}
@@ -125,10 +126,10 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 		op := pa.operands[*cs.Operand]
 		if cs.File {
 			if !isStdinPath(op.Value) {
-				z.runsFile(ci, op, prog)
+				z.runsFile(ci, op, prog, via, depth)
 				return
 			}
-			texts = z.stdinCode(ci, prog)
+			texts = z.stdinCode(ci, prog, via, depth)
 			stdin = true
 			break
 		}
@@ -138,11 +139,11 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 			texts = append(texts, op)
 		}
 	case cs.Stdin && (len(pa.operands) == 0 || cs.StdinAlways || isStdinPath(pa.operands[0].Value) || len(cs.Flags) > 0 && pa.has([]string{"-s"})):
-		texts = z.stdinCode(ci, prog)
+		texts = z.stdinCode(ci, prog, via, depth)
 		stdin = true
 	default:
 		if len(pa.operands) > 0 {
-			z.runsFile(ci, pa.operands[0], prog)
+			z.runsFile(ci, pa.operands[0], prog, via, depth)
 		}
 		return
 	}
@@ -165,13 +166,55 @@ func isStdinPath(p string) bool {
 	return false
 }
 
-// runsFile notes a script file run: one downloaded earlier in the line is remote code.
-func (z *analyzer) runsFile(ci int, f Word, prog string) {
+// runsFile notes a script file run: one downloaded earlier in the line is remote code; one the line wrote
+// text into is that text, analyzed as the program's language (shell for a file run as a program).
+func (z *analyzer) runsFile(ci int, f Word, prog string, via []string, depth int) {
 	r := z.resolvePath(f)
 	if z.state.fetched[path.Clean(r.Value)] || z.state.fetched[path.Clean(f.Value)] {
 		z.finding(RemoteCode, "a file downloaded earlier in the line is run")
 	}
 	z.effect(Effect{Kind: Executes, Program: prog, Class: "file", Targets: []Word{r}, Command: ci})
+	if text, ok := z.state.written[path.Clean(r.Value)]; ok {
+		lang := "shell"
+		if p := programs().lookup(prog); p != nil && p.Code != nil {
+			lang = p.Code.Lang
+		}
+		z.codeText(ci, lang, Word{Value: text, Literal: true}, prog, via, depth)
+	}
+}
+
+// scripts notes the literal text a call writes into files: echo or printf redirected into one, tee or
+// cat given a heredoc or here-string. Text of another origin makes the file's content unknown again.
+func (z *analyzer) scripts(ce *syntax.CallExpr, first int) {
+	if first >= len(z.a.Commands) {
+		return
+	}
+	c := z.a.Commands[first]
+	var text *Word
+	switch c.Program {
+	case "echo", "printf":
+		text = joinWords(echoed(c))
+		if text != nil && c.Program == "printf" {
+			text.Value = strings.ReplaceAll(text.Value, `\n`, "\n")
+		}
+	case "cat", "tee":
+		text = z.body
+	}
+	targets := z.outputs[ce]
+	if c.Program == "tee" {
+		targets = append(targets, z.resolveAll(parseArgs(nil, c.Args, false).operands)...)
+	}
+	for _, t := range targets {
+		if z.state.written == nil {
+			z.state.written = map[string]string{}
+		}
+		key := path.Clean(t.Value)
+		if text == nil || !text.Literal {
+			delete(z.state.written, key)
+			continue
+		}
+		z.state.written[key] += text.Value + "\n"
+	}
 }
 
 // codeText analyzes one piece of code: shell code is parsed again, other languages are scanned.
@@ -421,7 +464,7 @@ func codePaths(src string, home bool) []string {
 // stdinCode returns the code a shell or interpreter reads from standard input: a heredoc or here-string,
 // or what the stage before it in a pipeline prints. Downloaded content is remote code (pipeline checks);
 // content a decoder or another program makes is code known only at run time.
-func (z *analyzer) stdinCode(ci int, prog string) []Word {
+func (z *analyzer) stdinCode(ci int, prog string, via []string, depth int) []Word {
 	if z.body != nil {
 		return []Word{*z.body}
 	}
@@ -452,7 +495,7 @@ func (z *analyzer) stdinCode(ci int, prog string) []Word {
 	case (first.Program == "cat" || first.Program == "tee") && f.body != nil && len(cmds) == 1:
 		return []Word{*f.body}
 	case (first.Program == "cat") && len(cmds) == 1 && len(first.Args) > 0:
-		z.runsFile(ci, first.Args[len(first.Args)-1], prog)
+		z.runsFile(ci, first.Args[len(first.Args)-1], prog, via, depth)
 		return nil // a script file, given through a pipe
 	}
 	return []Word{{Value: Unknown}}

@@ -65,6 +65,8 @@ type lineState struct {
 	fetched map[string]bool
 	// aliases are aliases defined in the line.
 	aliases map[string]string
+	// written are files the line wrote literal text into (echo … > x.sh): running one runs that text.
+	written map[string]string
 }
 
 const maxLinks = 64
@@ -194,7 +196,7 @@ func (z *analyzer) assignVar(name, value string, literal bool) {
 func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string, depth int) (inner []Word, innerVia string) {
 	t := programs()
 	spec := t.lookup(prog)
-	z.changeState(prog, args)
+	defer z.changeState(prog, args) // after the command's own effects: ln -s x ~/.bashrc writes ~/.bashrc
 	if spec == nil {
 		pa := parseArgs(nil, args, false)
 		reads := z.resolveAll(pa.operands)
@@ -210,6 +212,7 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	verbs := spec.Verbs
 	var aliases map[string]string
 	var pa parsedArgs
+	var parent *Program
 	name := prog
 	for hops := 0; ; hops++ {
 		stop := spec.Command != nil || spec.Line != nil || len(spec.Subcommands) > 0 ||
@@ -235,10 +238,18 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 		if sub == nil {
 			break
 		}
+		parent = spec
 		spec, words, name = sub, pa.rest, name+" "+subName
 		if sub.Verbs != nil {
 			verbs = sub.Verbs
 		}
+	}
+	if spec.ConfigOf != "" && parent != nil {
+		z.configCode(ci, parent, spec, &pa, prog, via, depth)
+	}
+	if mod, rest := moduleOf(spec, words); mod != nil {
+		mpa := parseArgs(mod, rest, false)
+		z.declared(ci, mod, &mpa, name)
 	}
 	z.runs(ci, spec, &pa, words, prog, via, depth)
 	firstEffect := len(z.a.Effects)
@@ -308,6 +319,42 @@ func (z *analyzer) fetched(firstEffect int, pa *parsedArgs) {
 			}
 		}
 	}
+}
+
+// moduleOf returns the entry of the module a program runs (python -m http.server) and the words after its
+// name, which are the module's own.
+func moduleOf(spec *Program, words []Word) (*Program, []Word) {
+	if len(spec.Modules) == 0 || spec.Code == nil {
+		return nil, nil
+	}
+	for i, w := range words {
+		for _, opt := range spec.Code.Files {
+			switch {
+			case w.Value == opt && i+1 < len(words):
+				return spec.Modules[words[i+1].Value], words[i+2:]
+			case strings.HasPrefix(w.Value, opt) && len(w.Value) > len(opt) && !strings.HasPrefix(opt, "--"):
+				return spec.Modules[w.Value[len(opt):]], words[i+1:]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// configCode follows a configuration write (git config KEY VALUE) whose key is one the program runs as
+// code: the value is analyzed as the command line it will be, and setting it is code that runs later,
+// after the session (persistence).
+func (z *analyzer) configCode(ci int, parent, spec *Program, pa *parsedArgs, prog string, via []string, depth int) {
+	keys := parent.OptionCode[spec.ConfigOf]
+	if len(pa.operands) < 2 || !pa.operands[0].Literal || !matchFold(keys, pa.operands[0].Value) {
+		return
+	}
+	v := *joinWords(pa.operands[1:])
+	if parent.Aliases != "" && strings.HasPrefix(strings.ToLower(pa.operands[0].Value), parent.Aliases) && !strings.HasPrefix(v.Value, "!") {
+		return // an alias for a subcommand (alias.co checkout), not a command line
+	}
+	v.Value = strings.TrimPrefix(v.Value, "!")
+	z.line(ci, v, prog, via, depth)
+	z.effect(Effect{Kind: System, Program: prog, Class: "autostart", Command: ci})
 }
 
 // operandsFrom returns the words from a program's n-th operand on (the command a wrapper runs).
@@ -471,8 +518,12 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 			continue
 		}
 		targets := z.resolveAll(pickTargets(e.Target, pa))
-		for _, fixed := range e.Paths {
-			targets = append(targets, Word{Value: fixed, Literal: true})
+		var fixed []Word
+		for _, p := range e.Paths {
+			fixed = append(fixed, z.resolvePath(Word{Value: p, Literal: true}))
+		}
+		if e.Kind != Sends {
+			targets = append(targets, fixed...)
 		}
 		for _, v := range pa.values(plainOptions(e.Options)) {
 			if e.Class == "mount" {
@@ -488,12 +539,15 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 			}
 		}
 		eff := Effect{Kind: e.Kind, Program: name, Class: e.Class, Targets: targets, Command: ci,
-			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && pa.has(e.RecursiveWhen)}
+			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && (pa.has(e.RecursiveWhen) || pa.unknown)}
 		if e.Kind == Deletes && slices.ContainsFunc(targets, isTree) {
 			eff.Recursive = true // each thing under a tree, found by find or listed into xargs: the tree
 		}
 		if e.Kind == Sends {
-			eff.Data = z.sentData(e, pa)
+			eff.Data = append(z.sentData(e, pa), fixed...)
+			if e.DataTarget != "" {
+				eff.Data = append(eff.Data, z.resolveAll(pickTargets(e.DataTarget, pa))...)
+			}
 			if e.Target == "remote" {
 				if len(targets) == 0 {
 					continue // scp and rsync between local paths send nothing
@@ -559,11 +613,16 @@ func operandPrefixes(opts []string) []string {
 	return out
 }
 
-// applies checks an effect's conditions against the words.
+// applies checks an effect's conditions against the words. A word that may be several words (an
+// unquoted expansion known only at run time) may be any option, so it meets every condition but unless.
 func (z *analyzer) applies(e *EffectSpec, pa *parsedArgs) bool {
+	unless := false
 	present := func(names []string) bool {
 		if pa.has(names) {
 			return true
+		}
+		if pa.unknown && !unless {
+			return true // a word that may be any option: it may be one of these
 		}
 		for _, op := range pa.operands {
 			if op.Literal && matchWord(names, op.Value) {
@@ -592,6 +651,7 @@ func (z *analyzer) applies(e *EffectSpec, pa *parsedArgs) bool {
 			return false
 		}
 	}
+	unless = true
 	return len(e.Unless) == 0 || !present(e.Unless)
 }
 

