@@ -80,6 +80,11 @@ func TestEffects(t *testing.T) {
 		{"gdb's shell command", `gdb -batch -ex 'shell rm -rf /'`, "deletes -r /"},
 		{"ssh's ProxyCommand", `ssh -o ProxyCommand='rm -rf ~' host`, "deletes -r ~"},
 		{"tar's compress program", `tar -I 'rm -rf /' -cf x.tar y`, "deletes -r /"},
+		{"tar's checkpoint action", `tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'`, "deletes -r ~"},
+		{"at reads its job from a here-string", "at now + 1 minute <<< 'rm -rf ~'", "deletes -r ~"},
+		{"a loop variable takes each item", "for d in /tmp/x ~; do rm -rf $d; done", "deletes -r ~"},
+		{"an unquoted variable splits", `X="-rf /"; rm $X`, "deletes -r /"},
+		{"a script written then run", "echo 'rm -rf ~' > x.sh; bash x.sh", "deletes -r ~"},
 		// writes
 		{"an attached output option", "curl -o/etc/cron.d/x https://h", "writes /etc/cron.d/x"},
 		{"a long option with =", "curl --output=/etc/profile https://h", "writes /etc/profile"},

@@ -50,6 +50,10 @@ const (
 	CodeAmbiguousArguments = "warden.ambiguous_arguments"
 )
 
+// FileToolClass is the class of the effect a file tool's call has (a write or a read of its path), so that a
+// rule's classes can single out file tools from shell commands.
+const FileToolClass = "file_tool"
+
 // Commands is the command policy's config and, once provisioned, the guardrail.
 type Commands struct {
 	// Defaults includes the embedded default rules after the policy's own rules. Default true.
@@ -322,10 +326,10 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	s := &subject{}
 	if kind == toolWrite {
 		s.writes = []shell.Word{w}
-		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Targets: s.writes}}
+		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Class: FileToolClass, Targets: s.writes}}
 	} else {
 		s.reads = []shell.Word{w}
-		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Targets: s.reads}}
+		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: s.reads}}
 	}
 	return c.decide(s), nil
 }
