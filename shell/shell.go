@@ -331,17 +331,13 @@ func (z *analyzer) statement(st *syntax.Stmt) {
 		}
 		for _, r := range st.Redirs {
 			switch r.Op {
-			case syntax.Hdoc, syntax.DashHdoc:
-				if r.Hdoc != nil {
-					w := z.resolve(r.Hdoc)
-					if z.bodies == nil {
-						z.bodies = map[syntax.Command]*Word{}
-					}
-					z.bodies[st.Cmd] = &w
+			case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				body := r.Hdoc // a heredoc's body; a here-string's word
+				if r.Op == syntax.WordHdoc {
+					body = r.Word
 				}
-			case syntax.WordHdoc:
-				if r.Word != nil {
-					w := z.resolve(r.Word)
+				if body != nil {
+					w := z.resolve(body)
 					if z.bodies == nil {
 						z.bodies = map[syntax.Command]*Word{}
 					}
@@ -368,23 +364,21 @@ func (z *analyzer) statement(st *syntax.Stmt) {
 }
 
 // firstStage and lastStage are the first and last simple stages of a pipeline.
-func firstStage(s *syntax.Stmt) *syntax.Stmt {
-	for {
-		bc, ok := s.Cmd.(*syntax.BinaryCmd)
-		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
-			return s
-		}
-		s = bc.X
-	}
-}
+func firstStage(s *syntax.Stmt) *syntax.Stmt { return pipeEnd(s, true) }
 
-func lastStage(s *syntax.Stmt) *syntax.Stmt {
+func lastStage(s *syntax.Stmt) *syntax.Stmt { return pipeEnd(s, false) }
+
+func pipeEnd(s *syntax.Stmt, first bool) *syntax.Stmt {
 	for {
 		bc, ok := s.Cmd.(*syntax.BinaryCmd)
 		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
 			return s
 		}
-		s = bc.Y
+		if first {
+			s = bc.X
+		} else {
+			s = bc.Y
+		}
 	}
 }
 
