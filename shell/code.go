@@ -106,6 +106,11 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 // code follows the code a program interprets: by option, as an operand, or from standard input.
 func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via []string, depth int) {
 	cs := spec.Code
+	if len(cs.Encoded) > 0 && pa.has(cs.Encoded) {
+		z.finding(DynamicCode, prog+" runs encoded code")
+		z.effect(Effect{Kind: Executes, Program: prog, Class: cs.Lang, Dynamic: true, Command: ci})
+		return
+	}
 	var texts []Word
 	stdin := false // code read from standard input: made by the stage before, not written in the line
 	texts = append(texts, pa.values(cs.Options)...)

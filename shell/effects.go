@@ -173,6 +173,25 @@ func (z *analyzer) changeState(prog string, args []Word) {
 	}
 }
 
+// envCode follows an environment setting a program reads as code: a command line (GIT_SSH_COMMAND, PAGER)
+// is analyzed as one; code it loads (LD_PRELOAD, NODE_OPTIONS) is code known only at run time.
+func (z *analyzer) envCode(ci int, assign string, prog string, via []string, depth int) {
+	name, value, ok := strings.Cut(assign, "=")
+	if !ok || value == "" {
+		return
+	}
+	env := &programs().env
+	switch {
+	case matchWord(env.Lines, name):
+		value = strings.TrimLeft(value, "| ") // LESSOPEN's "|cmd %s": a pipe from the command
+		literal := !strings.Contains(value, Unknown)
+		z.line(ci, Word{Value: value, Literal: literal}, prog, via, depth)
+	case matchWord(env.Dynamic, name):
+		z.finding(DynamicCode, name+" loads code into the programs the line runs")
+		z.effect(Effect{Kind: Executes, Program: prog, Class: "environment", Dynamic: true, Command: ci})
+	}
+}
+
 // assignVar records NAME=value: a value set twice to different values is known only at run time.
 func (z *analyzer) assignVar(name, value string, literal bool) {
 	if name == "" {
@@ -236,6 +255,8 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 		}
 		sub := t.sub(spec, subName)
 		if sub == nil {
+			// a subcommand the table does not know: its words are read with the program's grammar
+			pa = parseArgs(spec, words, spec.Command != nil || spec.Line != nil)
 			break
 		}
 		parent = spec
@@ -273,6 +294,12 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 		cmd := pa.operandsFrom(words, *spec.Command)
 		if spec.Assigns {
 			for len(cmd) > 0 && isAssignment(cmd[0].Value) {
+				v := cmd[0].Value
+				if !cmd[0].Literal {
+					name, _, _ := strings.Cut(v, "=")
+					v = name + "=" + Unknown
+				}
+				z.envCode(ci, v, prog, via, depth)
 				cmd = cmd[1:]
 			}
 		}
@@ -571,7 +598,13 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		} else if spec.Line != nil && *spec.Line < len(ops) {
 			ops = ops[:*spec.Line]
 		}
-		z.effect(Effect{Kind: Reads, Program: name, Targets: z.resolveAll(ops), Command: ci})
+		reads := z.resolveAll(ops)
+		for _, o := range pa.opts {
+			if o.value != nil {
+				reads = append(reads, z.resolvePath(*o.value)) // -in file, --config=file: values may be files
+			}
+		}
+		z.effect(Effect{Kind: Reads, Program: name, Targets: reads, Command: ci})
 	}
 	return len(spec.Effects) > 0
 }

@@ -99,6 +99,8 @@ type CodeSpec struct {
 	Rest    bool `yaml:"rest"`
 	// File: the operand names a file of code rather than being code ("-" and /dev/stdin are stdin).
 	File bool `yaml:"file"`
+	// Encoded are options whose value is encoded code (pwsh -EncodedCommand): code known only at run time.
+	Encoded []string `yaml:"encoded"`
 	// Files are options naming a script file, or a module (python -m): then no operand or stdin is code.
 	Files []string `yaml:"files"`
 	// Stdin: without code or a script, the program reads its code from standard input; StdinAlways: even
@@ -149,6 +151,13 @@ var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*:delete", "*:
 
 type programTable struct {
 	byName map[string]*Program
+	env    environment
+}
+
+// environment lists the variables programs read as command lines (Lines) or as code they load (Dynamic).
+type environment struct {
+	Lines   []string `yaml:"lines"`
+	Dynamic []string `yaml:"dynamic"`
 }
 
 var programs = sync.OnceValue(func() *programTable {
@@ -169,7 +178,8 @@ var reservedWords = map[string]bool{"if": true, "then": true, "elif": true, "els
 // it lists some).
 func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	var f struct {
-		Programs map[string]*Program `yaml:"programs"`
+		Environment environment         `yaml:"environment"`
+		Programs    map[string]*Program `yaml:"programs"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(reviewed))
 	dec.KnownFields(true)
@@ -199,7 +209,7 @@ func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 			mergeSubcommands(own, p)
 		}
 	}
-	t := &programTable{byName: f.Programs}
+	t := &programTable{byName: f.Programs, env: f.Environment}
 	for name, p := range f.Programs {
 		if err := t.compile(name, p, 0); err != nil {
 			return nil, err
@@ -233,7 +243,7 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 		for _, o := range p.Code.Options {
 			p.valued[o] = true
 		}
-		for _, o := range p.Code.Files {
+		for _, o := range append(append([]string{}, p.Code.Files...), p.Code.Encoded...) {
 			p.valued[o] = true
 		}
 	}

@@ -273,6 +273,9 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 				c.Assigns = append(c.Assigns, z.assign(as))
 			}
 			z.a.Commands = append(z.a.Commands, c)
+			for _, as := range c.Assigns {
+				z.envCode(len(z.a.Commands)-1, as, c.Program, via, depth)
+			}
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
 				z.loopVar(wi.Name.Value, wi.Items)
@@ -413,6 +416,9 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	}
 	if len(words) == 0 {
 		z.a.Commands = append(z.a.Commands, Command{Assigns: assigns, Via: via})
+		for _, as := range assigns {
+			z.envCode(len(z.a.Commands)-1, as, "", via, depth)
+		}
 		return
 	}
 	first := len(z.a.Commands)
@@ -547,6 +553,9 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 		args := words[1:]
 		ci := len(z.a.Commands)
 		z.a.Commands = append(z.a.Commands, Command{Program: prog, Args: args, Assigns: assigns, Via: via})
+		for _, as := range assigns {
+			z.envCode(ci, as, prog, via, depth)
+		}
 		z.reverseShell(prog, args)
 		if strings.Contains(w.Value, "/") {
 			z.runsFile(ci, w, prog, via, depth)

@@ -259,21 +259,8 @@ func (o *OAP) checkCommand(lim *commandLimits, args map[string]any) (string, str
 			}
 		}
 	}
-	if o.dangerous != nil {
-		if d := o.dangerous.CheckAnalysis(a); d.Action != warden.ActionAllow {
-			return "oap.dangerous_operation", d.FirstReason().Message
-		}
-	}
-	for i := range lim.patterns {
-		if lim.patterns[i].matches(cmd, a) {
-			return "oap.blocked_pattern", "Command contains blocked pattern: " + lim.patterns[i].raw
-		}
-	}
-	if len(lim.AllowedWorkingDirectories) > 0 {
-		if cwd := str(args, "cwd", "working_directory", "workdir"); cwd != "" && !underAny(cwd, lim.AllowedWorkingDirectories) {
-			return "oap.directory_not_allowed", fmt.Sprintf("Working directory '%s' is not allowed", cwd)
-		}
-	}
+	// A variable the passport blocks by name is its own reason, before the general dangerous-operation checks
+	// (LD_PRELOAD is also code loaded at run time).
 	if len(lim.BlockedEnvVars) > 0 {
 		if env, ok := args["env"].(map[string]any); ok {
 			for k := range env {
@@ -289,6 +276,21 @@ func (o *OAP) checkCommand(lim *commandLimits, args map[string]any) (string, str
 					return "oap.env_var_blocked", fmt.Sprintf("Environment variable '%s' is blocked", name)
 				}
 			}
+		}
+	}
+	if o.dangerous != nil {
+		if d := o.dangerous.CheckAnalysis(a); d.Action != warden.ActionAllow {
+			return "oap.dangerous_operation", d.FirstReason().Message
+		}
+	}
+	for i := range lim.patterns {
+		if lim.patterns[i].matches(cmd, a) {
+			return "oap.blocked_pattern", "Command contains blocked pattern: " + lim.patterns[i].raw
+		}
+	}
+	if len(lim.AllowedWorkingDirectories) > 0 {
+		if cwd := str(args, "cwd", "working_directory", "workdir"); cwd != "" && !underAny(cwd, lim.AllowedWorkingDirectories) {
+			return "oap.directory_not_allowed", fmt.Sprintf("Working directory '%s' is not allowed", cwd)
 		}
 	}
 	if lim.MaxExecutionTime > 0 {
