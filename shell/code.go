@@ -511,12 +511,21 @@ func (z *analyzer) stdinCode(ci int, prog string, via []string, depth int) []Wor
 type feed struct {
 	from, to int
 	body     *Word
+	prev     *feed // the stage before this one, when it is in the pipeline too
 }
+
+// lineFilters pass on some of the lines they read, unchanged: what they list is what the stage before
+// them lists.
+var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "sort": true, "uniq": true,
+	"head": true, "tail": true, "tac": true, "shuf": true, "cat": true, "tee": true}
 
 // feedListing returns what the stage before an xargs lists: the paths it starts from, as globs of what is
 // under them (find ~ | xargs rm), or a path known only at run time.
 func (z *analyzer) feedListing() []Word {
 	f := z.feed
+	for f != nil && f.from < f.to && f.prev != nil && lineFilters[z.a.Commands[f.from].Program] && f.to-f.from == 1 {
+		f = f.prev
+	}
 	if f == nil || f.from >= f.to {
 		return []Word{{Value: Unknown}}
 	}

@@ -48,7 +48,7 @@ func TestEffects(t *testing.T) {
 		{"find -exec rm runs on what find finds", `find / -maxdepth 1 -exec rm -rf {} \;`, "deletes -r /**"},
 		{"xargs rm deletes what the listing lists", "find ~ -type f | xargs rm -rf", "deletes -r ~/**"},
 		{"rsync --delete deletes in its destination", "rsync -a --delete empty/ ~/", "deletes -r ~/"},
-		{"mv of home elsewhere deletes it", "mv ~ /tmp/x", "deletes -r ~"},
+		{"mv of home elsewhere deletes it there", "mv ~ /tmp/x", "deletes ~"},
 		{"a cd earlier in the line", "cd / && rm -rf etc", "deletes -r /etc"},
 		{"a bare cd is home", "cd; rm -rf .", "deletes -r ~"},
 		{"a variable assigned earlier", `D=/; rm -rf "$D"`, "deletes -r /"},

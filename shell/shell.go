@@ -151,12 +151,14 @@ func analyzePlain(cmds []plainCommand, l Limits) *Analysis {
 func analyzePlainWith(z *analyzer, cmds []plainCommand) *analyzer {
 	var small [8][2]int
 	ranges := small[:0] // each command's commands in Analysis.Commands, wrappers and shell strings included
+	var prev *feed      // the feed of the stage before, for a chain of filters (ls | grep x | xargs rm)
 	for k, c := range cmds {
 		first := len(z.a.Commands)
 		z.feed = nil
 		if k > 0 && cmds[k-1].pipes {
-			z.feed = &feed{from: ranges[k-1][0], to: ranges[k-1][1]}
+			z.feed = &feed{from: ranges[k-1][0], to: ranges[k-1][1], prev: prev}
 		}
+		prev = z.feed
 		z.command(c.words, nil, nil, 0)
 		ranges = append(ranges, [2]int{first, len(z.a.Commands)})
 	}
@@ -326,7 +328,7 @@ func (z *analyzer) statement(st *syntax.Stmt) {
 			if z.pending == nil {
 				z.pending = map[syntax.Command]*feed{}
 			}
-			f := &feed{from: z.stmtStart[src], to: len(z.a.Commands)}
+			f := &feed{from: z.stmtStart[src], to: len(z.a.Commands), prev: z.pending[src.Cmd]}
 			if ce, ok := src.Cmd.(*syntax.CallExpr); ok {
 				f.body = z.bodies[ce]
 			}
