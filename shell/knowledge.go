@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -415,27 +416,43 @@ func IsWrapper(program string) bool {
 	return p != nil && (p.Command != nil || p.Line != nil)
 }
 
-// CommandRunners lists every program (and subcommand) the table knows to run its operands as a command,
-// as the words that reach it ("nice", "docker exec"), with how many operands come before the command
-// (timeout's duration): for tests that put a command through each, and for documentation.
-func CommandRunners() (names []string, skips []int) {
+// Invocations returns, for every program (and subcommand) the table knows to run a command — its operands
+// as a command or a command line, or an option's value as a command line — a command line that runs inner
+// through it: "nice rm -rf ~", "timeout x rm -rf ~", "watch rm -rf ~", "su -c 'rm -rf ~'". For tests
+// that put a command through each, and for documentation.
+func Invocations(inner string) []string {
 	t := programs()
+	quoted := "'" + strings.ReplaceAll(inner, "'", `'\''`) + "'"
+	var out []string
 	var walk func(prefix string, p *Program)
 	walk = func(prefix string, p *Program) {
 		if p == nil || p.Alias != "" {
 			return
 		}
 		if p.Command != nil {
-			names, skips = append(names, prefix), append(skips, *p.Command)
+			out = append(out, prefix+strings.Repeat(" x", *p.Command)+" "+inner)
+		}
+		if p.Line != nil {
+			out = append(out, prefix+strings.Repeat(" x", *p.Line)+" "+inner)
+		}
+		for _, o := range p.CommandOptions {
+			if o != "--" {
+				out = append(out, prefix+" "+o+" "+quoted)
+			}
 		}
 		for sub, sp := range p.Subcommands {
 			walk(prefix+" "+sub, sp)
 		}
 	}
-	for name, p := range t.byName {
-		walk(name, p)
+	names := make([]string, 0, len(t.byName))
+	for name := range t.byName {
+		names = append(names, name)
 	}
-	return names, skips
+	sort.Strings(names)
+	for _, name := range names {
+		walk(name, t.byName[name])
+	}
+	return out
 }
 
 // Prepare loads the embedded program and code tables (about 40 ms, once per process), so that a server
