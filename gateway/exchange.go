@@ -133,7 +133,7 @@ func (x *exchange) serve() {
 	}
 	defer prep.Close()
 	run.UserID = prep.UserID
-	x.body = prep.Body
+	x.body = x.continuing(prep.Body)
 	// Parallel input guardrails run on while the request goes upstream (their halt cancels it); nothing
 	// of the answer is read or written until they have passed.
 	resp, err := x.forward(prep.Context(ctx), x.body)
@@ -359,12 +359,16 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *flushBeforeRead, info stream.Info) error {
 	rounds := pipeline.Rounds{Corrections: x.g.cfg.StreamRetries}
 	var base []byte // the request before the current message's first correction
+	explained := false
 	for {
 		// The guard flushes once it has handled the events of a read, as soon as the last one is written;
 		// out's reader flushes before each read whatever a guard left written.
 		err := x.deciding().StreamRound(ctx, x.f, &rounds, out.reader(resp.Body), out, out.Flush, info)
 		resp.Body.Close()
 		if err == nil {
+			if !explained {
+				x.remember(&rounds) // Warden's own explanation is stored nowhere
+			}
 			return nil
 		}
 		var next *http.Response
@@ -379,11 +383,55 @@ func (x *exchange) streamRounds(ctx context.Context, resp *http.Response, out *f
 			out.Flush()
 			base = nil // the follow-up's answer is a message of its own
 			next = x.followUp(ctx, d.Body, d, true)
+			if next == nil && x.f.MessageStream != nil {
+				// The provider did not take the follow-up: the stream ends as on_deny explain ends it, with
+				// the denied call's explanation and a finish, as a whole answer does (its reason stays in
+				// X-Warden-Reason).
+				x.code = d.Decision.FirstReason().Code
+				next = &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(bytes.NewReader(x.f.MessageStream(d.Explanation())))}
+				explained = true
+			}
 		}
 		if next == nil {
 			return err
 		}
 		resp = next
+	}
+}
+
+// continuing returns the request continuing from the stored response the client's id stands for, when
+// the client holds an id Warden gave a stream in place of the one the provider stored (continuity.go).
+func (x *exchange) continuing(body []byte) []byte {
+	if x.f.PreviousID == nil {
+		return body
+	}
+	id := x.f.PreviousID(body)
+	if id == "" {
+		return body
+	}
+	stored, ok := x.g.continued.get(id, time.Now())
+	if !ok {
+		return body
+	}
+	b, err := x.f.WithPreviousID(body, stored)
+	if err != nil {
+		x.g.log.Warn("could not continue from the stored response", "format", x.f.Name, "err", err)
+		return body
+	}
+	return b
+}
+
+// remember notes, after a stream whose last round was a provider's follow-up, the stored response the id
+// the client holds stands for.
+func (x *exchange) remember(rounds *pipeline.Rounds) {
+	ids, ok := rounds.Joined().(interface {
+		ResponseIDs() (opened, stored string)
+	})
+	if !ok {
+		return
+	}
+	if opened, stored := ids.ResponseIDs(); opened != "" && stored != "" && stored != opened {
+		x.g.continued.put(opened, stored, time.Now())
 	}
 }
 

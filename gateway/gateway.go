@@ -128,6 +128,8 @@ type Gateway struct {
 	transport http.RoundTripper
 	// deciding answers responses under cfg.OnDeny; explaining under explain, once retries are spent.
 	deciding, explaining *pipeline.Pipeline
+	// continued maps the response ids clients hold to the stored responses they stand for (continuity.go).
+	continued continuity
 }
 
 // New checks cfg and builds a Gateway.

@@ -68,6 +68,14 @@ type Format struct {
 	StreamError func(message, code string) []byte
 	// MessageBody is a whole response carrying text Warden wrote (an API-layer safety error as a message).
 	MessageBody func(text string) []byte
+	// PreviousID reads the id of the stored response a request continues from ("" for none), and
+	// WithPreviousID writes another; nil in formats whose requests carry their whole conversation.
+	PreviousID     func(body []byte) string
+	WithPreviousID func(body []byte, id string) ([]byte, error)
+	// MessageStream is a provider stream of one message carrying text Warden wrote, ended as a finished
+	// answer: the explanation of a denied call whose follow-up the provider did not take, which the
+	// format's JoinStreams guard joins after the stream before it. Nil when the format cannot join streams.
+	MessageStream func(text string) []byte
 	// EndUser reads the end-user id the request body names; nil when the format has no such field.
 	EndUser func(body []byte) (string, error)
 	// WithEndUser fills that field when the body names no end user; nil when the format has no such field.
@@ -218,11 +226,12 @@ func init() {
 		MessageBody: func(text string) []byte {
 			return openai.MessageBody("warden-safety", "warden", text, "content_filter")
 		},
-		EndUser:     openaiEndUser,
-		WithEndUser: openai.WithEndUser,
-		FollowUp:    openai.ChatFollowUp,
-		JoinStreams: func() StreamGuard { return new(openai.ChatClientStream) },
-		Continue:    openai.ChatContinue,
+		MessageStream: func(text string) []byte { return openai.ChatMessageStream("chatcmpl-warden", "warden", text) },
+		EndUser:       openaiEndUser,
+		WithEndUser:   openai.WithEndUser,
+		FollowUp:      openai.ChatFollowUp,
+		JoinStreams:   func() StreamGuard { return new(openai.ChatClientStream) },
+		Continue:      openai.ChatContinue,
 	})
 	Register(&Format{
 		Name:           "openai-responses",
@@ -236,15 +245,21 @@ func init() {
 		StatusError: openaiStatusError,
 		// A Responses stream reports errors as an error event.
 		StreamError: func(msg, code string) []byte {
+			if upstreamFault(code) {
+				code = "server_error" // a server error, which clients may retry; Warden's code is in X-Warden-Reason
+			}
 			b, _ := json.Marshal(map[string]any{"type": "error", "code": code, "message": msg, "param": nil})
 			return sse.Named("error", string(b)).Encode()
 		},
-		MessageBody: func(text string) []byte { return openai.ResponseMessageBody("warden-safety", "warden", text) },
-		EndUser:     openaiEndUser,
-		WithEndUser: openai.WithEndUser,
-		FollowUp:    openai.ResponsesFollowUp,
-		JoinStreams: func() StreamGuard { return new(openai.ResponsesClientStream) },
-		Continue:    openai.ResponsesContinue,
+		MessageBody:    func(text string) []byte { return openai.ResponseMessageBody("warden-safety", "warden", text) },
+		MessageStream:  func(text string) []byte { return openai.ResponsesMessageStream("resp_warden", "warden", text) },
+		PreviousID:     openai.PreviousResponseID,
+		WithPreviousID: openai.WithPreviousResponseID,
+		EndUser:        openaiEndUser,
+		WithEndUser:    openai.WithEndUser,
+		FollowUp:       openai.ResponsesFollowUp,
+		JoinStreams:    func() StreamGuard { return new(openai.ResponsesClientStream) },
+		Continue:       openai.ResponsesContinue,
 	})
 	Register(&Format{
 		Name:          "anthropic",
@@ -276,12 +291,13 @@ func init() {
 			}
 			return sse.Named("error", string(anthropic.ErrorBody(msg, typ))).Encode()
 		},
-		MessageBody: func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
-		EndUser:     anthropic.EndUser,
-		WithEndUser: anthropic.WithEndUser,
-		FollowUp:    anthropic.FollowUp,
-		JoinStreams: func() StreamGuard { return new(anthropic.ClientStream) },
-		Continue:    anthropic.Continue,
+		MessageBody:   func(text string) []byte { return anthropic.MessageBody("warden-safety", "warden", text, "refusal") },
+		MessageStream: func(text string) []byte { return anthropic.MessageStream("msg_warden", "warden", text) },
+		EndUser:       anthropic.EndUser,
+		WithEndUser:   anthropic.WithEndUser,
+		FollowUp:      anthropic.FollowUp,
+		JoinStreams:   func() StreamGuard { return new(anthropic.ClientStream) },
+		Continue:      anthropic.Continue,
 	})
 	Register(&Format{
 		Name:           "gemini",
@@ -305,10 +321,11 @@ func init() {
 			}
 			return sse.Data(string(body)).EncodeLines("\r\n")
 		},
-		MessageBody: func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
-		FollowUp:    gemini.FollowUp,
-		JoinStreams: func() StreamGuard { return new(gemini.ClientStream) },
-		Continue:    gemini.Continue,
+		MessageBody:   func(text string) []byte { return gemini.MessageBody("warden", text, "SAFETY") },
+		MessageStream: func(text string) []byte { return gemini.MessageStream("warden", text) },
+		FollowUp:      gemini.FollowUp,
+		JoinStreams:   func() StreamGuard { return new(gemini.ClientStream) },
+		Continue:      gemini.Continue,
 	})
 	Register(&Format{
 		Name:           "bedrock",

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentwarden/warden"
@@ -80,6 +81,27 @@ type DeniedError struct {
 	// one (StreamBody); a follow-up reads the model's message from it. Nil for a whole response (the
 	// caller has its body) and where the guard has none (the follow-up is built from Response).
 	Body []byte
+}
+
+// Explanation is the text on_deny explain adds to a response for its denied calls: their deny messages,
+// after the response's own text.
+func (e *DeniedError) Explanation() string {
+	var denied []string
+	for _, r := range e.Results {
+		if r != NotRunResult {
+			denied = append(denied, r)
+		}
+	}
+	return explanation(denied, e.Response.Message.Text() != "")
+}
+
+// explanation joins deny messages into the text added to a response, set apart from text it has.
+func explanation(denied []string, afterText bool) string {
+	text := strings.Join(denied, "\n")
+	if afterText {
+		text = "\n\n" + text
+	}
+	return text
 }
 
 func (e *DeniedError) Error() string {

@@ -152,10 +152,7 @@ func (p *Pipeline) authorize(ctx context.Context, run warden.RunInfo, resp warde
 		return resp, nil
 	}
 	resp.Message.ToolCalls = kept
-	text := strings.Join(denied, "\n")
-	if resp.Message.Text() != "" {
-		text = "\n\n" + text
-	}
+	text := explanation(denied, resp.Message.Text() != "")
 	resp.Message.Content = append(append([]warden.ContentPart(nil), resp.Message.Content...), warden.ContentPart{Kind: warden.ContentText, Text: text})
 	return resp, nil
 }

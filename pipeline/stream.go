@@ -41,6 +41,10 @@ type Rounds struct {
 	corrected int // corrections made
 }
 
+// Joined returns the client stream the rounds were joined into (Format.JoinStreams'), or nil before the
+// first round or in a format without one.
+func (r *Rounds) Joined() StreamGuard { return r.guard }
+
 // Corrector is a StreamGuard that can write a self-correction's feedback into the client's stream after a
 // round a stream guardrail cut short, closing whatever text the round left open, so that a continuation's
 // stream can follow.

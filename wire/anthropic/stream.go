@@ -647,3 +647,27 @@ func (g *streamGuard) writeStopReason(ev sse.Event, stopReason string) error {
 	b, _ := obj.MarshalJSON()
 	return g.write(sse.Named(ev.Type, string(b)).Encode())
 }
+
+// MessageStream returns a Messages event stream of one message with one text block and stop reason
+// end_turn, for streamed answers Warden gives itself: the explanation of a denied call whose follow-up
+// the provider did not take, joined after the stream before it.
+func MessageStream(id, model, text string) []byte {
+	events := []struct {
+		typ  string
+		data any
+	}{
+		{"message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
+			"model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 0, "output_tokens": 0}}}},
+		{"content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}}},
+		{"content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text}}},
+		{"content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}},
+		{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 0}}},
+		{"message_stop", map[string]any{"type": "message_stop"}},
+	}
+	var out []byte
+	for _, e := range events {
+		b, _ := json.Marshal(e.data)
+		out = append(out, sse.Named(e.typ, string(b)).Encode()...)
+	}
+	return out
+}

@@ -560,3 +560,10 @@ func rewriteText(data string, outs []string, rest string, finished bool, eol str
 	b := c.with(kept)
 	return string(b), sse.Data(string(b)).EncodeLines(eol), nil
 }
+
+// MessageStream returns a generateContent stream of one chunk: a model candidate holding text with finish
+// reason STOP, for streamed answers Warden gives itself: the explanation of a denied call whose follow-up
+// the provider did not take, joined after the stream before it.
+func MessageStream(model, text string) []byte {
+	return sse.Data(string(MessageBody(model, text, "STOP"))).EncodeLines("\r\n")
+}

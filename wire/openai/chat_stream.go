@@ -739,3 +739,18 @@ func appendedText(before, after warden.Message) string {
 	}
 	return ""
 }
+
+// ChatMessageStream returns a chat.completion.chunk stream whose one choice is an assistant message with
+// text and a stop, ended by [DONE], for streamed answers Warden gives itself: the explanation of a denied
+// call whose follow-up the provider did not take, joined after the stream before it.
+func ChatMessageStream(id, model, text string) []byte {
+	chunk := func(delta map[string]any, finish any) string {
+		b, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}})
+		return string(b)
+	}
+	var out []byte
+	out = append(out, sse.Data(chunk(map[string]any{"role": "assistant", "content": text}, nil)).Encode()...)
+	out = append(out, sse.Data(chunk(map[string]any{}, "stop")).Encode()...)
+	return append(out, sse.Data("[DONE]").Encode()...)
+}

@@ -15,7 +15,7 @@ var envelopeNames = []string{
 	// Chat Completions
 	"choices", "index", "message", "delta", "role", "content", "refusal", "reasoning_content", "tool_calls",
 	"ToolCalls", "function_call", "function", "name", "arguments", "custom", "input", "finish_reason", "logprobs",
-	"audio", "annotations", "tool_call_id", "messages", "tools", "user", "safety_identifier", "model", "stream",
+	"audio", "annotations", "tool_call_id", "messages", "tools", "user", "safety_identifier", "previous_response_id", "model", "stream",
 	"object", "id", "type", "text",
 	// Responses
 	"output", "status", "incomplete_details", "reason", "call_id", "item", "item_id", "output_index",

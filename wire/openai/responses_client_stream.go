@@ -27,10 +27,19 @@ type ResponsesClientStream struct {
 	numbered bool              // an event with a sequence_number was written: seq counts on from it
 	sent     []json.RawMessage // the output items the client was sent in earlier rounds, as they ended
 	body     json.RawMessage   // the last round's terminal response as the provider wrote it, when decide failed
+	// opened is the id of the response the client's stream announced (its first round's); stored is the
+	// provider's id of the response a later round ended with, which the client is told is opened.
+	opened, stored string
 	// open is a message item the last round added and did not finish, with the released text of its parts.
 	open  *streamItem
 	texts map[textKey]*gatedText
 }
+
+// ResponseIDs returns the id of the response the client's stream announced and, when a later round ended
+// the stream, the provider's id of that round's response, which the stream's terminal event gave the
+// client as the announced one (SDKs require one id a stream). A client that continues the conversation
+// from opened means stored.
+func (c *ResponsesClientStream) ResponseIDs() (opened, stored string) { return c.opened, c.stored }
 
 // Correct writes text the client reads after what it has of the response: a self-correction's feedback,
 // before the continuation's stream. It ends the message item the last round left open (a guardrail asked
@@ -247,4 +256,35 @@ func trailingSequence(raw []byte) (at, end, n int, ok bool) {
 		n = n*10 + int(b-'0')
 	}
 	return d, e, n, true
+}
+
+// ResponsesMessageStream returns a Responses event stream whose one output item is an assistant message with
+// text, completed, for streamed answers Warden gives itself: the explanation of a denied call whose
+// follow-up the provider did not take, joined after the stream before it.
+func ResponsesMessageStream(id, model, text string) []byte {
+	itemID := "msg_" + id
+	response := func(status string, output []json.RawMessage) map[string]any {
+		return map[string]any{"id": id, "object": "response", "created_at": 0, "status": status, "error": nil,
+			"incomplete_details": nil, "model": model, "output": output, "usage": nil}
+	}
+	part := map[string]any{"type": "output_text", "annotations": []any{}, "logprobs": []any{}, "text": ""}
+	done := map[string]any{"type": "output_text", "annotations": []any{}, "logprobs": []any{}, "text": text}
+	events := []map[string]any{
+		{"type": "response.created", "response": response("in_progress", []json.RawMessage{})},
+		{"type": "response.in_progress", "response": response("in_progress", []json.RawMessage{})},
+		{"type": "response.output_item.added", "output_index": 0, "item": map[string]any{"id": itemID, "type": "message", "status": "in_progress", "role": "assistant", "content": []any{}}},
+		{"type": "response.content_part.added", "item_id": itemID, "output_index": 0, "content_index": 0, "part": part},
+		{"type": "response.output_text.delta", "item_id": itemID, "output_index": 0, "content_index": 0, "delta": text, "logprobs": []any{}},
+		{"type": "response.output_text.done", "item_id": itemID, "output_index": 0, "content_index": 0, "text": text, "logprobs": []any{}},
+		{"type": "response.content_part.done", "item_id": itemID, "output_index": 0, "content_index": 0, "part": done},
+		{"type": "response.output_item.done", "output_index": 0, "item": json.RawMessage(messageItem(itemID, []string{text}))},
+		{"type": "response.completed", "response": response("completed", []json.RawMessage{messageItem(itemID, []string{text})})},
+	}
+	var out []byte
+	for i, e := range events {
+		e["sequence_number"] = i
+		b, _ := json.Marshal(e)
+		out = append(out, sse.Named(e["type"].(string), string(b)).Encode()...)
+	}
+	return out
 }

@@ -246,3 +246,27 @@ func (r *ResponsesRequest) Encode() ([]byte, error) {
 	}
 	return r.obj.MarshalJSON()
 }
+
+// PreviousResponseID returns the id of the stored response a Responses request continues from
+// (previous_response_id), or "" when it names none.
+func PreviousResponseID(body []byte) string {
+	var r struct {
+		Previous *string `json:"previous_response_id"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Previous == nil {
+		return ""
+	}
+	return *r.Previous
+}
+
+// WithPreviousResponseID returns the request continuing from the stored response id instead.
+func WithPreviousResponseID(body []byte, id string) ([]byte, error) {
+	o, err := jsonobj.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a request body: %v", err)
+	}
+	if err := o.SetJSON("previous_response_id", id); err != nil {
+		return nil, err
+	}
+	return o.MarshalJSON()
+}

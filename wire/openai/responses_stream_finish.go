@@ -18,6 +18,14 @@ import (
 func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) error {
 	g.decided = true
 	came := rawResp
+	id := responseID(rawResp)
+	renamed := false // the terminal response goes out with the id the client's stream announced
+	switch {
+	case !g.follows:
+		g.c.opened = id
+	case g.c.opened != "" && id != g.c.opened:
+		g.c.stored, renamed = id, true
+	}
 	rest := ""
 	if g.gate != nil {
 		var err error
@@ -124,6 +132,12 @@ func (g *responsesStreamGuard) finish(ev sse.Event, rawResp json.RawMessage) err
 		}
 		rewritten = true
 	}
+	if renamed {
+		if final, err = withID(final, g.c.opened); err != nil {
+			return err
+		}
+		rewritten = true
+	}
 	if !rewritten {
 		return g.write(ev.Raw)
 	}
@@ -166,6 +180,29 @@ func (g *responsesStreamGuard) keepDone() {
 			g.c.sent = append(g.c.sent, item)
 		}
 	}
+}
+
+// responseID is a response's id, or "" when it has none that is a string.
+func responseID(resp json.RawMessage) string {
+	var r struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(resp, &r) != nil {
+		return ""
+	}
+	return r.ID
+}
+
+// withID returns the response with another id.
+func withID(resp json.RawMessage, id string) (json.RawMessage, error) {
+	o, err := jsonobj.Parse(resp)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.SetJSON("id", id); err != nil {
+		return nil, err
+	}
+	return o.MarshalJSON()
 }
 
 // withOutputBefore returns a response whose output lists items before its own.
