@@ -106,6 +106,22 @@ func roundIDs(b []byte, round int) []byte {
 	return b
 }
 
+// geminiBareSafety is a Gemini safety stop whose only content is a function call and an empty text part.
+func geminiBareSafety(stream bool) reply {
+	body := `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"bash","args":{"command":"ls"}}},{"text":""}],"role":"model"},"finishReason":"SAFETY","index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r9"}`
+	if stream {
+		return reply{contentType: "text/event-stream", body: []byte("data: " + body + "\r\n\r\n")}
+	}
+	return reply{body: []byte(body)}
+}
+
+// onlyDenied makes the allowed call of a recorded answer with a denied one (ls) denied too, so that no
+// call of the turn is left.
+func onlyDenied(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte(`\"ls\"`), []byte(`\"rm -rf /\"`))
+	return bytes.ReplaceAll(b, []byte(`"command":"ls"`), []byte(`"command":"rm -rf /"`))
+}
+
 // denyWhole makes a recorded whole answer's tool call a denied one.
 func denyWhole(b []byte) []byte {
 	return bytes.Replace(b, []byte("go test ./..."), []byte("rm -rf ~/"), 1)
@@ -131,6 +147,11 @@ var tsFormats = []tsFormat{
 }
 
 func (f tsFormat) answer(t *testing.T, stream bool, kind string) reply {
+	if kind == "onlydenied" {
+		r := f.answer(t, stream, "denied")
+		r.body = onlyDenied(r.body)
+		return r
+	}
 	name := map[string]string{"text": f.wholeText, "denied": f.wholeCall, "safety": f.wholeSafety}[kind]
 	if stream {
 		name = map[string]string{"text": f.streamText, "denied": f.streamDenied, "safety": f.streamSafety}[kind]
@@ -155,13 +176,19 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 		onDeny     pipeline.OnDeny
 		wantError  int // the SDK throws a server error with at least this status
 		streamOnly bool
+		// explained: the client must read text saying why (a removed call or a safety stop is explained).
+		explained bool
+		only      string // the one format the scenario is for ("" for all)
 	}
 	scenarios := []scenario{
 		{desc: "a text answer passes", kinds: []string{"text"}},
 		{desc: "a denied call retried into text", kinds: []string{"denied", "text"}},
 		{desc: "a denied call out of retries is explained", kinds: []string{"denied", "denied", "denied", "denied"}},
 		{desc: "a denied call explained", kinds: []string{"denied"}, onDeny: pipeline.DenyExplain},
-		{desc: "a safety stop with a tool call", kinds: []string{"safety"}},
+		{desc: "a safety stop with a tool call", kinds: []string{"safety"}, explained: true},
+		{desc: "a safety stop whose only content is a call and an empty text part", kinds: []string{"safetybare"}, explained: true, only: "gemini"},
+		{desc: "a turn whose only call is denied, explained", kinds: []string{"onlydenied"}, onDeny: pipeline.DenyExplain, explained: true},
+		{desc: "a turn whose only call is denied, out of retries", kinds: []string{"onlydenied", "onlydenied", "onlydenied", "onlydenied"}, explained: true},
 		{desc: "a follow-up refused after a denied call", kinds: []string{"denied", "429"}},
 		{desc: "an upstream server error", kinds: []string{"500"}, wantError: 500},
 		{desc: "an upstream stream broken midway", kinds: []string{"cut"}, wantError: 500, streamOnly: true},
@@ -169,7 +196,7 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 	for _, f := range tsFormats {
 		for _, stream := range []bool{false, true} {
 			for _, sc := range scenarios {
-				if sc.streamOnly && !stream {
+				if sc.streamOnly && !stream || sc.only != "" && sc.only != f.name {
 					continue
 				}
 				mode := "whole"
@@ -189,6 +216,8 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 						case "429", "500":
 							status := map[string]int{"429": 429, "500": 500}[k]
 							rs = append(rs, reply{status: status, body: f.errorBody(status)})
+						case "safetybare":
+							rs = append(rs, geminiBareSafety(stream))
 						case "cut":
 							r := f.answer(t, true, "text")
 							r.cutAfter = len(r.body) / 2
@@ -202,6 +231,9 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 					h.up.answer(rs...)
 					r := runTS(t, dir, f.name, stream, h.url)
 					checkTS(t, r, sc.wantError)
+					if sc.explained && r.OK && strings.TrimSpace(r.Text) == "" {
+						t.Error("the client read no text saying why the answer has no call")
+					}
 				})
 			}
 		}

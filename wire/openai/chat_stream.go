@@ -561,7 +561,32 @@ func (g *chatStreamGuard) finish(i int, raw []byte, evIdx []int) error {
 	if raw == nil {
 		return nil
 	}
+	if len(kept) == 0 && len(before.Message.ToolCalls) > 0 {
+		// Every call was removed: the turn finishes as a plain stop, so that a client branching on the
+		// finish reason does not look for calls that are not there (whole bodies say stop too).
+		if raw, err = withStopFinish(raw, i); err != nil {
+			return err
+		}
+	}
 	return g.release(raw, evIdx, keep)
+}
+
+// withStopFinish returns the chunk with choice i's finish_reason "tool_calls" written as "stop".
+func withStopFinish(raw []byte, i int) ([]byte, error) {
+	out, err := editChoices(raw, func(choice, _ *jsonobj.Object) error {
+		var idx int
+		if v, ok := choice.Get("index"); !ok || json.Unmarshal(v, &idx) != nil || idx != i {
+			return nil
+		}
+		if v, ok := choice.Get("finish_reason"); ok && string(v) == `"tool_calls"` {
+			return choice.SetJSON("finish_reason", "stop")
+		}
+		return nil
+	}, carries)
+	if err != nil || out == nil {
+		return raw, err
+	}
+	return out, nil
 }
 
 // release writes a held event: as it came when all its calls are kept at their indexes, otherwise without

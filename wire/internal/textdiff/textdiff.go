@@ -9,7 +9,7 @@ import "github.com/agentwarden/warden"
 func Parts(m warden.Message) []string {
 	var out []string
 	for _, p := range m.Content {
-		if p.Kind == warden.ContentText {
+		if p.Kind == warden.ContentText && p.Text != "" { // an empty part says nothing: text written in it is added
 			out = append(out, p.Text)
 		}
 	}

@@ -29,6 +29,8 @@ func TestOf(t *testing.T) {
 		{desc: "no change appends nothing", old: msg("a"), next: msg("a")},
 		{desc: "a part added at the end is appended", old: msg("a"), next: msg("a", "b"), wantAppended: []string{"b"}},
 		{desc: "text added to an empty message is appended", old: msg(), next: msg("b"), wantAppended: []string{"b"}},
+		{desc: "text written into an empty part is appended", old: msg(""), next: msg("b"), wantAppended: []string{"b"}},
+		{desc: "an empty part beside text changes nothing", old: msg("a", ""), next: msg("a"), wantAppended: nil},
 		{desc: "a changed part is a change in place", old: msg("a", "b"), next: msg("a", "x"), wantInPlace: true},
 		{desc: "a removed part is a change in place", old: msg("a", "b"), next: msg("a"), wantInPlace: true},
 		{desc: "reasoning parts are not text", old: withReasoning, next: msg("a", "b"), wantAppended: []string{"b"}},
