@@ -192,6 +192,7 @@ func (x *exchange) followUp(ctx context.Context, resp []byte, d *pipeline.Denied
 	up := x.reissue(ctx, "the follow-up to a denied tool call", next, err, wantStream)
 	if up != nil {
 		x.retries++
+		x.t.newAnswer()
 	}
 	return up
 }
@@ -269,6 +270,7 @@ func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run ward
 	h := x.w.Header()
 	copyResponseHeaders(h, resp.Header)
 	h.Set("Content-Length", strconv.Itoa(len(out)))
+	x.t.deliver()
 	x.setTally(h)
 	x.status = resp.StatusCode
 	x.w.WriteHeader(resp.StatusCode)
@@ -298,7 +300,9 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	h := x.w.Header()
 	copyResponseHeaders(h, resp.Header)
 	h.Del("Content-Length")
-	x.setTally(h)
+	// Nothing about the answer is decided before it has streamed: the headers say so, and the trailers say
+	// what was (a client that cannot read trailers finds it in the audit log).
+	h.Set(HeaderDecision, DecisionPending)
 	h.Set("Trailer", HeaderEvaluated+", "+HeaderDecision+", "+HeaderReason)
 	x.status = resp.StatusCode
 	x.w.WriteHeader(resp.StatusCode)
@@ -315,6 +319,7 @@ func (x *exchange) relayStream(ctx context.Context, resp *http.Response, info st
 	denied := followable(err)
 	switch {
 	case err == nil:
+		x.t.deliver()
 	case errors.As(err, &correction):
 		// The continuation failed: the stream ends after the feedback, with the guardrail's reason.
 		x.code = correction.Code

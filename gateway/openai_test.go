@@ -59,7 +59,7 @@ func TestOpenAIChat(t *testing.T) {
 			reply: reply{body: fixture(t, "openai", "healthy_tool_calls.json")}, wantCalls: []string{`bash {"command":"go test ./..."}`},
 			wantFinish: "tool_calls", wantDecision: "allow"},
 		{desc: "a destructive tool call is removed, the model is told why, and the turn ends as a stop",
-			reply: reply{body: []byte(destructive)}, wantFinish: "stop", wantText: "warden.destructive_delete", wantDecision: "reject"},
+			reply: reply{body: []byte(destructive)}, wantFinish: "stop", wantText: "warden.destructive_delete", wantDecision: "modify"},
 		{desc: "a safety stop's tool calls never reach the client",
 			reply: reply{body: fixture(t, "openai", "safety_stop_tool_calls.json")}, wantFinish: "content_filter",
 			wantText: "Any tool calls produced in this turn were suppressed", wantDecision: "modify"},

@@ -16,7 +16,12 @@ type tally struct {
 	mu        sync.Mutex
 	evaluated int
 	total     int
-	strongest warden.Action
+	// request is the strongest effect on the request side (input and tool_result guardrails); answer the
+	// strongest on the answer the client gets (response, tool_call, output, stream), which a follow-up's
+	// answer starts again, since it replaces the answer whose call was denied.
+	request, answer warden.Action
+	// delivered: the client got an answer (the provider's, or one Warden rewrote), not a refusal.
+	delivered bool
 }
 
 type tallyKey struct{}
@@ -47,8 +52,12 @@ func (t *tally) add(evs []warden.Evaluation) {
 		if ev.Status == warden.StatusEvaluated {
 			t.evaluated++
 		}
-		if ev.Effect > t.strongest {
-			t.strongest = ev.Effect
+		side := &t.answer
+		if ev.Stage == warden.StageInput || ev.Stage == warden.StageToolResult {
+			side = &t.request
+		}
+		if ev.Effect > *side {
+			*side = ev.Effect
 		}
 	}
 }
@@ -62,15 +71,37 @@ const (
 	// (warden.upstream_error, warden.upstream_timeout, warden.bad_upstream,
 	// warden.upstream_stream_broken). Absent on the provider's own answers.
 	HeaderReason = "X-Warden-Reason"
+	// DecisionPending is X-Warden-Decision in a stream's headers: the answer is decided as it streams, and
+	// the trailer of the same name says what was.
+	DecisionPending = "pending"
 )
 
-// values returns the two header values: "N/M" and the strongest effect (allow when nothing ran).
+// newAnswer starts the count of a new answer: a follow-up's, which replaces the answer whose call was denied.
+func (t *tally) newAnswer() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.answer = warden.ActionUnset
+}
+
+// deliver notes that the client gets an answer rather than a refusal.
+func (t *tally) deliver() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.delivered = true
+}
+
+// values returns the two header values: "N/M" and what was decided about the answer the client got, the
+// strongest effect on it (allow when nothing ran). A delivered answer with a denied call in it had the call
+// removed, so it reads modify; reject and halt are answers Warden refused.
 func (t *tally) values() (evaluated, decision string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	d := t.strongest
+	d := max(t.request, t.answer)
 	if d == warden.ActionUnset {
 		d = warden.ActionAllow
+	}
+	if t.delivered && (d == warden.ActionReject || d == warden.ActionRetry) {
+		d = warden.ActionModify
 	}
 	return strconv.Itoa(t.evaluated) + "/" + strconv.Itoa(t.total), d.String()
 }
