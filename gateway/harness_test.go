@@ -49,6 +49,7 @@ type upstream struct {
 	header  http.Header
 	body    []byte
 	bodies  [][]byte // every request body, in order
+	served  [][]byte // every answer body written, in order
 	calls   int
 	srv     *httptest.Server
 	baseURL *url.URL
@@ -83,6 +84,14 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.path, u.query, u.header, u.body = r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body
 	u.bodies = append(u.bodies, body)
 	u.calls++
+	u.mu.Unlock()
+	if status, answer, ok := u.refusal(r.URL.Path, body); !ok {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(answer)
+		return
+	}
+	u.mu.Lock()
 	if len(u.next) == 0 {
 		u.mu.Unlock()
 		http.Error(w, "the fake upstream was given no answer for this request", http.StatusTeapot)
@@ -92,6 +101,7 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(u.next) > 1 {
 		u.next = u.next[1:]
 	}
+	u.served = append(u.served, next.body)
 	u.mu.Unlock()
 	if next.arrived != nil {
 		close(next.arrived)
