@@ -48,8 +48,9 @@ Azure, DeepSeek, GLM, Kimi, any OpenAI-compatible base URL) serve the same route
 
 The client's API key passes through, unless the upstream names api_key_env: then Warden sends that key
 instead. Keys and content never reach the logs. Each answer carries X-Warden-Evaluated (guardrails
-evaluated / configured for the stages the exchange went through) and X-Warden-Decision (the strongest
-effect: allow, modify, retry, reject, halt); a stream carries the final values as trailers.
+evaluated / configured for the stages the exchange went through) and X-Warden-Decision (what was decided
+about the answer the client got: allow, modify, reject, halt); a stream's headers say pending, and its
+trailers carry the final values.
 
 On SIGINT or SIGTERM Warden stops accepting connections, answers /readyz with 503, and lets exchanges in
 flight, streams included, finish for up to --drain before closing them.`,

@@ -116,8 +116,8 @@ func checkMeasured(t *testing.T, rep *Report) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, p99", "3/3 guardrails",
-		"inside each proxy", "added delay per chunk in the proxy, p99", "took the CPU from a busy thread", "95 % bootstrap interval",
+	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, median", "3/3 guardrails",
+		"inside each proxy", "added delay per chunk in the proxy, median", "took the CPU from a busy thread", "95 % bootstrap interval",
 		"garbage collector ran between the concurrency-1 exchanges", "heap"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())

@@ -41,7 +41,10 @@ const intervalResamples = 1000
 // 2.5th and 97.5th percentiles of the resampled differences. A run on a noisy machine shows by it how
 // far its p99 could have landed: a limit inside the interval is one the run cannot judge. The generator
 // is seeded, so the same samples give the same interval.
-func p99DiffInterval(g, b units) (low, high time.Duration) {
+func p99DiffInterval(g, b units) (low, high time.Duration) { return quantileDiffInterval(g, b, 0.99) }
+
+// quantileDiffInterval is p99DiffInterval for the q-th quantile (0.5: the median).
+func quantileDiffInterval(g, b units, q float64) (low, high time.Duration) {
 	if g.count() == 0 || b.count() == 0 {
 		return 0, 0
 	}
@@ -53,7 +56,7 @@ func p99DiffInterval(g, b units) (low, high time.Duration) {
 			scratch = append(scratch, u.unit(rng.IntN(u.count()))...)
 		}
 		slices.Sort(scratch)
-		return nearestRank(scratch, 0.99)
+		return nearestRank(scratch, q)
 	}
 	diffs := make([]time.Duration, intervalResamples)
 	for i := range diffs {
