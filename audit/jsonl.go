@@ -2,7 +2,6 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"sync"
 )
@@ -27,11 +26,10 @@ func (s *JSONL) Write(_ context.Context, events []Event) error {
 	defer s.mu.Unlock()
 	s.buf = s.buf[:0]
 	for i := range events {
-		b, err := json.Marshal(&events[i])
-		if err != nil {
+		var err error
+		if s.buf, err = appendEvent(s.buf, &events[i]); err != nil {
 			return err
 		}
-		s.buf = append(s.buf, b...)
 		s.buf = append(s.buf, '\n')
 	}
 	_, err := s.w.Write(s.buf)
