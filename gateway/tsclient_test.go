@@ -106,6 +106,16 @@ func roundIDs(b []byte, round int) []byte {
 	return b
 }
 
+// chatRoleInCall is a Chat stream whose only chunk before the finish carries the role and a denied call
+// together, as OpenAI streams an answer that is only a tool call.
+var chatRoleInCall = []byte(`data: {"id":"chatcmpl-R1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_r","type":"function","function":{"name":"bash","arguments":"{\"command\":\"rm -rf ~/\"}"}}]},"logprobs":null,"finish_reason":null}]}
+
+data: {"id":"chatcmpl-R1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}
+
+data: [DONE]
+
+`)
+
 // geminiBareSafety is a Gemini safety stop whose only content is a function call and an empty text part.
 func geminiBareSafety(stream bool) reply {
 	body := `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"bash","args":{"command":"ls"}}},{"text":""}],"role":"model"},"finishReason":"SAFETY","index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r9"}`
@@ -187,6 +197,8 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 		{desc: "a denied call explained", kinds: []string{"denied"}, onDeny: pipeline.DenyExplain},
 		{desc: "a safety stop with a tool call", kinds: []string{"safety"}, explained: true},
 		{desc: "a safety stop whose only content is a call and an empty text part", kinds: []string{"safetybare"}, explained: true, only: "gemini"},
+		{desc: "a denied call whose chunk also carries the role, explained", kinds: []string{"roleincall"}, onDeny: pipeline.DenyExplain, explained: true, only: "chat", streamOnly: true},
+		{desc: "a denied call whose chunk also carries the role, out of retries", kinds: []string{"roleincall", "roleincall", "roleincall", "roleincall"}, explained: true, only: "chat", streamOnly: true},
 		{desc: "a turn whose only call is denied, explained", kinds: []string{"onlydenied"}, onDeny: pipeline.DenyExplain, explained: true},
 		{desc: "a turn whose only call is denied, out of retries", kinds: []string{"onlydenied", "onlydenied", "onlydenied", "onlydenied"}, explained: true},
 		{desc: "a follow-up refused after a denied call", kinds: []string{"denied", "429"}},
@@ -218,6 +230,8 @@ func TestTypeScriptClientsReadEveryAnswer(t *testing.T) {
 							rs = append(rs, reply{status: status, body: f.errorBody(status)})
 						case "safetybare":
 							rs = append(rs, geminiBareSafety(stream))
+						case "roleincall":
+							rs = append(rs, reply{contentType: "text/event-stream", body: roundIDs(chatRoleInCall, i)})
 						case "cut":
 							r := f.answer(t, true, "text")
 							r.cutAfter = len(r.body) / 2

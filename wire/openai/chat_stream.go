@@ -680,10 +680,13 @@ func editChoices(raw []byte, edit func(choice, delta *jsonobj.Object) error, say
 	return sse.Data(string(b)).Encode(), nil
 }
 
-// carries reports whether a stripped choice still says something: a delta other than the role, or a finish.
+// carries reports whether a stripped choice still says something: a delta member that is not null (the
+// role included: a chunk that carried the role beside a removed call still gives the client the role, which
+// the SDKs' stream helpers require before any content, and Warden's explanation may be the next), or a
+// finish.
 func carries(delta *jsonobj.Object, finish json.RawMessage) bool {
 	for _, k := range delta.Keys() {
-		if v, _ := delta.Get(k); k != "role" && string(v) != "null" {
+		if v, _ := delta.Get(k); string(v) != "null" {
 			return true
 		}
 	}
