@@ -43,7 +43,13 @@ func StepsOf(src string) int {
 }
 
 // LoadPrograms and LoadCodeLangs load the embedded tables, for the test that walks them.
-func LoadPrograms() error { _, err := loadPrograms(programsYAML, figJSON); return err }
+func LoadPrograms() error {
+	t, err := loadPrograms(programsYAML, figJSON)
+	if err != nil {
+		return err
+	}
+	return t.decodeAllFig()
+}
 
 func LoadCodeLangs() error { _, err := loadCodeLangs(codeYAML); return err }
 
@@ -60,5 +66,21 @@ func TableSizes() (reviewed, fig, loaded int) {
 	if err := json.Unmarshal(figJSON, &f); err != nil {
 		panic(err)
 	}
-	return len(r.Programs), len(f.Programs), len(programs().byName)
+	t := programs()
+	loaded = len(t.byName)
+	for name := range t.figAt {
+		if _, reviewed := t.byName[name]; !reviewed && t.figProgram(name) != nil && t.lookup(name) == t.figProgram(name) {
+			loaded++
+		}
+	}
+	return len(r.Programs), len(f.Programs), loaded
+}
+
+// LoadTablesAtStart is what Prepare does: the reviewed table loaded and compiled, Fig's entries located.
+func LoadTablesAtStart() error {
+	_, err := loadPrograms(programsYAML, figJSON)
+	if err == nil {
+		_, err = loadCodeLangs(codeYAML)
+	}
+	return err
 }

@@ -84,6 +84,9 @@ type Program struct {
 	valued   map[string]bool
 	longs    []string // every long option the entry names, for getopt abbreviations
 	compiled bool
+	// figPath names a reviewed entry's twin in Fig's grammars ("docker compose"), whose subcommands it
+	// gains where it lists none of that name.
+	figPath string
 }
 
 // CodeSpec says where a program takes the code it interprets.
@@ -151,8 +154,16 @@ var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*:delete", "*:
 	"terminate", "terminate-*", "remove", "remove-*", "purge", "purge-*", "rb", "deregister-*", "drop", "drop-*", "wipe", "erase", "nuke"}
 
 type programTable struct {
+	// byName holds the reviewed entries, compiled at load.
 	byName map[string]*Program
 	env    environment
+	// fig is fig.json as embedded (read-only data, not heap); figAt locates each program's entry in it.
+	// An entry is decoded and compiled when first asked for and kept in figs: most of the 583 are never
+	// asked for in a process, and decoded all at once they held 10 MB of heap.
+	fig   []byte
+	figAt map[string][2]int
+	mu    sync.Mutex
+	figs  map[string]*Program // decoded so far; nil for an entry that is not used (a reserved word)
 }
 
 // environment lists the variables programs read as command lines (Lines) or as code they load (Dynamic).
@@ -174,9 +185,9 @@ var programs = sync.OnceValue(func() *programTable {
 var reservedWords = map[string]bool{"if": true, "then": true, "elif": true, "else": true, "fi": true, "while": true,
 	"until": true, "do": true, "done": true, "for": true, "case": true, "esac": true, "select": true, "function": true, "!": true}
 
-// loadPrograms reads the reviewed table and, under it, the grammars generated from Fig's specs: a program
-// the reviewed table lists keeps its entry, and gains from Fig only the subcommands it does not list (when
-// it lists some).
+// loadPrograms reads the reviewed table and locates the grammars generated from Fig's specs under it: a
+// program the reviewed table lists keeps its entry, and gains from Fig only the subcommands it does not
+// list (when it lists some).
 func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	var f struct {
 		Environment environment         `yaml:"environment"`
@@ -187,36 +198,155 @@ func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
+	t := &programTable{byName: f.Programs, env: f.Environment, fig: fig, figs: map[string]*Program{}}
 	if fig != nil {
-		var g struct {
-			Source, Version, License string
-			Programs                 map[string]*Program
-		}
-		jd := json.NewDecoder(bytes.NewReader(fig))
-		jd.DisallowUnknownFields()
-		if err := jd.Decode(&g); err != nil {
+		at, err := locateFig(fig)
+		if err != nil {
 			return nil, fmt.Errorf("fig.json: %v", err)
 		}
-		for name, p := range g.Programs {
-			if reservedWords[name] || f.Programs[unversioned(name)] != nil && unversioned(name) != name {
-				continue // a versioned name of a reviewed program (python3 is python)
-			}
-			dropOptionSubcommands(p)
-			own, ok := f.Programs[name]
-			if !ok {
-				f.Programs[name] = p
-				continue
-			}
-			mergeSubcommands(own, p)
-		}
+		t.figAt = at
 	}
-	t := &programTable{byName: f.Programs, env: f.Environment}
 	for name, p := range f.Programs {
 		if err := t.compile(name, p, 0); err != nil {
 			return nil, err
 		}
+		if _, ok := t.figAt[name]; ok {
+			setFigPath(p, name)
+		}
 	}
 	return t, nil
+}
+
+// locateFig finds each program's entry in fig.json without decoding it.
+func locateFig(fig []byte) (map[string][2]int, error) {
+	dec := json.NewDecoder(bytes.NewReader(fig))
+	expect := func(want json.Delim) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); !ok || d != want {
+			return fmt.Errorf("want %v, found %v", want, tok)
+		}
+		return nil
+	}
+	if err := expect('{'); err != nil {
+		return nil, err
+	}
+	at := map[string][2]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch key := tok.(string); key {
+		case "source", "version", "license":
+			var s string
+			if err := dec.Decode(&s); err != nil {
+				return nil, fmt.Errorf("%s: %v", key, err)
+			}
+		case "programs":
+			if err := expect('{'); err != nil {
+				return nil, err
+			}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				name, _ := tok.(string)
+				start := int(dec.InputOffset())
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					return nil, fmt.Errorf("%s: %v", name, err)
+				}
+				end := int(dec.InputOffset())
+				for start < end && (fig[start] == ':' || fig[start] == ' ' || fig[start] == '\n' || fig[start] == '\t' || fig[start] == '\r') {
+					start++
+				}
+				at[name] = [2]int{start, end}
+			}
+			if err := expect('}'); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("unknown key %q", key)
+		}
+	}
+	return at, expect('}')
+}
+
+// setFigPath notes, on a reviewed entry and its subcommands, where their twins are in Fig's grammars.
+func setFigPath(p *Program, path string) {
+	if p == nil || p.Alias != "" || len(p.Subcommands) == 0 {
+		return
+	}
+	p.figPath = path
+	for name, sp := range p.Subcommands {
+		setFigPath(sp, path+" "+name)
+	}
+}
+
+// figProgram returns Fig's entry for a program, decoded and compiled on first use; nil when it has none.
+func (t *programTable) figProgram(name string) *Program {
+	if reservedWords[name] {
+		return nil
+	}
+	span, ok := t.figAt[name]
+	if !ok {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p, ok := t.figs[name]; ok {
+		return p
+	}
+	p, err := t.decodeFig(name, span)
+	if err != nil {
+		p = nil // the embedded data is tested whole (TestEmbeddedTablesLoad); a failure reads as no entry
+	}
+	t.figs[name] = p
+	return p
+}
+
+func (t *programTable) decodeFig(name string, span [2]int) (*Program, error) {
+	p := new(Program)
+	jd := json.NewDecoder(bytes.NewReader(t.fig[span[0]:span[1]]))
+	jd.DisallowUnknownFields()
+	if err := jd.Decode(p); err != nil {
+		return nil, fmt.Errorf("fig.json: %s: %v", name, err)
+	}
+	dropOptionSubcommands(p)
+	if err := t.compile(name, p, 0); err != nil {
+		return nil, fmt.Errorf("fig.json: %v", err)
+	}
+	return p, nil
+}
+
+// decodeAllFig decodes every Fig entry, for the test that walks the tables: the first error, if any.
+func (t *programTable) decodeAllFig() error {
+	for name, span := range t.figAt {
+		if _, err := t.decodeFig(name, span); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// figPathProgram returns the entry at a path of names ("docker compose") in Fig's grammars.
+func (t *programTable) figPathProgram(path string) *Program {
+	names := strings.Fields(path)
+	if len(names) == 0 {
+		return nil
+	}
+	p := t.figProgram(names[0])
+	for _, n := range names[1:] {
+		if p == nil {
+			return nil
+		}
+		p = p.Subcommands[n]
+	}
+	return p
 }
 
 func (t *programTable) compile(name string, p *Program, depth int) error {
@@ -316,20 +446,6 @@ func dropOptionSubcommands(p *Program) {
 	}
 }
 
-// mergeSubcommands adds to a reviewed entry that lists subcommands the ones Fig knows and it does not.
-func mergeSubcommands(own, fig *Program) {
-	if own.Alias != "" || len(own.Subcommands) == 0 {
-		return
-	}
-	for name, sub := range fig.Subcommands {
-		if mine, ok := own.Subcommands[name]; ok {
-			mergeSubcommands(mine, sub)
-			continue
-		}
-		own.Subcommands[name] = sub
-	}
-}
-
 // resolveAlias finds an entry by name, "prog.sub" naming a subcommand's.
 func (t *programTable) resolveAlias(name string) *Program {
 	if p, ok := t.byName[name]; ok {
@@ -346,29 +462,44 @@ func (t *programTable) resolveAlias(name string) *Program {
 	return p.Subcommands[sub]
 }
 
-// lookup returns a program's entry: by its name, else its name without a version suffix (python3.12,
-// php8.2, node18, pip-3), or nil.
+// lookup returns a program's entry: the reviewed one by its name, its name without a version suffix
+// (python3.12, php8.2, node18, pip-3) or without a variant's suffix (mkfs.ext4); else Fig's, the same way;
+// or nil.
 func (t *programTable) lookup(name string) *Program {
-	p := t.byName[name]
-	if p == nil {
-		if base := unversioned(name); base != name {
-			p = t.byName[base]
+	names := []string{name}
+	if base := unversioned(name); base != name {
+		names = append(names, base)
+	}
+	if base, _, ok := strings.Cut(name, "."); ok && base != "" && base != name {
+		names = append(names, base)
+	}
+	for _, n := range names {
+		if p := t.byName[n]; p != nil {
+			return t.follow(p)
 		}
 	}
-	if p == nil {
-		if base, _, ok := strings.Cut(name, "."); ok && base != "" {
-			p = t.byName[base] // a variant named with a suffix: mkfs.ext4, fsck.xfs
+	for _, n := range names {
+		if p := t.figProgram(n); p != nil {
+			return p
 		}
 	}
-	return t.follow(p)
+	return nil
 }
 
-// sub returns a subcommand's entry, aliases followed.
+// sub returns a subcommand's entry, aliases followed: the reviewed entry's own, else its Fig twin's.
 func (t *programTable) sub(p *Program, name string) *Program {
-	if p == nil || p.Subcommands == nil {
+	if p == nil {
 		return nil
 	}
-	return t.follow(p.Subcommands[name])
+	if sp := p.Subcommands[name]; sp != nil {
+		return t.follow(sp)
+	}
+	if p.figPath != "" {
+		if twin := t.figPathProgram(p.figPath); twin != nil {
+			return twin.Subcommands[name]
+		}
+	}
+	return nil
 }
 
 func (t *programTable) follow(p *Program) *Program {
@@ -444,18 +575,27 @@ func Invocations(inner string) []string {
 			walk(prefix+" "+sub, sp)
 		}
 	}
-	names := make([]string, 0, len(t.byName))
+	names := make([]string, 0, len(t.byName)+len(t.figAt))
 	for name := range t.byName {
 		names = append(names, name)
 	}
+	for name := range t.figAt {
+		if _, reviewed := t.byName[name]; !reviewed {
+			names = append(names, name)
+		}
+	}
 	sort.Strings(names)
 	for _, name := range names {
-		walk(name, t.byName[name])
+		if p := t.byName[name]; p != nil {
+			walk(name, p)
+		} else if p := t.lookup(name); p != nil && t.figAt != nil && p == t.figProgram(name) {
+			walk(name, p) // Fig's own entry, not a versioned name of a reviewed program
+		}
 	}
 	return out
 }
 
-// Prepare loads the embedded program and code tables (about 40 ms, once per process), so that a server
+// Prepare loads the embedded program and code tables (about 25 ms, once per process), so that a server
 // pays for it when it starts rather than on its first command. Analyze loads them itself when needed.
 func Prepare() {
 	programs()

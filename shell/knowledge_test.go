@@ -39,11 +39,12 @@ func TestEveryCommandRunnerIsFollowed(t *testing.T) {
 	}
 }
 
-// What loading the program table costs, once per process, on the first command analyzed.
+// What loading the tables costs, once per process, at the command policy's Provision: the reviewed
+// table and the code patterns compiled, Fig's entries located (each is decoded when first asked for).
 func BenchmarkLoadPrograms(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := shell.LoadPrograms(); err != nil {
+		if err := shell.LoadTablesAtStart(); err != nil {
 			b.Fatal(err)
 		}
 	}
