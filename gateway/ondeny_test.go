@@ -19,15 +19,17 @@ func TestOnDeny(t *testing.T) {
 	destroy := func(b []byte) []byte { return bytes.Replace(b, []byte(`go test ./...`), []byte(`rm -rf ~/`), 1) }
 	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
 	type replies struct{ denied, allowed reply }
+	// A follow-up's answer has ids of its own, as a provider gives every response (roundIDs).
+	followUp := func(r reply) reply { r.body = roundIDs(r.body, 1); return r }
 	byFormat := map[string]replies{
-		"openai-chat":             {reply{body: destroy(fixture(t, "openai", "healthy_tool_calls.json"))}, reply{body: fixture(t, "openai", "healthy_tool_calls.json")}},
-		"openai-responses":        {reply{body: destroy(fixture(t, "openai", "responses_healthy_function_call.json"))}, reply{body: fixture(t, "openai", "responses_healthy_function_call.json")}},
-		"anthropic":               {reply{body: destroy(fixture(t, "anthropic", "healthy_tool_use.json"))}, reply{body: fixture(t, "anthropic", "healthy_tool_use.json")}},
-		"gemini":                  {reply{body: destroy(fixture(t, "gemini", "healthy_function_call.json"))}, reply{body: fixture(t, "gemini", "healthy_function_call.json")}},
-		"openai-chat stream":      {sse(fixture(t, "openai", "stream_denied_call.sse")), sse(fixture(t, "openai", "stream_tool_call.sse"))},
-		"openai-responses stream": {sse(fixture(t, "openai", "responses_stream_denied_first_call.sse")), sse(fixture(t, "openai", "responses_stream_function_call.sse"))},
-		"anthropic stream":        {sse(fixture(t, "anthropic", "stream_denied_first_call.sse")), sse(fixture(t, "anthropic", "stream_tool_use.sse"))},
-		"gemini stream":           {sse(fixture(t, "gemini", "stream_denied_first_call.sse")), sse(fixture(t, "gemini", "stream_function_call.sse"))},
+		"openai-chat":             {reply{body: destroy(fixture(t, "openai", "healthy_tool_calls.json"))}, followUp(reply{body: fixture(t, "openai", "healthy_tool_calls.json")})},
+		"openai-responses":        {reply{body: destroy(fixture(t, "openai", "responses_healthy_function_call.json"))}, followUp(reply{body: fixture(t, "openai", "responses_healthy_function_call.json")})},
+		"anthropic":               {reply{body: destroy(fixture(t, "anthropic", "healthy_tool_use.json"))}, followUp(reply{body: fixture(t, "anthropic", "healthy_tool_use.json")})},
+		"gemini":                  {reply{body: destroy(fixture(t, "gemini", "healthy_function_call.json"))}, followUp(reply{body: fixture(t, "gemini", "healthy_function_call.json")})},
+		"openai-chat stream":      {sse(fixture(t, "openai", "stream_denied_call.sse")), followUp(sse(fixture(t, "openai", "stream_tool_call.sse")))},
+		"openai-responses stream": {sse(fixture(t, "openai", "responses_stream_denied_first_call.sse")), followUp(sse(fixture(t, "openai", "responses_stream_function_call.sse")))},
+		"anthropic stream":        {sse(fixture(t, "anthropic", "stream_denied_first_call.sse")), followUp(sse(fixture(t, "anthropic", "stream_tool_use.sse")))},
+		"gemini stream":           {sse(fixture(t, "gemini", "stream_denied_first_call.sse")), followUp(sse(fixture(t, "gemini", "stream_function_call.sse")))},
 	}
 	goTest := []string{`bash {"command":"go test ./..."}`}
 	ls := []string{`bash {"command":"ls"}`}
@@ -74,6 +76,10 @@ func TestOnDeny(t *testing.T) {
 				wantFollowUp: streamBody[f]},
 			row{desc: "retry explains the last stream once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
+			row{desc: "retry ends the stream with the explanation when the provider refuses the follow-up", ask: f, onDeny: pipeline.DenyRetry,
+				replies: func(r replies) []reply {
+					return []reply{r.denied, {status: 429, body: []byte(`{"error":{"message":"slow down"}}`)}}
+				}, wantText: "warden.destructive_delete", wantSent: 2, wantRetry: true},
 		)
 	}
 	for _, f := range []string{"openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {

@@ -100,7 +100,7 @@ func roundIDs(b []byte, round int) []byte {
 	if round == 0 {
 		return b
 	}
-	for _, prefix := range []string{`"msg_`, `"fc_`, `"resp_`, `"call_`, `"toolu_`, `"rs_`} {
+	for _, prefix := range []string{`"msg_`, `"fc_`, `"resp_`, `"call_`, `"toolu_`, `"rs_`, `"chatcmpl-`} {
 		b = bytes.ReplaceAll(b, []byte(prefix), []byte(fmt.Sprintf("%sr%d", prefix, round)))
 	}
 	return b

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +51,9 @@ func GuardChatStream(in io.Reader, out io.Writer, flush func(), decide Decide, g
 type ChatClientStream struct {
 	template chunkTemplate // the last round's stream id, model and so on
 	choice   int           // the choice the last round's gate guarded
+	// id is the first round's chunk id, which the chunks of later rounds carry in place of their own: SDKs
+	// accumulate one completion a stream and drop chunks with another id (openai-go does).
+	id string
 }
 
 // chunkTemplate is the first chunk of a stream, whose id, object, created, model and fingerprint the
@@ -77,6 +81,9 @@ func (t *chunkTemplate) field(k string) (json.RawMessage, bool) {
 
 // Guard copies one provider stream into the client's stream as GuardChatStream does.
 func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
+	if c.id != "" {
+		out = &chunkIDWriter{w: out, to: c.id}
+	}
 	g := &chatStreamGuard{out: out, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
 	rd := sse.NewReader(in)
 	g.flushes.Bind(rd, flush)
@@ -84,6 +91,9 @@ func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), deci
 	defer func() {
 		g.flushes.Flush()
 		if g.template.data != "" {
+			if c.id == "" {
+				c.id = chunkID([]byte(g.template.data))
+			}
 			c.template = g.template
 		}
 		c.choice = max(g.gated, 0)
@@ -781,4 +791,43 @@ func ChatMessageStream(id, model, text string) []byte {
 	out = append(out, sse.Data(chunk(map[string]any{"role": "assistant", "content": text}, nil)).Encode()...)
 	out = append(out, sse.Data(chunk(map[string]any{}, "stop")).Encode()...)
 	return append(out, sse.Data("[DONE]").Encode()...)
+}
+
+// chunkID is a chunk's top-level id, or "".
+func chunkID(data []byte) string {
+	var c struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(data, &c)
+	return c.ID
+}
+
+// chunkIDWriter writes a later round's chunks with the first round's id in place of their own, which it
+// learns from the first chunk written. Each write holds whole events, as the stream guard writes them.
+type chunkIDWriter struct {
+	w        io.Writer
+	to, from string
+	learned  bool
+}
+
+func (c *chunkIDWriter) Write(p []byte) (int, error) {
+	if !c.learned {
+		if i := bytes.Index(p, []byte("data:")); i >= 0 {
+			line := p[i+len("data:"):]
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			c.from, c.learned = chunkID(bytes.TrimSpace(line)), true
+		}
+	}
+	out := p
+	if c.from != "" && c.from != c.to {
+		for _, sep := range []string{`":"`, `": "`} {
+			out = bytes.ReplaceAll(out, []byte(`"id`+sep+c.from+`"`), []byte(`"id`+sep+c.to+`"`))
+		}
+	}
+	if _, err := c.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
