@@ -11,6 +11,7 @@ package audit
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -88,15 +89,68 @@ func NewRecorder(sink Sink) *Recorder {
 // Failed returns how many writes have failed.
 func (r *Recorder) Failed() uint64 { return r.failed.Load() }
 
-// Record converts rec into events and writes them.
+// Record converts rec into events and writes them, or, under a context of Batch, keeps them for the
+// batch's one write.
 func (r *Recorder) Record(ctx context.Context, rec *warden.Record) {
 	if len(rec.Evaluations) == 0 {
 		return
 	}
-	if err := r.sink.Write(ctx, Events(rec)); err != nil {
+	if b, ok := ctx.Value(batchKey{}).(*batch); ok && b.keep(r, Events(rec)) {
+		return
+	}
+	r.write(ctx, Events(rec))
+}
+
+func (r *Recorder) write(ctx context.Context, events []Event) {
+	if err := r.sink.Write(ctx, events); err != nil {
 		r.failed.Add(1)
 		if r.OnError != nil {
 			r.OnError(err)
+		}
+	}
+}
+
+type batchKey struct{}
+
+// batch holds the events of one exchange's records until it is flushed.
+type batch struct {
+	mu      sync.Mutex
+	r       *Recorder
+	events  []Event
+	flushed bool
+}
+
+// keep adds events to the batch; false once it was flushed (they are written at once, as without one) or
+// when another Recorder wrote into it (each writes its own).
+func (b *batch) keep(r *Recorder, events []Event) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.flushed || b.r != nil && b.r != r {
+		return false
+	}
+	b.r = r
+	b.events = append(b.events, events...)
+	return true
+}
+
+// Batch returns a context under which a Recorder keeps the events of the records it is given, and a flush
+// that writes them in one write (one sink call, one write call for a JSONL sink): the gateway's exchange
+// writes its stages' events together, before its answer is written. Records after the flush are written
+// as they come. flush may be called more than once; only the first writes.
+func Batch(ctx context.Context) (context.Context, func(context.Context)) {
+	b := &batch{}
+	return context.WithValue(ctx, batchKey{}, b), func(ctx context.Context) {
+		b.mu.Lock()
+		if b.flushed {
+			b.mu.Unlock()
+			return
+		}
+		b.flushed = true
+		r, events := b.r, b.events
+		b.events = nil
+		b.mu.Unlock()
+		if r != nil && len(events) > 0 {
+			r.write(context.WithoutCancel(ctx), events)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentwarden/warden"
 	"strings"
 	"sync"
 	"testing"
@@ -108,5 +109,50 @@ func TestAFailedGroupWriteFailsEveryWriteInIt(t *testing.T) {
 	s := NewJSONL(w)
 	if err := s.Write(context.Background(), eventsOf("a", 1)); err == nil {
 		t.Error("a failed write returned no error")
+	}
+}
+
+// countingSink counts its writes and keeps their events.
+type countingSink struct {
+	mu     sync.Mutex
+	writes int
+	events []Event
+}
+
+func (s *countingSink) Write(_ context.Context, events []Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writes++
+	s.events = append(s.events, events...)
+	return nil
+}
+
+// Under Batch, the records of one exchange are written in one write at the flush; records after the flush
+// are written as they come, and a second flush writes nothing again.
+func TestBatchWritesAnExchangesRecordsOnce(t *testing.T) {
+	t.Parallel()
+	sink := &countingSink{}
+	r := NewRecorder(sink)
+	rec := func(stage warden.Stage) *warden.Record {
+		return &warden.Record{Stage: stage, Evaluations: []warden.Evaluation{{Guardrail: "g", Stage: stage, Status: warden.StatusEvaluated, Effect: warden.ActionAllow}}}
+	}
+	ctx, flush := Batch(context.Background())
+	r.Record(ctx, rec(warden.StageResponse))
+	r.Record(ctx, rec(warden.StageToolCall))
+	if sink.writes != 0 {
+		t.Fatalf("%d writes before the flush, want 0", sink.writes)
+	}
+	flush(ctx)
+	if sink.writes != 1 || len(sink.events) != 2 {
+		t.Fatalf("after the flush: %d writes of %d events, want 1 of 2", sink.writes, len(sink.events))
+	}
+	r.Record(ctx, rec(warden.StageOutput)) // after the flush: written at once
+	flush(ctx)
+	if sink.writes != 2 || len(sink.events) != 3 {
+		t.Errorf("a record after the flush: %d writes of %d events, want 2 of 3", sink.writes, len(sink.events))
+	}
+	r.Record(context.Background(), rec(warden.StageInput)) // no batch: written at once
+	if sink.writes != 3 {
+		t.Errorf("a record without a batch: %d writes, want 3", sink.writes)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/stream"
 	"github.com/agentwarden/warden/wire/openai"
@@ -54,6 +55,9 @@ type exchange struct {
 	// status and code are what the client got, for the log line.
 	status int
 	code   string
+	// flushAudit writes the exchange's audit events, kept until then, in one write: before a whole
+	// answer is written, and at the end of a stream (audit.Batch).
+	flushAudit func(context.Context)
 }
 
 func (g *Gateway) serveProvider(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +95,10 @@ func (g *Gateway) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (x *exchange) serve() {
-	ctx, cancel := context.WithTimeout(withTally(x.r.Context(), x.t), x.rt.up.Timeout)
+	base, flushAudit := audit.Batch(withTally(x.r.Context(), x.t))
+	x.flushAudit = flushAudit
+	defer flushAudit(x.r.Context()) // a stream's, before its response ends; a no-op after a whole answer's
+	ctx, cancel := context.WithTimeout(base, x.rt.up.Timeout)
 	defer cancel()
 	if x.rt.streamPath && x.r.URL.Query().Get("alt") != "sse" {
 		x.fail(http.StatusBadRequest, CodeNeedsSSE, "Warden guards Gemini streams as server-sent events: call :streamGenerateContent with ?alt=sse (the Google SDKs do)")
@@ -273,6 +280,7 @@ func (x *exchange) relayWhole(ctx context.Context, resp *http.Response, run ward
 	x.t.deliver()
 	x.setTally(h)
 	x.status = resp.StatusCode
+	x.flushAudit(ctx) // the exchange's events are written before its answer
 	x.w.WriteHeader(resp.StatusCode)
 	x.w.Write(out)
 }
@@ -470,6 +478,7 @@ func (x *exchange) refused(err error) {
 	}
 	h.Set(HeaderReason, r.Code)
 	x.status, x.code = r.Status, r.Code
+	x.flushAudit(x.r.Context())
 	x.w.WriteHeader(r.Status)
 	x.w.Write(r.Body)
 }
@@ -496,6 +505,7 @@ func (x *exchange) fail(status int, code, msg string) {
 		h.Set(HeaderDecision, warden.ActionReject.String()) // Warden refused the request itself (too large, too slow, unreadable)
 	}
 	x.status, x.code = status, code
+	x.flushAudit(x.r.Context())
 	x.w.WriteHeader(status)
 	x.w.Write(x.f.StatusError(status, msg, code))
 }
