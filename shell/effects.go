@@ -284,7 +284,7 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 			if len(verbsList) == 0 {
 				verbsList = destroyingVerbs
 			}
-			if op.Literal && matchWord(verbsList, op.Value) {
+			if op.Literal && !strings.HasPrefix(op.Value, "-") && matchWord(verbsList, op.Value) {
 				z.effect(Effect{Kind: Destroys, Program: prog, Class: verbs.Class, Command: ci})
 				break
 			}

@@ -150,7 +150,7 @@ type VerbSpec struct {
 }
 
 // destroyingVerbs are the verbs cloud and platform CLIs name their destroying subcommands with.
-var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*:delete", "*:destroy", "destroy", "destroy-*",
+var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*-delete-*", "*:delete", "*:destroy", "destroy", "destroy-*",
 	"terminate", "terminate-*", "remove", "remove-*", "purge", "purge-*", "rb", "deregister-*", "drop", "drop-*", "wipe", "erase", "nuke"}
 
 type programTable struct {
