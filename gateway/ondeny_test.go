@@ -76,6 +76,11 @@ func TestOnDeny(t *testing.T) {
 				wantFollowUp: streamBody[f]},
 			row{desc: "retry explains the last stream once the retries are spent", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply { return []reply{r.denied} }, wantCalls: ls, wantText: "warden.destructive_delete", wantSent: 1 + gateway.DefaultDenyRetries, wantRetry: true},
+			row{desc: "explain ends a turn whose only call was denied as a plain answer", ask: f, onDeny: pipeline.DenyExplain,
+				replies: func(r replies) []reply {
+					return []reply{{contentType: r.denied.contentType, body: onlyDenied(r.denied.body)}}
+				},
+				wantText: "warden.destructive_delete", wantSent: 1},
 			row{desc: "retry ends the stream with the explanation when the provider refuses the follow-up", ask: f, onDeny: pipeline.DenyRetry,
 				replies: func(r replies) []reply {
 					return []reply{r.denied, {status: 429, body: []byte(`{"error":{"message":"slow down"}}`)}}
