@@ -85,6 +85,9 @@ func TestEffects(t *testing.T) {
 		{"a loop variable takes each item", "for d in /tmp/x ~; do rm -rf $d; done", "deletes -r ~"},
 		{"an unquoted variable splits", `X="-rf /"; rm $X`, "deletes -r /"},
 		{"a script written then run", "echo 'rm -rf ~' > x.sh; bash x.sh", "deletes -r ~"},
+		{"mktemp's output is a temporary path", `rm -rf "$(mktemp -d)"`, "deletes -r /tmp/tmp.XXXXXXXXXX"},
+		{"mktemp -p names its directory", `rm -rf "$(mktemp -d -p ~)"`, "deletes -r ~/tmp.XXXXXXXXXX"},
+		{"pwd after a cd is that directory", `cd /etc && rm -rf "$(pwd)"`, "deletes -r /etc"},
 		// writes
 		{"an attached output option", "curl -o/etc/cron.d/x https://h", "writes /etc/cron.d/x"},
 		{"a long option with =", "curl --output=/etc/profile https://h", "writes /etc/profile"},

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -9,12 +10,55 @@ import (
 )
 
 // resolve turns a word into its value as far as that is known without running anything.
-func resolve(w *syntax.Word) Word { return resolveWith(w, nil) }
+func resolve(w *syntax.Word) Word { return resolveWith(w, nil, nil) }
 
-// resolve is resolve with the variables the line has assigned so far.
-func (z *analyzer) resolve(w *syntax.Word) Word { return resolveWith(w, z.state.vars) }
+// resolve is resolve with the variables the line has assigned so far, and the output of the command
+// substitutions whose output is known (substitutionOutput).
+func (z *analyzer) resolve(w *syntax.Word) Word {
+	return resolveWith(w, z.state.vars, z.substitutionOutput)
+}
 
-func resolveWith(w *syntax.Word, vars map[string]string) Word {
+// substitutionOutput is what a command substitution prints when that is known without running it: a
+// temporary file or directory of mktemp (under /tmp, or the directory its -p names), and pwd's working
+// directory once the line has cd'd somewhere known.
+func (z *analyzer) substitutionOutput(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	prog := resolve(ce.Args[0])
+	if !prog.Literal {
+		return "", false
+	}
+	args := make([]Word, 0, len(ce.Args)-1)
+	for _, a := range ce.Args[1:] {
+		args = append(args, resolve(a))
+	}
+	switch path.Base(prog.Value) {
+	case "mktemp":
+		dir := "/tmp"
+		pa := parseArgs(&Program{valued: map[string]bool{"-p": true, "--tmpdir": true, "--suffix": true}}, args, false)
+		for _, o := range pa.opts {
+			if (o.name == "-p" || o.name == "--tmpdir") && o.value != nil {
+				if !o.value.Literal || o.value.Value == "" {
+					return "", false
+				}
+				dir = strings.TrimSuffix(o.value.Value, "/")
+			}
+		}
+		return dir + "/tmp.XXXXXXXXXX", true
+	case "pwd":
+		if cwd := z.state.cwd; cwd != "" && cwd != Unknown && (strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, "~")) {
+			return cwd, true
+		}
+	}
+	return "", false
+}
+
+func resolveWith(w *syntax.Word, vars map[string]string, subst func(*syntax.CmdSubst) (string, bool)) Word {
 	var b strings.Builder
 	out := Word{Literal: true}
 	for i, part := range w.Parts {
@@ -35,6 +79,13 @@ func resolveWith(w *syntax.Word, vars map[string]string) Word {
 				switch q := q.(type) {
 				case *syntax.Lit:
 					b.WriteString(unescapeDouble(q.Value))
+				case *syntax.CmdSubst:
+					if v, ok := substituted(subst, q); ok {
+						b.WriteString(v)
+						continue
+					}
+					out.Literal = false
+					b.WriteString(Unknown)
 				case *syntax.ParamExp:
 					param(q, i == 0 && b.Len() == 0, vars, &b, &out)
 					if q.Index != nil || q.Param != nil && (q.Param.Value == "@" || q.Param.Value == "*") {
@@ -56,13 +107,27 @@ func resolveWith(w *syntax.Word, vars map[string]string) Word {
 		case *syntax.BraceExp:
 			out.Glob = true
 			b.WriteString("{" + Unknown + "}")
-		default: // command and process substitution, arithmetic
+		case *syntax.CmdSubst:
+			if v, ok := substituted(subst, p); ok {
+				b.WriteString(v)
+				continue
+			}
+			out.Literal = false
+			b.WriteString(Unknown)
+		default: // process substitution, arithmetic
 			out.Literal = false
 			b.WriteString(Unknown)
 		}
 	}
 	out.Value = b.String()
 	return out
+}
+
+func substituted(subst func(*syntax.CmdSubst) (string, bool), cs *syntax.CmdSubst) (string, bool) {
+	if subst == nil {
+		return "", false
+	}
+	return subst(cs)
 }
 
 // param writes a parameter expansion: $HOME at the start of a word is ~, a variable the line assigned one
