@@ -101,8 +101,8 @@ func TestConcurrentWritesAreCommittedAsAGroup(t *testing.T) {
 	}
 }
 
-// A failed write is the error of every Write whose lines it carried.
-func TestAFailedGroupWriteFailsEveryWriteInIt(t *testing.T) {
+// A failed write is the error of the Write whose lines it carried.
+func TestAFailedWriteIsTheWritesError(t *testing.T) {
 	t.Parallel()
 	w := &gatedWriter{release: make(chan struct{}), fail: errors.New("disk full")}
 	close(w.release)

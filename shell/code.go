@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Inline code is read for what it does, not run: each language's calls that delete, write, execute, open
@@ -190,22 +189,19 @@ func (z *analyzer) runsFile(ci int, f Word, prog string, via []string, depth int
 
 // scripts notes the literal text a call writes into files: echo or printf redirected into one, tee or
 // cat given a heredoc or here-string. Text of another origin makes the file's content unknown again.
-func (z *analyzer) scripts(ce *syntax.CallExpr, first int) {
+func (z *analyzer) scripts(outputs []Word, first int) {
 	if first >= len(z.a.Commands) {
 		return
 	}
 	c := z.a.Commands[first]
-	var text *Word
-	switch c.Program {
-	case "echo", "printf":
-		text = joinWords(echoed(c))
-		if text != nil && c.Program == "printf" {
-			text.Value = strings.ReplaceAll(text.Value, `\n`, "\n")
-		}
-	case "cat", "tee":
+	text, isPrinter := printed(c)
+	if !isPrinter && (c.Program == "cat" || c.Program == "tee") {
 		text = z.body
+		if text == nil {
+			text = z.fedText() // echo … | tee x.sh
+		}
 	}
-	targets := z.outputs[ce]
+	targets := outputs // the call's output redirections
 	if c.Program == "tee" {
 		targets = append(targets, z.resolveAll(parseArgs(nil, c.Args, false).operands)...)
 	}
@@ -482,21 +478,11 @@ func (z *analyzer) stdinCode(ci int, prog string, via []string, depth int) []Wor
 	switch {
 	case anyOf(cmds, isFetcher):
 		return nil // remote code, found by the pipeline checks
-	case first.Program == "echo" || first.Program == "printf":
-		if len(cmds) > 1 {
-			break
+	case isPrinter(first) && len(cmds) == 1:
+		if w := z.fedText(); w != nil {
+			return []Word{*w}
 		}
-		args := first.Args
-		for len(args) > 0 && strings.HasPrefix(args[0].Value, "-") && len(args[0].Value) <= 3 && first.Program == "echo" {
-			args = args[1:]
-		}
-		w := joinWords(args)
-		if w == nil {
-			return nil
-		}
-		v := *w
-		v.Value = strings.ReplaceAll(strings.ReplaceAll(v.Value, `\n`, "\n"), "%s", "")
-		return []Word{v}
+		return nil
 	case (first.Program == "cat" || first.Program == "tee") && f.body != nil && len(cmds) == 1:
 		return []Word{*f.body}
 	case (first.Program == "cat") && len(cmds) == 1 && len(first.Args) > 0:
@@ -504,6 +490,16 @@ func (z *analyzer) stdinCode(ci int, prog string, via []string, depth int) []Wor
 		return nil // a script file, given through a pipe
 	}
 	return []Word{{Value: Unknown}}
+}
+
+// fedText is the text the stage before a command prints when it is one echo or printf, else nil.
+func (z *analyzer) fedText() *Word {
+	f := z.feed
+	if f == nil || f.to-f.from != 1 {
+		return nil
+	}
+	w, _ := printed(z.a.Commands[f.from])
+	return w
 }
 
 // feed is the stage before a command in a pipeline: the range of Analysis.Commands it recorded, and the

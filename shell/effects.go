@@ -3,7 +3,6 @@ package shell
 import (
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -75,9 +74,6 @@ const maxLinks = 64
 // a symlink made earlier in the line to its target.
 func (z *analyzer) resolvePath(w Word) Word {
 	v := w.Value
-	if !w.Literal && !strings.HasPrefix(v, Unknown) {
-		// part known: keep it, a policy decides by the known prefix
-	}
 	if v == "" || v == "-" {
 		return w
 	}
@@ -303,7 +299,7 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 				cmd = cmd[1:]
 			}
 		}
-		if prog == "xargs" || prog == "parallel" {
+		if spec.StdinItems {
 			cmd = z.withStdinItems(cmd)
 		}
 		if len(cmd) > 0 {
@@ -811,5 +807,3 @@ func (a *Analysis) HasEffect(k EffectKind) bool {
 	}
 	return false
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -60,6 +60,9 @@ type Program struct {
 	OptionCode map[string][]string `yaml:"option_code"`
 	// Aliases is the prefix of OptionCode values that define subcommand aliases (git -c alias.x=…).
 	Aliases string `yaml:"aliases"`
+	// StdinItems: the command it runs gets the items it reads from standard input as more operands (xargs,
+	// parallel): what the stage before lists.
+	StdinItems bool `yaml:"stdin_items"`
 	// Assigns: NAME=value words before the command are environment settings (env).
 	Assigns bool `yaml:"assigns"`
 	// Code is the code the program interprets.
@@ -81,9 +84,8 @@ type Program struct {
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
 
-	valued   map[string]bool
-	longs    []string // every long option the entry names, for getopt abbreviations
-	compiled bool
+	valued map[string]bool
+	longs  []string // every long option the entry names, for getopt abbreviations
 	// figPath names a reviewed entry's twin in Fig's grammars ("docker compose"), whose subcommands it
 	// gains where it lists none of that name.
 	figPath string
@@ -421,7 +423,6 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 			p.longs = append(p.longs, n)
 		}
 	}
-	p.compiled = true
 	for mod, mp := range p.Modules {
 		if err := t.compile(name+" -m "+mod, mp, depth+1); err != nil {
 			return err
@@ -466,6 +467,9 @@ func (t *programTable) resolveAlias(name string) *Program {
 // (python3.12, php8.2, node18, pip-3) or without a variant's suffix (mkfs.ext4); else Fig's, the same way;
 // or nil.
 func (t *programTable) lookup(name string) *Program {
+	if p := t.byName[name]; p != nil {
+		return t.follow(p) // the usual case, without building the other spellings
+	}
 	names := []string{name}
 	if base := unversioned(name); base != name {
 		names = append(names, base)

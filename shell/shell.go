@@ -160,6 +160,7 @@ func analyzePlainWith(z *analyzer, cmds []plainCommand) *analyzer {
 		}
 		prev = z.feed
 		z.command(c.words, nil, nil, 0)
+		z.scripts(nil, first) // a plain line has no redirections, but tee may write a script
 		ranges = append(ranges, [2]int{first, len(z.a.Commands)})
 	}
 	z.feed = nil
@@ -215,7 +216,7 @@ type analyzer struct {
 	feed       *feed
 	body       *Word
 	stdinFiles []Word
-	// feeds maps a pipeline stage's command to the stage before it; stmtStart is where each statement's
+	// feeds maps a pipeline stage's command to the stage before it; stmtStart is where each such stage's
 	// commands begin in Analysis.Commands; bodies and inputs are each command's heredoc and input files.
 	feeds     map[syntax.Command]*syntax.Stmt
 	stmtStart map[*syntax.Stmt]int
@@ -223,6 +224,7 @@ type analyzer struct {
 	bodies    map[syntax.Command]*Word
 	inputs    map[syntax.Command][]Word
 	outputs   map[syntax.Command][]Word
+	redirs    map[syntax.Command][]*syntax.Redirect // each command's statement's redirections
 }
 
 func (z *analyzer) finding(k FindingKind, detail string) {
@@ -290,7 +292,12 @@ func (z *analyzer) parse(src string, via []string, depth int) {
 				if z.feeds == nil {
 					z.feeds = map[syntax.Command]*syntax.Stmt{}
 				}
-				z.feeds[firstStage(n.Y).Cmd] = lastStage(n.X)
+				src := lastStage(n.X)
+				z.feeds[firstStage(n.Y).Cmd] = src
+				if z.stmtStart == nil {
+					z.stmtStart = map[*syntax.Stmt]int{}
+				}
+				z.stmtStart[src] = 0 // noted here, set when the walk reaches it (it comes after this node)
 			}
 		}
 		return true
@@ -319,11 +326,16 @@ func (z *analyzer) assign(as *syntax.Assign) string {
 // statement notes what a statement gives the command in it: the stage before it in a pipeline, a heredoc
 // or here-string, files redirected into it; then its redirections.
 func (z *analyzer) statement(st *syntax.Stmt) {
-	if z.stmtStart == nil {
-		z.stmtStart = map[*syntax.Stmt]int{}
+	if _, feeds := z.stmtStart[st]; feeds {
+		z.stmtStart[st] = len(z.a.Commands) // a stage that feeds the next: where its commands begin
 	}
-	z.stmtStart[st] = len(z.a.Commands)
 	if st.Cmd != nil {
+		if len(st.Redirs) > 0 {
+			if z.redirs == nil {
+				z.redirs = map[syntax.Command][]*syntax.Redirect{}
+			}
+			z.redirs[st.Cmd] = st.Redirs
+		}
 		if src, ok := z.feeds[st.Cmd]; ok {
 			if z.pending == nil {
 				z.pending = map[syntax.Command]*feed{}
@@ -427,7 +439,7 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	savedFeed, savedBody, savedInputs := z.feed, z.body, z.stdinFiles
 	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
 	z.command(words, assigns, via, depth)
-	z.scripts(ce, first)
+	z.scripts(z.outputs[ce], first)
 	z.feed, z.body, z.stdinFiles = savedFeed, savedBody, savedInputs
 	if z.byCall == nil {
 		z.byCall = map[*syntax.CallExpr][2]int{}
@@ -436,9 +448,7 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	if anyOf(z.a.Commands[first:], isCodeRunner) {
 		z.substitutions(ce, via, depth)
 	}
-	if hasSubstitution(ce) {
-		z.sendsSubstituted(ce, first)
-	}
+	z.sendsSubstituted(ce, first)
 }
 
 // isBareExpansion says whether a word is one unquoted parameter expansion ($X, ${X}), which the shell
@@ -580,13 +590,23 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 func (z *analyzer) sendsSubstituted(ce *syntax.CallExpr, first int) {
 	var data []Word
 	computed := false
-	for i := range z.a.Effects {
+	// The call's effects are the last ones recorded: commands are recorded in order.
+	for i := len(z.a.Effects) - 1; i >= 0 && z.a.Effects[i].Command >= first; i-- {
 		e := &z.a.Effects[i]
-		if e.Kind != Sends || e.Command < first {
+		if e.Kind != Sends {
 			continue
 		}
 		if !computed {
-			data, computed = z.substitutionData(ce), true
+			words := ce.Args
+			for _, r := range z.redirs[ce] { // what its here-strings, heredocs and input files carry
+				if r.Word != nil {
+					words = append(words[:len(words):len(words)], r.Word)
+				}
+				if r.Hdoc != nil {
+					words = append(words[:len(words):len(words)], r.Hdoc)
+				}
+			}
+			data, computed = z.substitutionData(words), true
 		}
 		e.Data = append(e.Data, data...)
 	}

@@ -52,6 +52,9 @@ func (z *analyzer) commandsOf(n syntax.Node) []Command { return z.inside(n).Comm
 func (z *analyzer) inside(n syntax.Node) *Analysis {
 	inner := &analyzer{a: &Analysis{}, limits: z.limits, budget: z.budget, base: z.base}
 	z.walk(n, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok {
+			inner.redirects(st.Redirs) // $(< .env) reads .env as much as $(cat .env) does
+		}
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 			words := make([]Word, len(ce.Args))
 			for i, w := range ce.Args {
@@ -152,8 +155,8 @@ func (z *analyzer) substitutions(ce *syntax.CallExpr, via []string, depth int) {
 			case anyOf(inner.Commands, isFetcher):
 				z.finding(RemoteCode, "a shell or interpreter runs downloaded content")
 				return
-			case len(inner.Commands) == 1 && (inner.Commands[0].Program == "echo" || inner.Commands[0].Program == "printf"):
-				if text := joinWords(echoed(inner.Commands[0])); text != nil && text.Literal {
+			case len(inner.Commands) == 1 && isPrinter(inner.Commands[0]):
+				if text, _ := printed(inner.Commands[0]); text != nil && text.Literal {
 					if _, isProc := n.(*syntax.ProcSubst); isProc {
 						z.parse(text.Value, appendVia(via, "<(…)"), depth+1)
 					}
@@ -169,23 +172,35 @@ func (z *analyzer) substitutions(ce *syntax.CallExpr, via []string, depth int) {
 	}
 }
 
-// echoed returns the words echo or printf prints, without echo's options.
-func echoed(c Command) []Word {
+func isPrinter(c Command) bool { return c.Program == "echo" || c.Program == "printf" }
+
+// printed returns the text echo or printf prints, as far as it is known (echo's options left out, printf's
+// \n a newline and its %s nothing), or false for another program.
+func printed(c Command) (*Word, bool) {
+	if c.Program != "echo" && c.Program != "printf" {
+		return nil, false
+	}
 	args := c.Args
 	for len(args) > 0 && c.Program == "echo" && len(args[0].Value) <= 3 && strings.HasPrefix(args[0].Value, "-") {
 		args = args[1:]
 	}
-	return args
+	w := joinWords(args)
+	if w == nil {
+		return nil, true
+	}
+	w.Value = strings.ReplaceAll(strings.ReplaceAll(w.Value, `\n`, "\n"), "%s", "")
+	return w, true
 }
 
-// substitutionData returns the files the commands inside a call's substitutions read: what a sender
-// given $(cat .env) sends.
-func (z *analyzer) substitutionData(ce *syntax.CallExpr) []Word {
+// substitutionData returns the files the commands inside the substitutions of words read: what a sender
+// given $(cat .env), @<(cat .env) or <<< "$(cat .env)" sends.
+func (z *analyzer) substitutionData(words []*syntax.Word) []Word {
 	var out []Word
-	for _, w := range ce.Args {
+	for _, w := range words {
 		z.walk(w, func(n syntax.Node) bool {
-			if cs, ok := n.(*syntax.CmdSubst); ok {
-				for _, e := range z.inside(cs).Effects {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				for _, e := range z.inside(n).Effects {
 					if e.Kind == Reads {
 						out = append(out, e.Targets...)
 					}
