@@ -81,9 +81,7 @@ func (t *chunkTemplate) field(k string) (json.RawMessage, bool) {
 
 // Guard copies one provider stream into the client's stream as GuardChatStream does.
 func (c *ChatClientStream) Guard(in io.Reader, out io.Writer, flush func(), decide Decide, gate warden.TextGate) error {
-	if c.id != "" {
-		out = &chunkIDWriter{w: out, to: c.id}
-	}
+	out = c.writer(out)
 	g := &chatStreamGuard{out: out, decide: decide, gate: gate, gated: -1, choices: map[int]*streamChoice{}}
 	rd := sse.NewReader(in)
 	g.flushes.Bind(rd, flush)
@@ -729,7 +727,7 @@ func (g *chatStreamGuard) contentChunk(i int, text string) []byte {
 // Correct writes text the client reads after what it has of the message, as one content delta of the
 // choice the stream guardrails guard: a self-correction's feedback, before the continuation's stream.
 func (c *ChatClientStream) Correct(out io.Writer, flush func(), text string) error {
-	g := &chatStreamGuard{out: out, template: c.template}
+	g := &chatStreamGuard{out: c.writer(out), template: c.template}
 	g.flushes.Bind(nil, flush)
 	defer g.flushes.Flush()
 	return g.write(g.contentChunk(c.choice, text))
@@ -791,6 +789,15 @@ func ChatMessageStream(id, model, text string) []byte {
 	out = append(out, sse.Data(chunk(map[string]any{"role": "assistant", "content": text}, nil)).Encode()...)
 	out = append(out, sse.Data(chunk(map[string]any{}, "stop")).Encode()...)
 	return append(out, sse.Data("[DONE]").Encode()...)
+}
+
+// writer is out for the chunks of a round after the first, and of Warden's own between rounds: with the
+// first round's id in place of theirs.
+func (c *ChatClientStream) writer(out io.Writer) io.Writer {
+	if c.id == "" {
+		return out
+	}
+	return &chunkIDWriter{w: out, to: c.id}
 }
 
 // chunkID is a chunk's top-level id, or "".

@@ -336,3 +336,28 @@ func TestDecisionSeesTheTextOfEveryChunk(t *testing.T) {
 		})
 	}
 }
+
+// Every chunk of a client's stream carries the first round's id — a follow-up's, and the feedback Warden
+// writes after one — since openai-go's accumulator drops chunks of another id.
+func TestChatClientStreamKeepsTheFirstRoundsID(t *testing.T) {
+	t.Parallel()
+	pass := func(r warden.Response) (warden.Response, error) { return r, nil }
+	round := func(id, text string) string {
+		return `data: {"id":"` + id + `","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"` + text + `"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"` + id + `","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" + "data: [DONE]\n\n"
+	}
+	var out bytes.Buffer
+	c := new(openai.ChatClientStream)
+	if err := c.Guard(strings.NewReader(round("chatcmpl-A", "first")), &out, nil, pass, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Guard(strings.NewReader(round("chatcmpl-B", "second")), &out, nil, pass, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Correct(&out, nil, "feedback"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "chatcmpl-B") || !strings.Contains(out.String(), "feedback") || !strings.Contains(out.String(), "second") {
+		t.Errorf("the client's stream carries another round's id or lost text:\n%s", out.String())
+	}
+}
