@@ -50,13 +50,17 @@ X-Warden-Evaluated report stops the run with an error instead of a figure. By de
 and the upstream share the CPUs with the proxies, so the figures compare the targets with each other. With
 --pin (Linux, two CPUs at least) the three proxies run in a process of their own on the upper half of the
 CPUs and the client and the upstream on the rest, as the public gateway benchmarks pin the gateway: the
-proxies then share neither CPUs nor caches with the load. Audit records are discarded unless --keep-audit.
+proxies then share neither CPUs nor caches with the load. With --apart each proxy runs in a process of its
+own, as users run them: the CPU per exchange is then each one's own, the report adds each process's
+resident memory after the throughput phase, and Warden's throughput must reach the bare proxy's (100%,
+not 70%) and its memory stay within 150% of it. Audit records are discarded unless --keep-audit.
 docs/benchmarks.md has figures and how to read them.`,
 		Example: `  warden bench
   warden bench --config warden.yaml --keep-audit
   warden bench --requests 5000 --chunk-interval 20ms --stream-requests 100
   warden bench --wire anthropic
   warden bench --pin --requests 10000
+  warden bench --apart --keep-audit
   warden bench --format json > bench.json`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -66,10 +70,10 @@ docs/benchmarks.md has figures and how to read them.`,
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format: %q is not text or json", format)}
 			}
-			if o.Pin {
+			if o.Pin || o.Apart {
 				exe, err := os.Executable()
 				if err != nil {
-					return fmt.Errorf("--pin: finding this program to start the proxies' process: %w", err)
+					return fmt.Errorf("finding this program to start the proxies' process: %w", err)
 				}
 				o.ProxyCommand = []string{exe, "bench", "--serve-proxies"}
 			}
@@ -112,6 +116,7 @@ docs/benchmarks.md has figures and how to read them.`,
 	f.StringVar(&format, "format", "text", "report as text or json (stdout); progress goes to stderr")
 	f.BoolVar(&strict, "strict", false, "exit 1 when a target is not met")
 	f.BoolVar(&o.Pin, "pin", false, "run the proxies in a process of their own on half the CPUs, the client and upstream on the rest (Linux)")
+	f.BoolVar(&o.Apart, "apart", false, "run each proxy in a process of its own, and report and judge each one's resident memory")
 	f.BoolVar(&serveProxies, "serve-proxies", false, "be the proxies' process of a --pin run (the bench starts it)")
 	f.MarkHidden("serve-proxies")
 	return cmd

@@ -10,7 +10,8 @@
 // the figures are comparable with each other, not with a bench that pins each part to its own cores.
 // That is why the concurrency-1 exchanges are timed inside the proxies as well (see probe), and why the
 // report gives this machine's stall rate and what a wake across CPUs costs. Options.Pin runs the proxies
-// in a process of their own on CPUs of their own instead (see proxies.go).
+// in a process of their own on CPUs of their own instead, and Options.Apart each proxy in a process of
+// its own, as users run them, so that each one's CPU and resident memory are its alone (see proxies.go).
 // Its API serves the CLI and may change.
 package gatewaybench
 
@@ -25,6 +26,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,8 +82,13 @@ type Options struct {
 	// benchmarks pin the gateway to cores of its own: the proxies then share neither CPUs nor caches with
 	// the load, and their figures are the proxies'. Linux only; it needs two CPUs at least.
 	Pin bool
-	// ProxyCommand is the command line that starts the proxies' process with Pin: a program that calls
-	// ServeProxies with its standard input and output (`warden bench --serve-proxies`).
+	// Apart runs each proxy in a process of its own, as a user runs a proxy: the throughput phase's CPU
+	// per exchange is then that proxy's alone, with the client's and upstream's, and the report gives each
+	// process's resident memory after the throughput phase. With Pin the processes share the proxies'
+	// CPUs; without it, every CPU.
+	Apart bool
+	// ProxyCommand is the command line that starts the proxies' process with Pin or Apart: a program that
+	// calls ServeProxies with its standard input and output (`warden bench --serve-proxies`).
 	ProxyCommand []string
 	// Progress, when set, gets a line as each phase starts.
 	Progress io.Writer
@@ -118,6 +125,9 @@ func (o Options) Check() error {
 	}
 	if o.Pin && len(o.ProxyCommand) == 0 {
 		return fmt.Errorf("pinning the proxies needs the command that serves them in a process of their own")
+	}
+	if o.Apart && len(o.ProxyCommand) == 0 {
+		return fmt.Errorf("running the proxies apart needs the command that serves each in a process of its own")
 	}
 	return nil
 }
@@ -165,6 +175,8 @@ type target struct {
 	url    string
 	warden bool   // its answers must carry X-Warden-Evaluated
 	probe  prober // times what is the proxy's own; nil for the upstream reached directly
+	// process is the proxy's own process (Options.Pin, Options.Apart); nil when it is served here.
+	process *proxiesProcess
 }
 
 // Run starts the upstream and the three proxies on loopback, measures each and reports. It turns the
@@ -204,12 +216,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, err
 		}
 		defer restore()
-		pinned.ProxyGOMAXPROCS = b.proxies.gomaxprocs
+		pinned.ProxyGOMAXPROCS = b.proxies[0].gomaxprocs
 	}
 	up, targets := b.up, b.targets
 	m := &measurer{o: o, up: up, proxies: b.proxies, client: &http.Client{Transport: o.dialing(tunedTransport())}}
 	rep := &Report{Options: o, DelayedAcks: o.acksDelayed(), Wire: o.Wire, GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
-		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned, Wakes: wakes}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Guardrails: guardrailsName(o.Config), Pinned: pinned, Apart: o.Apart, Wakes: wakes}
 	for _, t := range targets {
 		rep.Targets = append(rep.Targets, TargetResult{Name: t.name})
 	}
@@ -226,6 +238,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := m.throughput(ctx, targets, rep); err != nil {
 		return nil, err
 	}
+	if err := m.memory(targets, rep); err != nil {
+		return nil, err
+	}
 	rep.judge()
 	return rep, nil
 }
@@ -233,13 +248,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 // concurrencyOne runs the phases that time one exchange at a time, with the collector kept out of them
 // unless o.TimedGC.
 func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Report) (err error) {
-	if m.proxies != nil {
-		if err := m.proxies.startCollector(m.o.TimedGC); err != nil {
+	for _, p := range m.proxies {
+		if err := p.startCollector(m.o.TimedGC); err != nil {
 			return err
 		}
 		defer func() {
-			cycles, stopErr := m.proxies.stopCollector()
-			rep.Pinned.ProxyCollections = cycles
+			cycles, stopErr := p.stopCollector()
+			rep.ProxyCollections += cycles
 			err = errors.Join(err, stopErr)
 		}()
 	}
@@ -260,13 +275,13 @@ func (m *measurer) concurrencyOne(ctx context.Context, targets []target, rep *Re
 // stalls times this machine's stalls, on the proxies' CPUs too when they have their own, both at once.
 func (m *measurer) stalls(rep *Report) error {
 	d := m.o.Duration / 4
-	if m.proxies == nil {
+	if rep.Pinned == nil {
 		rep.Stalls = measureStalls(d)
 		return nil
 	}
 	theirs := make(chan error, 1)
 	go func() {
-		s, err := m.proxies.stalls(d)
+		s, err := m.proxies[0].stalls(d)
 		rep.Pinned.ProxyStalls = s
 		theirs <- err
 	}()
@@ -279,7 +294,7 @@ func (m *measurer) stalls(rep *Report) error {
 type bench struct {
 	up      *upstream
 	targets []target
-	proxies *proxiesProcess // with Options.Pin
+	proxies []*proxiesProcess // with Options.Pin, one; with Options.Apart, one a proxy
 	closers []func()
 }
 
@@ -290,7 +305,7 @@ func (b *bench) close() {
 }
 
 // start serves the upstream and the proxies in front of it: in this process, or with o.Pin in a process
-// of their own on proxyCPUs.
+// of their own on proxyCPUs, or with o.Apart each in a process of its own (on proxyCPUs when pinned).
 func start(ctx context.Context, o Options, proxyCPUs []int) (_ *bench, err error) {
 	b := &bench{up: &upstream{wire: wires[o.Wire], chunks: o.Chunks, epoch: time.Now()}}
 	defer func() {
@@ -303,14 +318,27 @@ func start(ctx context.Context, o Options, proxyCPUs []int) (_ *bench, err error
 		return nil, err
 	}
 	var proxies []target
-	if o.Pin {
-		b.proxies, proxies, err = startProxiesProcess(ctx, o, upURL, proxyCPUs)
-		if b.proxies != nil {
-			b.closers = append(b.closers, b.proxies.close)
+	startProcess := func(only string) error {
+		p, ts, err := startProxiesProcess(ctx, o, upURL, proxyCPUs, only)
+		if p != nil {
+			b.proxies = append(b.proxies, p)
+			b.closers = append(b.closers, p.close)
 		}
-	} else {
+		proxies = append(proxies, ts...)
+		return err
+	}
+	switch {
+	case o.Apart:
+		for _, name := range proxyNames {
+			if err := startProcess(name); err != nil {
+				return nil, err
+			}
+		}
+	case o.Pin:
+		err = startProcess("")
+	default:
 		base, _ := url.Parse(upURL)
-		proxies, err = serveProxies(ctx, base, o, &b.closers)
+		proxies, err = serveProxies(ctx, base, o, "", &b.closers)
 	}
 	if err != nil {
 		return nil, err
@@ -331,35 +359,44 @@ func serveLoopback(h http.Handler, closers *[]func()) (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
-// serveProxies serves the bare proxy and the two Warden targets in front of the upstream at base, each
-// behind a probe of its own, in the order they are reported.
-func serveProxies(ctx context.Context, base *url.URL, o Options, closers *[]func()) ([]target, error) {
-	bareProbe, offProbe, onProbe := new(probe), new(probe), new(probe)
-	bareURL, err := serveLoopback(bareProbe.handler(bareProxy(base, probeTransport{o.dialing(tunedTransport())})), closers)
-	if err != nil {
-		return nil, err
+// proxyNames are the proxies, in the order they are reported.
+var proxyNames = []string{BareProxy, WardenOff, WardenGuard}
+
+// serveProxies serves the bare proxy and the two Warden targets in front of the upstream at base (only
+// the one named, when only is set), each behind a probe of its own, in the order they are reported.
+func serveProxies(ctx context.Context, base *url.URL, o Options, only string, closers *[]func()) ([]target, error) {
+	if only != "" && !slices.Contains(proxyNames, only) {
+		return nil, fmt.Errorf("no proxy %q: the proxies are %s", only, strings.Join(proxyNames, ", "))
 	}
-	wardenURL := func(file string, off bool, p *probe) (string, error) {
-		g, closeGateway, err := newWarden(ctx, base, file, o, off, probeTransport{o.dialing(gateway.NewTransport())})
-		if err != nil {
-			return "", err
+	var targets []target
+	for _, name := range proxyNames {
+		if only != "" && name != only {
+			continue
 		}
-		*closers = append(*closers, closeGateway)
-		return serveLoopback(p.handler(g), closers)
+		p := new(probe)
+		var h http.Handler
+		switch name {
+		case BareProxy:
+			h = bareProxy(base, probeTransport{o.dialing(tunedTransport())})
+		default:
+			file, off := o.Config, name == WardenOff
+			if off {
+				file = ""
+			}
+			g, closeGateway, err := newWarden(ctx, base, file, o, off, probeTransport{o.dialing(gateway.NewTransport())})
+			if err != nil {
+				return nil, err
+			}
+			*closers = append(*closers, closeGateway)
+			h = g
+		}
+		u, err := serveLoopback(p.handler(h), closers)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, target{name: name, url: u, warden: name != BareProxy, probe: p})
 	}
-	offURL, err := wardenURL("", true, offProbe)
-	if err != nil {
-		return nil, err
-	}
-	onURL, err := wardenURL(o.Config, false, onProbe)
-	if err != nil {
-		return nil, err
-	}
-	return []target{
-		{name: BareProxy, url: bareURL, probe: bareProbe},
-		{name: WardenOff, url: offURL, warden: true, probe: offProbe},
-		{name: WardenGuard, url: onURL, warden: true, probe: onProbe},
-	}, nil
+	return targets, nil
 }
 
 func guardrailsName(file string) string {

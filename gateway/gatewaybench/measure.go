@@ -22,20 +22,42 @@ type measurer struct {
 	o       Options
 	up      *upstream
 	client  *http.Client
-	proxies *proxiesProcess // the proxies' own process, when they have one (Options.Pin)
-	gc      *collector      // set for the concurrency-1 phases
+	proxies []*proxiesProcess // the proxies' own processes, when they have them (Options.Pin, Options.Apart)
+	gc      *collector        // set for the concurrency-1 phases
 	// proxyHeap is what the proxies' own process allocated in the exchange under way, when they have one.
 	proxyHeap uint64
 }
 
 // cpu is the CPU time spent so far by the bench's process and the proxies', when they have their own.
 func (m *measurer) cpu() (time.Duration, error) {
-	own := processCPU()
-	if m.proxies == nil {
-		return own, nil
+	total := processCPU()
+	for _, p := range m.proxies {
+		theirs, err := p.cpu()
+		if err != nil {
+			return 0, err
+		}
+		total += theirs
 	}
-	theirs, err := m.proxies.cpu()
-	return own + theirs, err
+	return total, nil
+}
+
+// memory reads the resident memory of each proxy that has a process of its own (Options.Apart), after
+// the throughput phase: what a proxy holds once it has carried a load.
+func (m *measurer) memory(targets []target, rep *Report) error {
+	if !m.o.Apart {
+		return nil
+	}
+	for i, t := range targets {
+		if t.process == nil {
+			continue
+		}
+		mem, err := t.process.memory()
+		if err != nil {
+			return err
+		}
+		rep.Targets[i].Memory = mem
+	}
+	return nil
 }
 
 // answer is what one exchange showed besides its timing.

@@ -16,8 +16,9 @@ import (
 	"time"
 )
 
-// With Options.Pin the proxies run in a process of their own, started from Options.ProxyCommand, and
-// the bench talks to it over the process's standard input and output: one JSON value a line each way,
+// With Options.Pin the proxies run in a process of their own, and with Options.Apart each proxy runs in
+// one of its own; either is started from Options.ProxyCommand, and the bench talks to it over the
+// process's standard input and output: one JSON value a line each way,
 // a setup and its answer, then one call and its answer at a time. The calls are the bench's hands inside
 // the proxies' process: arm a probe before an exchange and take its notes after, run that process's
 // collector between exchanges, read its CPU time and its CPUs' stalls. None of them runs inside a timed
@@ -30,6 +31,8 @@ type proxiesSetup struct {
 	Wire       string `json:"wire"`
 	KeepAudit  bool   `json:"keep_audit"`
 	KernelAcks bool   `json:"kernel_acks"`
+	// Only, when set, names the one proxy the process serves (Options.Apart).
+	Only string `json:"only,omitempty"`
 }
 
 // proxiesReady answers the setup: the proxies' base URLs in the order they are reported.
@@ -48,7 +51,7 @@ type proxiesEntry struct {
 
 // proxiesCall is one call; Op says which, and the other fields are its arguments.
 type proxiesCall struct {
-	Op     string        `json:"op"` // arm, disarm, notes, cpu, stalls, collect, collected
+	Op     string        `json:"op"` // arm, disarm, notes, cpu, memory, stalls, collect, collected
 	Target string        `json:"target,omitempty"`
 	Chunks int           `json:"chunks,omitempty"`
 	Timed  bool          `json:"timed,omitempty"`
@@ -64,6 +67,7 @@ type proxiesAnswer struct {
 	Over100us   float64       `json:"over_100us,omitempty"`
 	Worst       time.Duration `json:"worst,omitempty"`
 	Collections int           `json:"collections,omitempty"`
+	Memory      Memory        `json:"memory,omitzero"`
 }
 
 // notesTimeout bounds the wait for a probed exchange's handler to return; the bench asks only once its
@@ -133,7 +137,7 @@ func newProxiesServer(ctx context.Context, setup proxiesSetup, closers *[]func()
 	if err := o.Check(); err != nil {
 		return nil, proxiesReady{}, err
 	}
-	targets, err := serveProxies(ctx, base, o, closers)
+	targets, err := serveProxies(ctx, base, o, setup.Only, closers)
 	if err != nil {
 		return nil, proxiesReady{}, err
 	}
@@ -185,6 +189,9 @@ func (s *proxiesServer) answer(ctx context.Context, c proxiesCall) (proxiesAnswe
 		return proxiesAnswer{Notes: &n}, nil
 	case "cpu":
 		return proxiesAnswer{CPU: processCPU()}, nil
+	case "memory":
+		m, err := processMemory()
+		return proxiesAnswer{Memory: m}, err
 	case "stalls":
 		st := measureStalls(c.For)
 		return proxiesAnswer{Over20us: st.Over20us, Over100us: st.Over100us, Worst: st.Worst}, nil
@@ -218,9 +225,10 @@ type proxiesProcess struct {
 	mu sync.Mutex
 }
 
-// startProxiesProcess starts o.ProxyCommand on cpus, sets up the proxies in front of upstream and gives
-// them as targets.
-func startProxiesProcess(ctx context.Context, o Options, upstream string, cpus []int) (*proxiesProcess, []target, error) {
+// startProxiesProcess starts o.ProxyCommand on cpus (on every CPU this process may use when cpus is nil),
+// sets up the proxies in front of upstream (only the one named, when only is set) and gives them as
+// targets.
+func startProxiesProcess(ctx context.Context, o Options, upstream string, cpus []int, only string) (*proxiesProcess, []target, error) {
 	cmd := exec.Command(o.ProxyCommand[0], o.ProxyCommand[1:]...)
 	cmd.Stderr = os.Stderr // the process's own errors, should it fail
 	cmd.WaitDelay = 5 * time.Second
@@ -232,14 +240,18 @@ func startProxiesProcess(ctx context.Context, o Options, upstream string, cpus [
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := startPinned(cmd, cpus); err != nil {
+	start := cmd.Start
+	if cpus != nil {
+		start = func() error { return startPinned(cmd, cpus) }
+	}
+	if err := start(); err != nil {
 		return nil, nil, fmt.Errorf("starting the proxies' process (%s): %w", o.ProxyCommand[0], err)
 	}
 	p := &proxiesProcess{cmd: cmd, in: in, enc: json.NewEncoder(in), dec: json.NewDecoder(out)}
 	stop := context.AfterFunc(ctx, func() { cmd.Process.Kill() })
 	defer stop()
 	var ready proxiesReady
-	err = p.enc.Encode(proxiesSetup{Upstream: upstream, Config: o.Config, Wire: o.Wire, KeepAudit: o.KeepAudit, KernelAcks: o.KernelAcks})
+	err = p.enc.Encode(proxiesSetup{Upstream: upstream, Config: o.Config, Wire: o.Wire, KeepAudit: o.KeepAudit, KernelAcks: o.KernelAcks, Only: only})
 	if err == nil {
 		err = p.dec.Decode(&ready)
 	}
@@ -250,12 +262,12 @@ func startProxiesProcess(ctx context.Context, o Options, upstream string, cpus [
 		return p, nil, fmt.Errorf("the proxies' process: %w", p.ended(err))
 	}
 	p.gomaxprocs = ready.GOMAXPROCS
-	if !slices.Equal(ready.CPUs, cpus) {
+	if cpus != nil && !slices.Equal(ready.CPUs, cpus) {
 		return p, nil, fmt.Errorf("the proxies' process runs on CPUs %v, not on %v as it was started", ready.CPUs, cpus)
 	}
 	var targets []target
 	for _, e := range ready.Targets {
-		targets = append(targets, target{name: e.Name, url: e.URL, warden: e.Warden, probe: remoteProbe{p, e.Name}})
+		targets = append(targets, target{name: e.Name, url: e.URL, warden: e.Warden, probe: remoteProbe{p, e.Name}, process: p})
 	}
 	return p, targets, nil
 }
@@ -292,6 +304,11 @@ func (p *proxiesProcess) ended(err error) error {
 func (p *proxiesProcess) cpu() (time.Duration, error) {
 	a, err := p.call(proxiesCall{Op: "cpu"})
 	return a.CPU, err
+}
+
+func (p *proxiesProcess) memory() (Memory, error) {
+	a, err := p.call(proxiesCall{Op: "memory"})
+	return a.Memory, err
 }
 
 func (p *proxiesProcess) stalls(d time.Duration) (Stalls, error) {

@@ -52,8 +52,8 @@ func TestRunPinned(t *testing.T) {
 		t.Errorf("proxies' stalls %+v: more over 100µs than over 20µs", p.ProxyStalls)
 	}
 	// Both collectors were the bench's: the proxies' process allocates the proxies' heap and collects it.
-	if p.ProxyCollections == 0 || rep.Collections == 0 {
-		t.Errorf("collections between exchanges: %d in the bench, %d in the proxies'; want some in each", rep.Collections, p.ProxyCollections)
+	if rep.ProxyCollections == 0 || rep.Collections == 0 {
+		t.Errorf("collections between exchanges: %d in the bench, %d in the proxies'; want some in each", rep.Collections, rep.ProxyCollections)
 	}
 	// The run gives the process back its CPUs and GOMAXPROCS.
 	after, err := allowedCPUs()
@@ -79,6 +79,57 @@ func TestRunPinned(t *testing.T) {
 	}
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || !slices.Equal(back.Pinned.ProxyCPUs, p.ProxyCPUs) {
 		t.Errorf("JSON report's pinning: %v %+v", err, back)
+	}
+}
+
+// Apart, each proxy is a process of its own: every target is measured, and the report has each one's
+// resident memory and judges Warden's against the bare proxy's, and its throughput against all of it.
+func TestRunApart(t *testing.T) {
+	t.Setenv(serveProxiesEnv, "1")
+	o := small()
+	o.Apart, o.ProxyCommand = true, []string{os.Args[0]}
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMeasured(t, rep)
+	if rep.Pinned != nil || !rep.Apart {
+		t.Errorf("pinned %+v, apart %v; want no pinning, apart", rep.Pinned, rep.Apart)
+	}
+	if rep.ProxyCollections == 0 {
+		t.Error("no collections in the proxies' processes between exchanges; the bench should have had their collectors")
+	}
+	var memoryCheck *Check
+	for i, c := range rep.Checks {
+		switch {
+		case strings.Contains(c.Name, "throughput") && c.Limit != LimitThroughputApartPc:
+			t.Errorf("check %q judged against %g %%; apart, the limit is %g %%", c.Name, c.Limit, LimitThroughputApartPc)
+		case strings.Contains(c.Name, "resident memory"):
+			memoryCheck = &rep.Checks[i]
+		}
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "linux" {
+		return // resident memory is read on Linux only
+	}
+	for _, tr := range rep.Targets {
+		if (tr.Name == Direct) != (tr.Memory.Resident == 0) {
+			t.Errorf("%s: resident memory %d; want it for each proxy and none for the upstream reached directly", tr.Name, tr.Memory.Resident)
+		}
+		if tr.Memory.Peak < tr.Memory.Resident {
+			t.Errorf("%s: peak %d below resident %d", tr.Name, tr.Memory.Peak, tr.Memory.Resident)
+		}
+	}
+	if memoryCheck == nil || memoryCheck.Limit != LimitResidentPc || !memoryCheck.AtMost || memoryCheck.Measured <= 0 {
+		t.Errorf("memory check %+v; want one at most %g %%", memoryCheck, LimitResidentPc)
+	}
+	for _, want := range []string{"Apart: each proxy ran in a process of its own, on every CPU", "Resident memory of each proxy's process", "in the proxies'"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
 	}
 }
 
