@@ -358,10 +358,10 @@ func (m *measurer) throughput(ctx context.Context, targets []target, rep *Report
 		for k := range targets {
 			i := (k + r) % len(targets)
 			t := targets[i]
-			if err := m.rate(ctx, share, &whole[i], func(ctx context.Context) error { _, _, err := m.whole(ctx, t); return err }); err != nil {
+			if err := m.rate(ctx, share, t, &whole[i], func(ctx context.Context) error { _, _, err := m.whole(ctx, t); return err }); err != nil {
 				return err
 			}
-			if err := m.rate(ctx, share, &streams[i], func(ctx context.Context) error { _, _, err := m.stream(ctx, t); return err }); err != nil {
+			if err := m.rate(ctx, share, t, &streams[i], func(ctx context.Context) error { _, _, err := m.stream(ctx, t); return err }); err != nil {
 				return err
 			}
 		}
@@ -372,15 +372,26 @@ func (m *measurer) throughput(ctx context.Context, targets []target, rep *Report
 	return nil
 }
 
-// rate runs Concurrency clients for d and adds the exchanges they finish, the time and the CPU to into.
-func (m *measurer) rate(ctx context.Context, d time.Duration, into *Rate, exchange func(context.Context) error) error {
+// rate runs Concurrency clients of t for d and adds the exchanges they finish, the time and the CPU to
+// into: every process's, and the proxy's own when it has a process of its own.
+func (m *measurer) rate(ctx context.Context, d time.Duration, t target, into *Rate, exchange func(context.Context) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var finished atomic.Int64
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
+	own := func() (time.Duration, error) {
+		if !m.o.Apart || t.process == nil {
+			return 0, nil
+		}
+		return t.process.cpu()
+	}
 	cpu0, err := m.cpu()
+	if err != nil {
+		return err
+	}
+	own0, err := own()
 	if err != nil {
 		return err
 	}
@@ -407,7 +418,12 @@ func (m *measurer) rate(ctx context.Context, d time.Duration, into *Rate, exchan
 	if err != nil {
 		return err
 	}
+	own1, err := own()
+	if err != nil {
+		return err
+	}
 	into.cpu += cpu1 - cpu0
+	into.proxyCPU += own1 - own0
 	if into.Exchanges == 0 {
 		return fmt.Errorf("no exchange finished in %v", d)
 	}

@@ -116,7 +116,11 @@ type Rate struct {
 	Exchanges      int64
 	PerSecond      float64
 	CPUPerExchange time.Duration
-	elapsed, cpu   time.Duration // summed over the rounds
+	// ProxyCPUPerExchange is the proxy's own process's share of CPUPerExchange, when each proxy has a
+	// process of its own (Options.Apart); with a CPU of its own (Options.Pin too), its time per exchange
+	// against the elapsed time per exchange says how busy it was.
+	ProxyCPUPerExchange    time.Duration
+	elapsed, cpu, proxyCPU time.Duration // summed over the rounds
 }
 
 // done computes the rates from the sums.
@@ -124,6 +128,7 @@ func (r Rate) done() Rate {
 	if r.Exchanges > 0 && r.elapsed > 0 {
 		r.PerSecond = float64(r.Exchanges) / r.elapsed.Seconds()
 		r.CPUPerExchange = r.cpu / time.Duration(r.Exchanges)
+		r.ProxyCPUPerExchange = r.proxyCPU / time.Duration(r.Exchanges)
 	}
 	return r
 }
@@ -134,7 +139,8 @@ func (r Rate) MarshalJSON() ([]byte, error) {
 		Exchanges int64   `json:"exchanges"`
 		PerSecond float64 `json:"per_second"`
 		CPU       float64 `json:"cpu_per_exchange_us"`
-	}{r.Exchanges, r.PerSecond, micros(r.CPUPerExchange)})
+		ProxyCPU  float64 `json:"proxy_cpu_per_exchange_us,omitempty"`
+	}{r.Exchanges, r.PerSecond, micros(r.CPUPerExchange), micros(r.ProxyCPUPerExchange)})
 }
 
 // Memory is a process's resident memory: now, and the most it held since it started.
@@ -309,11 +315,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nThroughput, concurrency %d, %v a target in %d rounds (upstream without pauses); CPU is %s per exchange:\n", o.Concurrency, o.Duration, o.ThroughputRounds, process)
+	cpuOf := func(r Rate) string {
+		if r.ProxyCPUPerExchange == 0 {
+			return us(r.CPUPerExchange)
+		}
+		return us(r.CPUPerExchange) + " (" + us(r.ProxyCPUPerExchange) + " its own)"
+	}
 	fmt.Fprintln(tw, "target\twhole/s\tof bare\tCPU\tstreams/s\tof bare\tCPU\t")
 	for _, t := range r.Targets {
 		fmt.Fprintf(tw, "%s\t%.0f\t%.0f%%\t%s\t%.0f\t%.0f%%\t%s\t\n", t.Name,
-			t.WholeRate.PerSecond, 100*t.WholeRate.PerSecond/bare.WholeRate.PerSecond, us(t.WholeRate.CPUPerExchange),
-			t.StreamRate.PerSecond, 100*t.StreamRate.PerSecond/bare.StreamRate.PerSecond, us(t.StreamRate.CPUPerExchange))
+			t.WholeRate.PerSecond, 100*t.WholeRate.PerSecond/bare.WholeRate.PerSecond, cpuOf(t.WholeRate),
+			t.StreamRate.PerSecond, 100*t.StreamRate.PerSecond/bare.StreamRate.PerSecond, cpuOf(t.StreamRate))
 	}
 	tw.Flush()
 	if bare.Memory.Resident > 0 {
