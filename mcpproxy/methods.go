@@ -1,0 +1,68 @@
+package mcpproxy
+
+// handling is what the proxy does with a client request of a method, and with its answer.
+type handling uint8
+
+const (
+	// forward passes the request and its answer as they are: the method carries no tool's effect and no
+	// content a model reads (initialize, ping, listings, subscriptions).
+	forward handling = iota + 1
+	// checkToolCall runs the tool-call stage on the request and the tool-result stage on its answer.
+	checkToolCall
+	// checkContent runs the tool-result stage on the answer's content: a resource's text or a prompt's
+	// messages reach the model as a tool's output does.
+	checkContent
+)
+
+// The methods of MCP revisions 2024-11-05 to 2026-07-28 the proxy lets through, by direction. Anything
+// else is refused: a request with method-not-found, a notification dropped. A method that can carry a
+// tool's result by another route (tasks/result of a task-augmented call) stays out until its stage exists.
+var (
+	clientRequests = map[string]handling{
+		"initialize":               forward,
+		"ping":                     forward,
+		"server/discover":          forward,
+		"subscriptions/listen":     forward,
+		"tools/list":               forward,
+		"tools/call":               checkToolCall,
+		"resources/list":           forward,
+		"resources/templates/list": forward,
+		"resources/read":           checkContent,
+		"resources/subscribe":      forward,
+		"resources/unsubscribe":    forward,
+		"prompts/list":             forward,
+		"prompts/get":              checkContent,
+		"completion/complete":      forward,
+		"logging/setLevel":         forward,
+	}
+	clientNotifications = set(
+		"notifications/initialized",
+		"notifications/cancelled",
+		"notifications/progress",
+		"notifications/roots/list_changed",
+	)
+	serverRequests = set(
+		"ping",
+		"roots/list",
+		"sampling/createMessage",
+		"elicitation/create",
+	)
+	serverNotifications = set(
+		"notifications/cancelled",
+		"notifications/progress",
+		"notifications/message",
+		"notifications/resources/updated",
+		"notifications/resources/list_changed",
+		"notifications/tools/list_changed",
+		"notifications/prompts/list_changed",
+		"notifications/elicitation/complete",
+	)
+)
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

@@ -1,0 +1,314 @@
+package mcpproxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/agentwarden/warden"
+)
+
+// Config is what a Proxy needs. Engine is required.
+type Config struct {
+	// Server names the MCP server behind the proxy: its tools reach the policy as mcp__<Server>__<tool>,
+	// the way agents name MCP tools, so that one policy tells servers apart.
+	Server string
+	// Engine evaluates each stage.
+	Engine *warden.Engine
+	// Run attributes every evaluation of a session (agent, user, scope). A session gets its own RunID
+	// when Run has none.
+	Run warden.RunInfo
+	// Logger gets the proxy's own events: faults of a peer, messages refused. Never content. Nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+// Proxy guards MCP sessions between clients and one server. It is immutable once made and safe for
+// concurrent use: each Serve is one session.
+type Proxy struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New checks cfg and returns a proxy.
+func New(cfg Config) (*Proxy, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("mcpproxy: no engine")
+	}
+	if cfg.Server == "" {
+		return nil, errors.New("mcpproxy: the server needs a name")
+	}
+	if err := checkServerName(cfg.Server); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Proxy{cfg: cfg, log: log.With("server", cfg.Server)}, nil
+}
+
+// checkServerName keeps a server's name to what a tool name may hold, so that mcp__<server>__<tool>
+// is one name to every policy.
+func checkServerName(name string) error {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return fmt.Errorf("mcpproxy: server name %q: use letters, digits, '-' and '_' only", name)
+		}
+	}
+	return nil
+}
+
+// ToolName is the name a server's tool has in the policy.
+func ToolName(server, tool string) string { return "mcp__" + server + "__" + tool }
+
+// Serve proxies one session: messages from client go to server and back, each judged on the way (see
+// the package doc). It returns when the client ends (after closing the server's side) or the server ends
+// (after answering every request still open with an error), or when ctx ends.
+func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
+	s := &session{p: p, client: client, server: server,
+		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}}
+	s.run = p.cfg.Run
+	if s.run.RunID == "" {
+		s.run.RunID = newSessionID()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { client.Close(); server.Close() })
+	defer stop()
+	serverDone := make(chan error, 1)
+	go func() { serverDone <- s.readServer(ctx) }()
+	clientErr := s.readClient(ctx)
+	if clientErr == nil {
+		// The client is gone: close the server's input, as a stdio client does, and let it end.
+		server.Close()
+	}
+	serverErr := <-serverDone
+	if clientErr != nil {
+		return clientErr
+	}
+	return serverErr
+}
+
+func newSessionID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "mcp-" + hex.EncodeToString(b[:])
+}
+
+// session is one client's conversation with the server through the proxy.
+type session struct {
+	p              *Proxy
+	client, server Conn
+	run            warden.RunInfo
+
+	mu sync.Mutex
+	// fromClient are the client's requests the server has yet to answer; fromServer the server's
+	// requests the client has yet to answer, by id.
+	fromClient map[idKey]*pending
+	fromServer map[idKey]string
+	halted     *warden.TripwireError
+}
+
+// pending is a client request forwarded to the server: what its answer must be checked as.
+type pending struct {
+	method string
+	call   warden.ToolCall // for tools/call
+}
+
+// readClient handles the client's messages until it ends; io.EOF is a clean end.
+func (s *session) readClient(ctx context.Context) error {
+	for {
+		data, err := s.client.ReadMessage()
+		if errors.Is(err, errTooLong) {
+			s.p.log.Warn("mcp: refused a client message", "reason", err.Error())
+			s.toClient(encodeError(nil, CodeInvalidRequest, err.Error()))
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("reading from the client: %w", err)
+		}
+		m, err := Parse(data)
+		if err != nil {
+			var pe *ParseError
+			errors.As(err, &pe)
+			s.p.log.Warn("mcp: refused a client message", "reason", pe.Msg)
+			s.toClient(encodeError(pe.ID, pe.Code, pe.Msg))
+			continue
+		}
+		s.fromClientMessage(ctx, m)
+	}
+}
+
+// fromClientMessage decides on one message of the client's.
+func (s *session) fromClientMessage(ctx context.Context, m *Message) {
+	switch m.Kind {
+	case Response:
+		s.mu.Lock()
+		method, ok := s.fromServer[idKey(m.ID)]
+		delete(s.fromServer, idKey(m.ID))
+		s.mu.Unlock()
+		if !ok {
+			s.p.log.Warn("mcp: dropped a client response to no request of the server's", "id", string(m.ID))
+			return
+		}
+		_ = method // answers to the server's requests pass as they are; their stages come with elicitation
+		s.toServer(m.Raw)
+	case Notification:
+		if !clientNotifications[m.Method] {
+			s.p.log.Warn("mcp: dropped a client notification of an unknown method", "method", m.Method)
+			return
+		}
+		s.toServer(m.Raw)
+	case Request:
+		s.fromClientRequest(ctx, m)
+	}
+}
+
+func (s *session) fromClientRequest(ctx context.Context, m *Message) {
+	s.mu.Lock()
+	halted := s.halted
+	_, dup := s.fromClient[idKey(m.ID)]
+	s.mu.Unlock()
+	switch {
+	case halted != nil:
+		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(halted)))
+		return
+	case dup:
+		s.toClient(encodeError(m.ID, CodeInvalidRequest, "a request with this id is still open"))
+		return
+	}
+	handling, known := clientRequests[m.Method]
+	if !known {
+		s.p.log.Warn("mcp: refused a request of an unknown method", "method", m.Method)
+		s.toClient(encodeError(m.ID, CodeMethodNotFound, fmt.Sprintf("method %q is not allowed through Warden", m.Method)))
+		return
+	}
+	p := &pending{method: m.Method}
+	out := m.Raw
+	if handling == checkToolCall {
+		var ok bool
+		if out, ok = s.authorize(ctx, m, p); !ok {
+			return
+		}
+	}
+	s.mu.Lock()
+	s.fromClient[idKey(m.ID)] = p
+	s.mu.Unlock()
+	if err := s.server.WriteMessage(out); err != nil {
+		s.mu.Lock()
+		delete(s.fromClient, idKey(m.ID))
+		s.mu.Unlock()
+		s.toClient(encodeError(m.ID, CodeServerFault, "the MCP server cannot be reached: "+err.Error()))
+	}
+}
+
+// readServer handles the server's messages until it ends, then answers what it left open.
+func (s *session) readServer(ctx context.Context) error {
+	for {
+		data, err := s.server.ReadMessage()
+		if err != nil && !errors.Is(err, errTooLong) {
+			reason := "the MCP server ended before answering"
+			if ctx.Err() == nil && !errors.Is(err, io.EOF) {
+				reason = "the MCP server's output broke: " + err.Error()
+			}
+			s.failPending(reason)
+			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("reading from the server: %w", err)
+		}
+		var m *Message
+		if err == nil {
+			m, err = Parse(data)
+		}
+		if err != nil {
+			// An answer that cannot be read cannot be matched to its request or checked: every request
+			// open now is answered with an error, and the server's later answers to them are dropped.
+			s.p.log.Warn("mcp: the server sent a message that is not JSON-RPC", "reason", err.Error())
+			s.failPending("the MCP server sent a message that is not JSON-RPC; its answer cannot be checked")
+			continue
+		}
+		s.fromServerMessage(ctx, m)
+	}
+}
+
+// failPending answers every request still open with a server-fault error.
+func (s *session) failPending(reason string) {
+	s.mu.Lock()
+	open := s.fromClient
+	s.fromClient = map[idKey]*pending{}
+	s.mu.Unlock()
+	for id := range open {
+		s.toClient(encodeError(json.RawMessage(id), CodeServerFault, reason))
+	}
+}
+
+func (s *session) fromServerMessage(ctx context.Context, m *Message) {
+	switch m.Kind {
+	case Response:
+		s.mu.Lock()
+		p, ok := s.fromClient[idKey(m.ID)]
+		delete(s.fromClient, idKey(m.ID))
+		s.mu.Unlock()
+		if !ok {
+			s.p.log.Warn("mcp: dropped a server response to no open request", "id", string(m.ID))
+			return
+		}
+		s.toClient(s.checkAnswer(ctx, p, m))
+	case Notification:
+		if !serverNotifications[m.Method] {
+			s.p.log.Warn("mcp: dropped a server notification of an unknown method", "method", m.Method)
+			return
+		}
+		s.toClient(m.Raw)
+	case Request:
+		if !serverRequests[m.Method] {
+			s.p.log.Warn("mcp: refused a server request of an unknown method", "method", m.Method)
+			s.toServer(encodeError(m.ID, CodeMethodNotFound, fmt.Sprintf("method %q is not allowed through Warden", m.Method)))
+			return
+		}
+		s.mu.Lock()
+		s.fromServer[idKey(m.ID)] = m.Method
+		s.mu.Unlock()
+		s.toClient(m.Raw)
+	}
+}
+
+// checkAnswer is the answer the client gets for its request p: the server's, once the stage for its
+// method has judged it.
+func (s *session) checkAnswer(ctx context.Context, p *pending, m *Message) []byte {
+	switch clientRequests[p.method] {
+	case checkToolCall:
+		return s.checkToolResult(ctx, p, m)
+	case checkContent:
+		return s.checkContent(ctx, p, m)
+	}
+	return m.Raw
+}
+
+func (s *session) toClient(msg []byte) {
+	if err := s.client.WriteMessage(msg); err != nil {
+		s.p.log.Warn("mcp: writing to the client failed", "error", err.Error())
+	}
+}
+
+func (s *session) toServer(msg []byte) {
+	if err := s.server.WriteMessage(msg); err != nil {
+		s.p.log.Warn("mcp: writing to the server failed", "error", err.Error())
+	}
+}
+
+func haltReason(tw *warden.TripwireError) string {
+	r := tw.Decision.FirstReason()
+	return r.Code + ": " + r.Message
+}

@@ -1,0 +1,219 @@
+package mcpproxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonobj"
+)
+
+// callParams are the members of tools/call's params the proxy reads; the others are forwarded as they came.
+type callParams struct {
+	name string
+	args json.RawMessage
+}
+
+// readCallParams reads a tools/call's params: a tool name and arguments that are an object (absent means
+// none).
+func readCallParams(params json.RawMessage) (callParams, *jsonobj.Object, error) {
+	if len(params) == 0 || params[0] != '{' {
+		return callParams{}, nil, errors.New("tools/call needs params with the tool's name")
+	}
+	obj, err := jsonobj.Parse(params)
+	if err != nil {
+		return callParams{}, nil, err
+	}
+	var c callParams
+	raw, ok := obj.Get("name")
+	if ok {
+		c.name, ok = jsonobj.DecodeString(raw)
+	}
+	if !ok || c.name == "" {
+		return callParams{}, nil, errors.New(`tools/call needs "name", a string`)
+	}
+	c.args, ok = obj.Get("arguments")
+	switch {
+	case !ok || string(c.args) == "null":
+		c.args = json.RawMessage("{}")
+	case c.args[0] != '{':
+		return callParams{}, nil, errors.New(`tools/call's "arguments" must be an object`)
+	}
+	return c, obj, nil
+}
+
+// authorize runs the tool-call stage on a tools/call request. It gives the message to forward (the
+// request, its arguments replaced when a guardrail modified them) and true; or it answers the client
+// itself (a denial the model reads as the tool's result, an error) and gives false.
+func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte, bool) {
+	c, params, err := readCallParams(m.Params)
+	if err != nil {
+		s.toClient(encodeError(m.ID, CodeInvalidParams, err.Error()))
+		return nil, false
+	}
+	p.call = warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, c.name), Arguments: c.args, Complete: true}
+	out, err := s.p.cfg.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: s.run, Call: p.call})
+	var tw *warden.TripwireError
+	switch {
+	case errors.As(err, &tw):
+		s.mu.Lock()
+		s.halted = tw
+		s.mu.Unlock()
+		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(tw)))
+		return nil, false
+	case err != nil:
+		// The engine fails closed inside a stage; an error here is the session's context ending.
+		s.toClient(toolError(m.ID, "Guardrail could not check the call of tool '"+p.call.Name+"': "+err.Error()))
+		return nil, false
+	case !out.Allowed():
+		s.toClient(toolError(m.ID, out.Message))
+		return nil, false
+	case string(out.Value.Arguments) != string(c.args):
+		p.call = out.Value
+		params.Set("arguments", out.Value.Arguments)
+		rewritten, err := params.MarshalJSON()
+		if err != nil {
+			s.toClient(encodeError(m.ID, CodeInternalError, "rewriting the call's arguments: "+err.Error()))
+			return nil, false
+		}
+		return encodeRequest(m.ID, m.Method, rewritten), true
+	}
+	return m.Raw, true
+}
+
+// toolError is a tools/call answer that reports a failure to the model: a tool result with isError.
+func toolError(id json.RawMessage, text string) []byte {
+	b, _ := encodeResult(id, textResult(text, true))
+	return b
+}
+
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type toolResult struct {
+	Content []textContent `json:"content"`
+	IsError bool          `json:"isError,omitempty"`
+}
+
+func textResult(text string, isError bool) toolResult {
+	return toolResult{Content: []textContent{{Type: "text", Text: text}}, IsError: isError}
+}
+
+// resultContent is what of an answer reaches a model as text: text parts, embedded resources' text,
+// resource links' names and descriptions, structured content, a prompt's messages, a resource's contents.
+// Binary parts (images, audio, blobs) carry no text a text guardrail can read and pass as they are.
+type resultContent struct {
+	Content           []contentPart   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+	// resources/read
+	Contents []resourceContents `json:"contents"`
+	// prompts/get
+	Description string `json:"description"`
+	Messages    []struct {
+		Content contentPart `json:"content"`
+	} `json:"messages"`
+}
+
+type contentPart struct {
+	Type        string           `json:"type"`
+	Text        string           `json:"text"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Resource    resourceContents `json:"resource"`
+}
+
+type resourceContents struct {
+	Text string `json:"text"`
+}
+
+// text joins the answer's text in the order it appears.
+func (r *resultContent) text() string {
+	var parts []string
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	addPart := func(c contentPart) {
+		add(c.Text)
+		add(c.Title)
+		add(c.Name)
+		add(c.Description)
+		add(c.Resource.Text)
+	}
+	for _, c := range r.Content {
+		addPart(c)
+	}
+	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		add(string(r.StructuredContent))
+	}
+	for _, c := range r.Contents {
+		add(c.Text)
+	}
+	add(r.Description)
+	for _, m := range r.Messages {
+		addPart(m.Content)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// checkToolResult runs the tool-result stage on the server's answer to a tools/call. A rejected result is
+// replaced by the guardrail's message with isError; a modified one by its text (the original's other
+// parts and structured content, which the guardrail did not rewrite, are left out).
+func (s *session) checkToolResult(ctx context.Context, p *pending, m *Message) []byte {
+	var r resultContent
+	content, isError := "", false
+	if m.Error != nil {
+		content, isError = m.Error.Message, true
+	} else if err := json.Unmarshal(m.Result, &r); err != nil {
+		return toolError(m.ID, "Warden could not read the result of tool '"+p.call.Name+"': it is not an MCP tool result")
+	} else {
+		content, isError = r.text(), r.IsError
+	}
+	res := warden.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: content, IsError: isError}
+	out, err := s.p.cfg.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: s.run, Call: p.call, Result: res})
+	switch {
+	case err != nil:
+		return toolError(m.ID, "Guardrail could not check the result of tool '"+p.call.Name+"': "+err.Error())
+	case !out.Allowed():
+		return toolError(m.ID, out.Value.Content)
+	case out.Value.Content != content:
+		if m.Error != nil {
+			return encodeError(m.ID, m.Error.Code, out.Value.Content)
+		}
+		b, _ := encodeResult(m.ID, textResult(out.Value.Content, out.Value.IsError))
+		return b
+	}
+	return m.Raw
+}
+
+// checkContent runs the tool-result stage on the answer to a resources/read or prompts/get: the text a
+// model will read, attributed to mcp__<server>__<method> with the request's params as its arguments.
+func (s *session) checkContent(ctx context.Context, p *pending, m *Message) []byte {
+	if m.Error != nil {
+		return m.Raw // an error names what failed; it carries no resource or prompt
+	}
+	var r resultContent
+	if err := json.Unmarshal(m.Result, &r); err != nil {
+		return encodeError(m.ID, CodeServerFault, "the MCP server's answer to "+p.method+" is not one")
+	}
+	call := warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, p.method), Arguments: json.RawMessage("{}"), Complete: true}
+	content := r.text()
+	out, err := s.p.cfg.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: s.run, Call: call,
+		Result: warden.ToolResult{CallID: call.ID, Name: call.Name, Content: content}})
+	switch {
+	case err != nil:
+		return encodeError(m.ID, CodeInternalError, "Guardrail could not check the answer to "+p.method+": "+err.Error())
+	case !out.Allowed():
+		return encodeError(m.ID, CodeInternalError, out.Value.Content)
+	case out.Value.Content != content:
+		return encodeError(m.ID, CodeInternalError, "Guardrail changed the answer to "+p.method+", which cannot be rewritten in place; it was withheld")
+	}
+	return m.Raw
+}
