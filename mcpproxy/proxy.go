@@ -69,8 +69,9 @@ func checkServerName(name string) error {
 func ToolName(server, tool string) string { return "mcp__" + server + "__" + tool }
 
 // Serve proxies one session: messages from client go to server and back, each judged on the way (see
-// the package doc). It returns when the client ends (after closing the server's side) or the server ends
-// (after answering every request still open with an error), or when ctx ends.
+// the package doc). It returns when the client ends (after closing the server's side and letting the
+// server end) or the server ends (after answering every request still open with an error), or when ctx
+// ends, which closes both.
 func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	s := &session{p: p, client: client, server: server,
 		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}}
@@ -82,18 +83,23 @@ func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { client.Close(); server.Close() })
 	defer stop()
-	serverDone := make(chan error, 1)
+	serverDone, clientDone := make(chan error, 1), make(chan error, 1)
 	go func() { serverDone <- s.readServer(ctx) }()
-	clientErr := s.readClient(ctx)
-	if clientErr == nil {
+	go func() { clientDone <- s.readClient(ctx) }()
+	select {
+	case err := <-clientDone:
 		// The client is gone: close the server's input, as a stdio client does, and let it end.
 		server.Close()
+		if serverErr := <-serverDone; err == nil {
+			err = serverErr
+		}
+		return err
+	case err := <-serverDone:
+		// The server is gone and its open requests were answered. The client's reader ends with its
+		// connection; a reader blocked on a process's standard input is left to the process's end.
+		client.Close()
+		return err
 	}
-	serverErr := <-serverDone
-	if clientErr != nil {
-		return clientErr
-	}
-	return serverErr
 }
 
 func newSessionID() string {

@@ -12,6 +12,12 @@ import (
 const asWardenEnv = "WARDEN_TEST_AS_WARDEN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mcpServerEnv) == "1" { // before asWardenEnv: the server's parent, warden mcp, sets that too
+		if err := serveTestMCP(); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(asWardenEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/mcpproxy"
+	"github.com/spf13/cobra"
+)
+
+func newMCPCommand(s streams) *cobra.Command {
+	var configFile, name, logFormat string
+	cmd := &cobra.Command{
+		Use:   "mcp [--config FILE] [--name NAME] -- COMMAND [ARG...]",
+		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
+		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
+it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
+speaks it to the server on the server's, and the server's standard error passes through to Warden's.
+
+Every message is judged on the way, with the config's guardrails (the embedded defaults unless --config):
+  tools/call            the tool_call guardrails judge the call, named mcp__<NAME>__<tool>; a denied call
+                        never reaches the server and the client gets a tool result with isError and the
+                        deny text, so that the model adapts
+  tool results          the tool_result guardrails judge what the tool returned before the client sees it
+  resources/read,       their answers' text goes through the tool_result guardrails too
+  prompts/get
+  other MCP methods     pass as they are (initialize, server/discover, listings, ping, subscriptions,
+                        notifications, the server's sampling, elicitation and roots requests)
+  anything else         refused with method-not-found (a notification is dropped), in both directions
+Batches, messages whose members repeat or differ only in case, answers to no open request and messages that
+are not JSON-RPC are refused; when the server fails, every open request gets an error.
+
+NAME (default: COMMAND's file name, without its extension) is how policies tell this server's tools from
+another's. Audit events go where the config's audit section says, never to standard output, which is the
+client's. Warden ends when the client closes its input (after closing the server's) or when the server
+ends; its exit status is then the server's.`,
+		Example: `  warden mcp -- npx -y @modelcontextprotocol/server-filesystem /work
+  warden mcp --config warden.yaml --name github -- github-mcp-server stdio
+
+  # in an MCP client's config (Claude Desktop, Cursor, VS Code):
+  #   "command": "warden", "args": ["mcp", "--name", "files", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/work"]`,
+		Args: argsUsage(func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("name the MCP server's command after --, e.g. warden mcp -- mcp-server-git")
+			}
+			if cmd.ArgsLenAtDash() != 0 {
+				return fmt.Errorf("put the server's command after --: warden mcp [flags] -- %s", strings.Join(args, " "))
+			}
+			return nil
+		}),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			logger, err := newLogger(s, logFormat)
+			if err != nil {
+				return usageError{err}
+			}
+			if name == "" {
+				name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+			}
+			l, err := config.Load(cmd.Context(), configFile, config.Options{Stderr: s.err, Stdout: s.err})
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			if a := l.Parsed.File.Audit; a.Path == "stdout" && a.Sink != "none" {
+				return fmt.Errorf("%s: audit.path: stdout is the MCP client's channel under warden mcp; write the audit to stderr or a file", l.Parsed.Name)
+			}
+			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger})
+			if err != nil {
+				return usageError{err}
+			}
+			return runMCPServer(cmd.Context(), px, s, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
+	f.StringVar(&name, "name", "", "the server's `name` in policies: its tools are mcp__NAME__TOOL (default: the command's file name)")
+	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	return cmd
+}
+
+// runMCPServer starts the server's command, proxies this process's stdin and stdout to it, and returns
+// when either side ends: the server's exit status, or why it could not run.
+func runMCPServer(ctx context.Context, px *mcpproxy.Proxy, s streams, args []string) error {
+	server := exec.Command(args[0], args[1:]...)
+	server.Stderr = s.err
+	server.WaitDelay = 5 * time.Second
+	toServer, err := server.StdinPipe()
+	if err != nil {
+		return err
+	}
+	fromServer, err := server.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := server.Start(); err != nil {
+		return fmt.Errorf("starting the MCP server %q: %w", args[0], err)
+	}
+	in, _ := s.in.(io.ReadCloser)
+	client := mcpproxy.NewStreamConn(s.in, s.out, 0, func() error {
+		if in != nil && in != os.Stdin {
+			return in.Close()
+		}
+		return nil
+	})
+	serverConn := mcpproxy.NewStreamConn(fromServer, toServer, 0, toServer.Close)
+	serveErr := px.Serve(ctx, client, serverConn)
+	toServer.Close()
+	waitErr := server.Wait()
+	if serveErr != nil {
+		return serveErr
+	}
+	var exit *exec.ExitError
+	if errors.As(waitErr, &exit) {
+		if exit.ExitCode() < 0 {
+			return fmt.Errorf("the MCP server %s", exit.ProcessState.String())
+		}
+		return exitCodeError{code: exit.ExitCode(), err: fmt.Errorf("the MCP server exited with status %d", exit.ExitCode())}
+	}
+	return waitErr
+}
