@@ -1,0 +1,125 @@
+package mcpproxy_test
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/mcpproxy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkToolCall is one tools/call from the official Go SDK's client to its server over MCP's stdio
+// framing on in-process pipes: directly, and through the proxy with the embedded default guardrails (the
+// command policy judging the call). The difference between the two is what the proxy adds to a call.
+func BenchmarkToolCall(b *testing.B) {
+	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		through *mcpproxy.Proxy
+	}{{"direct", nil}, {"warden-default", px}} {
+		b.Run(tc.name, func(b *testing.B) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cs := connect(b, ctx, tc.through)
+			defer cs.Close()
+			params := &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "go test ./pkg/parse/..."}}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, params)
+				if err != nil || res.IsError {
+					b.Fatalf("CallTool: %v %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// connect gives an SDK client session with sdkServer, through px when it is not nil.
+func connect(b *testing.B, ctx context.Context, px *mcpproxy.Proxy) *mcp.ClientSession {
+	cr, cw := io.Pipe() // client → (proxy →) server
+	pr, pw := io.Pipe() // (proxy →) client
+	serverIn, serverOut := cr, pw
+	if px != nil {
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		go px.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }),
+			mcpproxy.NewStreamConn(ur, sw, 0, sw.Close))
+		serverIn, serverOut = sr, uw
+	}
+	go sdkServer().Run(ctx, &mcp.IOTransport{Reader: serverIn, Writer: serverOut})
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cs
+}
+
+// BenchmarkRoundTrip is the proxy alone: a tools/call line and its result line, between a client and a
+// server that do nothing but write and read them, directly and through the proxy with the embedded
+// defaults. The SDKs' own cost (BenchmarkToolCall) is left out, so the difference is the proxy's.
+func BenchmarkRoundTrip(b *testing.B) {
+	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"go test ./pkg/parse/..."}}}`)
+	result := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok  \tpkg/parse\t0.012s"}]}}`)
+	for _, tc := range []struct {
+		name    string
+		through *mcpproxy.Proxy
+	}{{"direct", nil}, {"warden-default", px}} {
+		b.Run(tc.name, func(b *testing.B) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cr, cw := io.Pipe()
+			pr, pw := io.Pipe()
+			serverR, serverW := cr, pw
+			if tc.through != nil {
+				sr, sw := io.Pipe()
+				ur, uw := io.Pipe()
+				go tc.through.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, nil), mcpproxy.NewStreamConn(ur, sw, 0, nil))
+				serverR, serverW = sr, uw
+			}
+			server := mcpproxy.NewStreamConn(serverR, serverW, 0, nil)
+			go func() {
+				for {
+					if _, err := server.ReadMessage(); err != nil {
+						return
+					}
+					if server.WriteMessage(result) != nil {
+						return
+					}
+				}
+			}()
+			client := mcpproxy.NewStreamConn(pr, cw, 0, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := client.WriteMessage(call); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := client.ReadMessage(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cw.Close()
+			pw.Close()
+		})
+	}
+}
