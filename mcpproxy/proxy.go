@@ -159,15 +159,10 @@ func (s *session) readClient(ctx context.Context) error {
 func (s *session) fromClientMessage(ctx context.Context, m *Message) {
 	switch m.Kind {
 	case Response:
-		s.mu.Lock()
-		method, ok := s.fromServer[idKey(m.ID)]
-		delete(s.fromServer, idKey(m.ID))
-		s.mu.Unlock()
-		if !ok {
+		if _, ok := take(s, s.fromServer, m.ID); !ok {
 			s.p.log.Warn("mcp: dropped a client response to no request of the server's", "id", string(m.ID))
 			return
 		}
-		_ = method // answers to the server's requests pass as they are; their stages come with elicitation
 		s.toServer(m.Raw)
 	case Notification:
 		if !clientNotifications[m.Method] {
@@ -248,6 +243,15 @@ func (s *session) readServer(ctx context.Context) error {
 	}
 }
 
+// take removes the open request with id from open and gives it: an answer is matched once.
+func take[V any](s *session, open map[idKey]V, id json.RawMessage) (V, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := open[idKey(id)]
+	delete(open, idKey(id))
+	return v, ok
+}
+
 // failPending answers every request still open with a server-fault error.
 func (s *session) failPending(reason string) {
 	s.mu.Lock()
@@ -262,10 +266,7 @@ func (s *session) failPending(reason string) {
 func (s *session) fromServerMessage(ctx context.Context, m *Message) {
 	switch m.Kind {
 	case Response:
-		s.mu.Lock()
-		p, ok := s.fromClient[idKey(m.ID)]
-		delete(s.fromClient, idKey(m.ID))
-		s.mu.Unlock()
+		p, ok := take(s, s.fromClient, m.ID)
 		if !ok {
 			s.p.log.Warn("mcp: dropped a server response to no open request", "id", string(m.ID))
 			return

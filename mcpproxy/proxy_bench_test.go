@@ -15,19 +15,7 @@ import (
 // framing on in-process pipes: directly, and through the proxy with the embedded default guardrails (the
 // command policy judging the call). The difference between the two is what the proxy adds to a call.
 func BenchmarkToolCall(b *testing.B) {
-	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name    string
-		through *mcpproxy.Proxy
-	}{{"direct", nil}, {"warden-default", px}} {
+	for _, tc := range benchTargets(b) {
 		b.Run(tc.name, func(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -70,21 +58,9 @@ func connect(b *testing.B, ctx context.Context, px *mcpproxy.Proxy) *mcp.ClientS
 // server that do nothing but write and read them, directly and through the proxy with the embedded
 // defaults. The SDKs' own cost (BenchmarkToolCall) is left out, so the difference is the proxy's.
 func BenchmarkRoundTrip(b *testing.B) {
-	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
-	if err != nil {
-		b.Fatal(err)
-	}
 	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"go test ./pkg/parse/..."}}}`)
 	result := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok  \tpkg/parse\t0.012s"}]}}`)
-	for _, tc := range []struct {
-		name    string
-		through *mcpproxy.Proxy
-	}{{"direct", nil}, {"warden-default", px}} {
+	for _, tc := range benchTargets(b) {
 		b.Run(tc.name, func(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -122,4 +98,25 @@ func BenchmarkRoundTrip(b *testing.B) {
 			pw.Close()
 		})
 	}
+}
+
+// target is one way a benchmark's client reaches its server: directly (through is nil) or through a proxy.
+type target struct {
+	name    string
+	through *mcpproxy.Proxy
+}
+
+// benchTargets are both: directly, and through a proxy with the embedded default guardrails, whose audit
+// is discarded.
+func benchTargets(b *testing.B) []target {
+	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { l.Close() })
+	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []target{{"direct", nil}, {"warden-default", px}}
 }
