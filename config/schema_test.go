@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/agentwarden/warden/builtin" // the default config uses built-in modules
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/guardrail/injection"
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/guardrail/regex"
@@ -168,6 +169,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"redis", reflect.TypeFor[config.RedisServer]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
+		{"injection", reflect.TypeFor[injection.Injection]()},
 		{"commands", reflect.TypeFor[commands.Commands]()},
 		{"commandRule", reflect.TypeFor[commands.Rule]()},
 		{"cel", reflect.TypeFor[wcel.Rules]()},
