@@ -292,6 +292,22 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 		})
 }
 
+// DeniesTool reports whether a tool-call guardrail that enforces, and applies to the tool, denies every call
+// of the named tool whatever its arguments (see ToolDenier). It evaluates nothing and records nothing: it
+// tells what a listing may leave out, and CheckToolCall still decides each call.
+func (e *Engine) DeniesTool(name string) bool {
+	for i := range e.toolCall {
+		b := &e.toolCall[i]
+		if b.opts.Mode != ModeEnforce || len(b.opts.Tools) > 0 && !matchTool(b.opts.Tools, name) {
+			continue
+		}
+		if d, ok := b.g.toolCall.(ToolDenier); ok && d.DeniesTool(name) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckToolResult runs the tool-result guardrails on what a tool returned, in order. A reject replaces the
 // result with a message the model sees (Outcome.Value carries it, IsError set).
 func (e *Engine) CheckToolResult(ctx context.Context, c ToolResultCheck) (Outcome[ToolResult], error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -499,6 +500,51 @@ func TestHasAgreesWithGuardrails(t *testing.T) {
 				if got, want := e.Has(s), len(e.Guardrails(s)) > 0; got != want {
 					t.Errorf("Has(%s) = %v, want %v", s, got, want)
 				}
+			}
+		})
+	}
+}
+
+// denyByName denies every call of the tools it names, and says so from the name alone.
+type denyByName []string
+
+func (d denyByName) DeniesTool(name string) bool { return slices.Contains(d, name) }
+
+func (d denyByName) CheckToolCall(_ context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
+	if d.DeniesTool(c.Call.Name) {
+		return warden.Reject("test.denied", "denied by name"), nil
+	}
+	return warden.Allow(), nil
+}
+
+// A listing may leave out a tool only when an enforcing guardrail that applies to it denies it by name.
+func TestDeniesTool(t *testing.T) {
+	t.Parallel()
+	byArgs := warden.ToolCallGuardrailFunc(func(context.Context, warden.ToolCallCheck) (warden.Decision, error) {
+		return warden.Reject("test.args", "denied by its arguments"), nil
+	})
+	for _, tc := range []struct {
+		desc  string
+		entry warden.Entry
+		tool  string
+		want  bool
+	}{
+		{"a guardrail that denies the name", warden.Entry{Name: "d", Guardrail: denyByName{"rm"}}, "rm", true},
+		{"a name it does not deny", warden.Entry{Name: "d", Guardrail: denyByName{"rm"}}, "ls", false},
+		{"a guardrail in monitor mode hides nothing", warden.Entry{Name: "d", Guardrail: denyByName{"rm"}, Options: warden.Options{Mode: warden.ModeMonitor}}, "rm", false},
+		{"a guardrail off hides nothing", warden.Entry{Name: "d", Guardrail: denyByName{"rm"}, Options: warden.Options{Mode: warden.ModeOff}}, "rm", false},
+		{"a guardrail limited to other tools hides nothing", warden.Entry{Name: "d", Guardrail: denyByName{"rm"}, Options: warden.Options{Tools: []string{"mcp__*"}}}, "rm", false},
+		{"a guardrail limited to the tool hides it", warden.Entry{Name: "d", Guardrail: denyByName{"mcp__x__rm"}, Options: warden.Options{Tools: []string{"mcp__*"}}}, "mcp__x__rm", true},
+		{"a guardrail that judges arguments never hides a tool", warden.Entry{Name: "a", Guardrail: byArgs}, "rm", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			e, err := warden.NewEngine(warden.Spec{ToolCall: []warden.Entry{tc.entry}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.DeniesTool(tc.tool); got != tc.want {
+				t.Errorf("DeniesTool(%q) = %v, want %v", tc.tool, got, tc.want)
 			}
 		})
 	}

@@ -145,6 +145,14 @@ type ToolCallGuardrail interface {
 	CheckToolCall(ctx context.Context, c ToolCallCheck) (Decision, error)
 }
 
+// ToolDenier is an optional ability of a tool-call guardrail: from a tool's name alone, it says that the
+// guardrail denies every call of that tool, whatever the arguments. Surfaces that list tools to a model
+// (the MCP proxy's tools/list) hide such tools; their calls stay denied by CheckToolCall whatever a client
+// knows of them. A guardrail without it is never taken to deny a tool outright.
+type ToolDenier interface {
+	DeniesTool(name string) bool
+}
+
 // ToolResultGuardrail checks a tool's result before the model sees it.
 type ToolResultGuardrail interface {
 	CheckToolResult(ctx context.Context, c ToolResultCheck) (Decision, error)

@@ -12,6 +12,9 @@ const (
 	// checkContent runs the tool-result stage on the answer's content: a resource's text or a prompt's
 	// messages reach the model as a tool's output does.
 	checkContent
+	// checkListing leaves out of a tools/list answer the tools a policy denies by name and those whose
+	// description the tool-result stage withholds.
+	checkListing
 )
 
 // The methods of MCP revisions 2024-11-05 to 2026-07-28 the proxy lets through, by direction. Anything
@@ -23,7 +26,7 @@ var (
 		"ping":                     forward,
 		"server/discover":          forward,
 		"subscriptions/listen":     forward,
-		"tools/list":               forward,
+		"tools/list":               checkListing,
 		"tools/call":               checkToolCall,
 		"resources/list":           forward,
 		"resources/templates/list": forward,

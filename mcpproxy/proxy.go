@@ -24,6 +24,10 @@ type Config struct {
 	// Run attributes every evaluation of a session (agent, user, scope). A session gets its own RunID
 	// when Run has none.
 	Run warden.RunInfo
+	// ShowDenied keeps in tools/list the tools a tool-call guardrail denies by name (an allowlist): by
+	// default they are left out, so that the model does not plan with them. Their calls are denied either
+	// way.
+	ShowDenied bool
 	// Logger gets the proxy's own events: faults of a peer, messages refused. Never content. Nil
 	// discards them.
 	Logger *slog.Logger
@@ -74,7 +78,7 @@ func ToolName(server, tool string) string { return "mcp__" + server + "__" + too
 // ends, which closes both.
 func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	s := &session{p: p, client: client, server: server,
-		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}}
+		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}, withheld: map[string]string{}}
 	s.run = p.cfg.Run
 	if s.run.RunID == "" {
 		s.run.RunID = newSessionID()
@@ -120,6 +124,9 @@ type session struct {
 	fromClient map[idKey]*pending
 	fromServer map[idKey]string
 	halted     *warden.TripwireError
+	// withheld are the tools a listing left out because a guardrail withheld their description, by the
+	// server's name of the tool, with why: a client that calls one anyway is refused.
+	withheld map[string]string
 }
 
 // pending is a client request forwarded to the server: what its answer must be checked as.
@@ -299,6 +306,8 @@ func (s *session) checkAnswer(ctx context.Context, p *pending, m *Message) []byt
 		return s.checkToolResult(ctx, p, m)
 	case checkContent:
 		return s.checkContent(ctx, p, m)
+	case checkListing:
+		return s.checkListing(ctx, m)
 	}
 	return m.Raw
 }

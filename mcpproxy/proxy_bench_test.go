@@ -2,7 +2,9 @@ package mcpproxy_test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
@@ -62,29 +64,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	result := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok  \tpkg/parse\t0.012s"}]}}`)
 	for _, tc := range benchTargets(b) {
 		b.Run(tc.name, func(b *testing.B) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			cr, cw := io.Pipe()
-			pr, pw := io.Pipe()
-			serverR, serverW := cr, pw
-			if tc.through != nil {
-				sr, sw := io.Pipe()
-				ur, uw := io.Pipe()
-				go tc.through.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, nil), mcpproxy.NewStreamConn(ur, sw, 0, nil))
-				serverR, serverW = sr, uw
-			}
-			server := mcpproxy.NewStreamConn(serverR, serverW, 0, nil)
-			go func() {
-				for {
-					if _, err := server.ReadMessage(); err != nil {
-						return
-					}
-					if server.WriteMessage(result) != nil {
-						return
-					}
-				}
-			}()
-			client := mcpproxy.NewStreamConn(pr, cw, 0, nil)
+			client := serveLines(b, tc.through, result)
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := client.WriteMessage(call); err != nil {
@@ -94,8 +74,6 @@ func BenchmarkRoundTrip(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cw.Close()
-			pw.Close()
 		})
 	}
 }
@@ -119,4 +97,61 @@ func benchTargets(b *testing.B) []target {
 		b.Fatal(err)
 	}
 	return []target{{"direct", nil}, {"warden-default", px}}
+}
+
+// BenchmarkToolListing500 is a tools/list answer of 500 tools, each with a description and an input
+// schema, through the proxy with the embedded defaults: every tool's text goes through the injection
+// guardrail before the client sees the listing. Against the same answer directly.
+func BenchmarkToolListing500(b *testing.B) {
+	var tools []string
+	for i := range 500 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%d","description":"Looks up record %d in the inventory service and returns its fields as JSON. Use it when the user asks about stock levels, prices or suppliers.","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"The record's identifier, as shown in the inventory."},"fields":{"type":"array","items":{"type":"string"}}},"required":["id"]}}`, i, i))
+	}
+	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[` + strings.Join(tools, ",") + `]}}`)
+	list := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	for _, tc := range benchTargets(b) {
+		b.Run(tc.name, func(b *testing.B) {
+			client := serveLines(b, tc.through, answer)
+			b.SetBytes(int64(len(answer)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := client.WriteMessage(list); err != nil {
+					b.Fatal(err)
+				}
+				got, err := client.ReadMessage()
+				if err != nil || len(got) < len(answer)/2 {
+					b.Fatalf("listing: %d bytes, %v", len(got), err)
+				}
+			}
+		})
+	}
+}
+
+// serveLines gives the client's end of a connection to a server that answers every message with answer,
+// directly or through px; both ends close when the benchmark ends.
+func serveLines(b *testing.B, px *mcpproxy.Proxy, answer []byte) *mcpproxy.StreamConn {
+	ctx, cancel := context.WithCancel(context.Background())
+	cr, cw := io.Pipe()
+	pr, pw := io.Pipe()
+	serverR, serverW := cr, pw
+	if px != nil {
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		go px.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, nil), mcpproxy.NewStreamConn(ur, sw, 0, nil))
+		serverR, serverW = sr, uw
+		b.Cleanup(func() { sw.Close(); uw.Close() })
+	}
+	server := mcpproxy.NewStreamConn(serverR, serverW, 0, nil)
+	go func() {
+		for {
+			if _, err := server.ReadMessage(); err != nil {
+				return
+			}
+			if server.WriteMessage(answer) != nil {
+				return
+			}
+		}
+	}()
+	b.Cleanup(func() { cancel(); cw.Close(); pw.Close() })
+	return mcpproxy.NewStreamConn(pr, cw, 0, nil)
 }

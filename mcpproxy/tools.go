@@ -54,6 +54,14 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 		return nil, false
 	}
 	p.call = warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, c.name), Arguments: c.args, Complete: true}
+	s.mu.Lock()
+	why, withheld := s.withheld[c.name]
+	s.mu.Unlock()
+	if withheld {
+		s.p.log.Warn("mcp: refused a call of a tool left out of the listing", "tool", p.call.Name)
+		s.toClient(toolError(m.ID, "Guardrail denied: tool '"+p.call.Name+"' was left out of the tool listing: "+why+"."))
+		return nil, false
+	}
 	out, err := s.p.cfg.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: s.run, Call: p.call})
 	var tw *warden.TripwireError
 	switch {

@@ -18,8 +18,9 @@ import (
 
 func newMCPCommand(s streams) *cobra.Command {
 	var configFile, name, logFormat string
+	var showDenied bool
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] -- COMMAND [ARG...]",
+		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] -- COMMAND [ARG...]",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
@@ -32,7 +33,10 @@ Every message is judged on the way, with the config's guardrails (the embedded d
   tool results          the tool_result guardrails judge what the tool returned before the client sees it
   resources/read,       their answers' text goes through the tool_result guardrails too
   prompts/get
-  other MCP methods     pass as they are (initialize, server/discover, listings, ping, subscriptions,
+  tools/list            tools a tool_call guardrail denies by name are left out (--show-denied keeps
+                        them), and so are tools whose description the tool_result guardrails withhold
+                        (their calls are then refused)
+  other MCP methods     pass as they are (initialize, server/discover, other listings, ping, subscriptions,
                         notifications, the server's sampling, elicitation and roots requests)
   anything else         refused with method-not-found (a notification is dropped), in both directions
 Batches, messages whose members repeat or differ only in case, answers to no open request and messages that
@@ -72,7 +76,7 @@ ends; its exit status is then the server's.`,
 			if a := l.Parsed.File.Audit; a.Path == "stdout" && a.Sink != "none" {
 				return fmt.Errorf("%s: audit.path: stdout is the MCP client's channel under warden mcp; write the audit to stderr or a file", l.Parsed.Name)
 			}
-			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger})
+			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied})
 			if err != nil {
 				return usageError{err}
 			}
@@ -82,6 +86,7 @@ ends; its exit status is then the server's.`,
 	f := cmd.Flags()
 	f.StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	f.StringVar(&name, "name", "", "the server's `name` in policies: its tools are mcp__NAME__TOOL (default: the command's file name)")
+	f.BoolVar(&showDenied, "show-denied", false, "list the tools a tool_call guardrail denies by name (their calls stay denied)")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	return cmd
 }

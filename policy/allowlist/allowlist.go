@@ -97,6 +97,13 @@ func (a *Allowlist) Provision(context.Context) error {
 	return nil
 }
 
+var _ warden.ToolDenier = (*Allowlist)(nil)
+
+// DeniesTool says whether every call of the named tool is denied: the lists judge the name alone.
+func (a *Allowlist) DeniesTool(name string) bool {
+	return a.AllowedTools != nil && !a.allowed.match(name) || a.denied.match(name)
+}
+
 // CheckToolCall allows or denies the call by its tool's name.
 func (a *Allowlist) CheckToolCall(_ context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
 	name := c.Call.Name

@@ -53,6 +53,10 @@ func TestAllowlist(t *testing.T) {
 			if !tt.wantAllow && (d.FirstReason().Code != "oap.tool_not_allowed" || d.FirstReason().Message != tt.wantMessage) {
 				t.Errorf("reason = %+v, want oap.tool_not_allowed: %s", d.FirstReason(), tt.wantMessage)
 			}
+			// The lists judge the name alone: a listing may leave out exactly the tools whose calls are denied.
+			if a.DeniesTool(tt.tool) == tt.wantAllow {
+				t.Errorf("DeniesTool(%q) = %v, but the call's allow is %v", tt.tool, a.DeniesTool(tt.tool), tt.wantAllow)
+			}
 		})
 	}
 }
