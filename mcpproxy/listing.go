@@ -72,8 +72,12 @@ func (s *session) checkListing(ctx context.Context, m *Message) []byte {
 		if !s.p.cfg.ShowDenied && s.p.cfg.Engine.DeniesTool(name) {
 			continue
 		}
-		if why := s.judgeDescription(ctx, m.ID, name, &t); why != "" {
-			s.p.log.Warn("mcp: left out a tool whose description a guardrail withheld", "tool", name)
+		why := s.judgeDescription(ctx, m.ID, name, &t)
+		if why == "" {
+			why = s.checkPin(ctx, name, &t)
+		}
+		if why != "" {
+			s.p.log.Warn("mcp: left out a listed tool", "tool", name, "reason", why)
 			s.mu.Lock()
 			s.withheld[t.Name] = why
 			s.mu.Unlock()
@@ -113,4 +117,31 @@ func (s *session) judgeDescription(ctx context.Context, id json.RawMessage, name
 		return "a guardrail would rewrite its description, which a listing cannot carry"
 	}
 	return ""
+}
+
+// checkPin compares what the model reads of a listed tool with its pin, pinning it at its first listing;
+// it gives why the tool is withheld, or "".
+func (s *session) checkPin(ctx context.Context, name string, t *listedTool) string {
+	cfg := &s.p.cfg
+	if cfg.Pins == nil {
+		return ""
+	}
+	digest, err := toolDigest(t)
+	if err != nil {
+		return "its description could not be pinned: " + err.Error()
+	}
+	before, err := cfg.Pins.Pin(ctx, cfg.Server+"/"+t.Name, digest, cfg.Repin)
+	switch {
+	case err != nil:
+		return "its pin could not be checked: " + err.Error()
+	case before == "" || before == digest:
+		return ""
+	case cfg.Repin:
+		s.p.log.Info("mcp: re-pinned a tool whose description changed", "tool", name)
+		return ""
+	case cfg.OnPinChange == "warn":
+		s.p.log.Warn("mcp: a tool's description changed since it was pinned", "tool", name)
+		return ""
+	}
+	return "its description or schemas changed since it was pinned, as a rug pull does (accept the change with warden mcp --repin)"
 }

@@ -28,6 +28,14 @@ type Config struct {
 	// default they are left out, so that the model does not plan with them. Their calls are denied either
 	// way.
 	ShowDenied bool
+	// Pins, when set, pins each listed tool's title, description and schemas at its first listing, and
+	// a listing that shows them changed is a rug pull (see PinStore and OnPinChange). Nil pins nothing.
+	Pins PinStore
+	// OnPinChange is what a tool whose listing differs from its pin gets: "block" (the default: left out of
+	// the listing and its calls refused for the session) or "warn" (listed, and logged).
+	OnPinChange string
+	// Repin takes what the server lists now as the new pins: the user accepts the changes.
+	Repin bool
 	// Logger gets the proxy's own events: faults of a peer, messages refused. Never content. Nil
 	// discards them.
 	Logger *slog.Logger
@@ -50,6 +58,13 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	if err := checkServerName(cfg.Server); err != nil {
 		return nil, err
+	}
+	switch cfg.OnPinChange {
+	case "":
+		cfg.OnPinChange = "block"
+	case "block", "warn":
+	default:
+		return nil, fmt.Errorf("mcpproxy: on a pin's change: %q is not block or warn", cfg.OnPinChange)
 	}
 	log := cfg.Logger
 	if log == nil {

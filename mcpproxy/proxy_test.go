@@ -466,8 +466,6 @@ func TestEveryStageIsRecorded(t *testing.T) {
 
 func TestNewRefusesABadConfig(t *testing.T) {
 	t.Parallel()
-	px, _ := newProxy(t)
-	_ = px
 	for _, tc := range []struct {
 		desc string
 		cfg  mcpproxy.Config

@@ -17,10 +17,10 @@ import (
 )
 
 func newMCPCommand(s streams) *cobra.Command {
-	var configFile, name, logFormat string
-	var showDenied bool
+	var configFile, name, logFormat, pinsFile, onChange string
+	var showDenied, repin bool
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] -- COMMAND [ARG...]",
+		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] [--pins FILE|none] [--on-change block|warn] [--repin] -- COMMAND [ARG...]",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
@@ -41,6 +41,11 @@ Every message is judged on the way, with the config's guardrails (the embedded d
   anything else         refused with method-not-found (a notification is dropped), in both directions
 Batches, messages whose members repeat or differ only in case, answers to no open request and messages that
 are not JSON-RPC are refused; when the server fails, every open request gets an error.
+
+Each listed tool's title, description and schemas are pinned at its first listing (in --pins, by default
+warden/mcp-pins.json in the user's config directory, shared by every warden mcp): a tool whose listing
+later differs (a rug pull) is left out and its calls refused (--on-change warn lists it and logs), until
+--repin accepts what the server lists now.
 
 NAME (default: COMMAND's file name, without its extension) is how policies tell this server's tools from
 another's. Audit events go where the config's audit section says, never to standard output, which is the
@@ -76,7 +81,12 @@ ends; its exit status is then the server's.`,
 			if a := l.Parsed.File.Audit; a.Path == "stdout" && a.Sink != "none" {
 				return fmt.Errorf("%s: audit.path: stdout is the MCP client's channel under warden mcp; write the audit to stderr or a file", l.Parsed.Name)
 			}
-			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied})
+			pins, err := openPins(pinsFile)
+			if err != nil {
+				return err
+			}
+			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
+				Pins: pins, OnPinChange: onChange, Repin: repin})
 			if err != nil {
 				return usageError{err}
 			}
@@ -87,8 +97,31 @@ ends; its exit status is then the server's.`,
 	f.StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	f.StringVar(&name, "name", "", "the server's `name` in policies: its tools are mcp__NAME__TOOL (default: the command's file name)")
 	f.BoolVar(&showDenied, "show-denied", false, "list the tools a tool_call guardrail denies by name (their calls stay denied)")
+	f.StringVar(&pinsFile, "pins", "", "`file` of the tools' pins, or none (default: warden/mcp-pins.json in the user's config directory)")
+	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
+	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	return cmd
+}
+
+// openPins opens the pin file: the one named, none for "none", or the default in the user's config
+// directory.
+func openPins(file string) (mcpproxy.PinStore, error) {
+	switch file {
+	case "none":
+		return nil, nil
+	case "":
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, fmt.Errorf("--pins: no default place for the pin file (%v); name one, or none", err)
+		}
+		file = filepath.Join(dir, "warden", "mcp-pins.json")
+	}
+	pins, err := mcpproxy.OpenFilePins(file)
+	if err != nil {
+		return nil, fmt.Errorf("--pins: %w", err)
+	}
+	return pins, nil
 }
 
 // runMCPServer starts the server's command, proxies this process's stdin and stdout to it, and returns

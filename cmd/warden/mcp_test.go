@@ -47,6 +47,8 @@ func TestMCPCommandWithTheGoSDK(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	warden := exec.Command(os.Args[0], "mcp", "--name", "shell", "--", "env", mcpServerEnv+"=1", os.Args[0])
+	pins := filepath.Join(t.TempDir(), "pins.json")
+	warden = exec.Command(os.Args[0], "mcp", "--name", "shell", "--pins", pins, "--", "env", mcpServerEnv+"=1", os.Args[0])
 	warden.Env = append(os.Environ(), asWardenEnv+"=1")
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: warden}, nil)
@@ -80,8 +82,15 @@ func TestMCPCommandWithTheGoSDK(t *testing.T) {
 			t.Errorf("%s: %q (isError %v), want %q (isError %v)", tc.desc, text.String(), res.IsError, tc.want, tc.isError)
 		}
 	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Errorf("ListTools: %v", err)
+	}
 	if err := cs.Close(); err != nil {
 		t.Errorf("closing the session: %v (warden mcp should end when its client does)", err)
+	}
+	// The listing pinned both tools in the file named.
+	if b, err := os.ReadFile(pins); err != nil || !strings.Contains(string(b), `"shell/run_command": "sha256:`) || !strings.Contains(string(b), `"shell/fetch"`) {
+		t.Errorf("pin file: %s %v", b, err)
 	}
 }
 
@@ -98,6 +107,8 @@ func TestMCPCommandErrors(t *testing.T) {
 		{desc: "a server that cannot start is named", args: []string{"mcp", "--", "/nonexistent/mcp-server"}, wantCode: 1, wantErr: []string{`starting the MCP server "/nonexistent/mcp-server"`}},
 		{desc: "an audit to stdout is refused: stdout is the client's", args: []string{"mcp", "--config", stdoutAudit, "--", "true"}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
 		{desc: "a server name a tool name cannot hold is refused", args: []string{"mcp", "--name", "my server", "--", "true"}, wantCode: 2, wantErr: []string{"letters, digits"}},
-		{desc: "the server's exit status is warden's", args: []string{"mcp", "--", "sh", "-c", "exit 3"}, wantCode: 3, wantErr: []string{"exited with status 3"}},
+		{desc: "the server's exit status is warden's", args: []string{"mcp", "--pins", "none", "--", "sh", "-c", "exit 3"}, wantCode: 3, wantErr: []string{"exited with status 3"}},
+		{desc: "an unknown pin-change action is a usage error", args: []string{"mcp", "--pins", "none", "--on-change", "ignore", "--", "true"}, wantCode: 2, wantErr: []string{`"ignore" is not block or warn`}},
+		{desc: "a pin file that is not one is named", args: []string{"mcp", "--pins", stdoutAudit, "--", "true"}, wantCode: 1, wantErr: []string{"--pins: " + stdoutAudit + ": not a pin file"}},
 	})
 }
