@@ -22,6 +22,9 @@ const (
 	// CodeServerFault answers a request whose answer cannot be checked because the server failed: it
 	// ended, or it sent a message that is not JSON-RPC.
 	CodeServerFault = -32002
+	// CodeDenied answers a request other than tools/call that a tool-call guardrail denied (a tools/call
+	// denial is a tool result with isError, which the model reads).
+	CodeDenied = -32003
 )
 
 // Kind says what a message is.

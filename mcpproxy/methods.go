@@ -9,9 +9,12 @@ const (
 	forward handling = iota + 1
 	// checkToolCall runs the tool-call stage on the request and the tool-result stage on its answer.
 	checkToolCall
-	// checkContent runs the tool-result stage on the answer's content: a resource's text or a prompt's
-	// messages reach the model as a tool's output does.
-	checkContent
+	// checkRead runs the tool-call stage on the request, as tool mcp__<server>__<method> with the params
+	// as arguments (a file: URI also as a path), and the tool-result stage on its answer's content: a
+	// resource's text or a prompt's messages reach the model as a tool's output does.
+	checkRead
+	// checkRequest runs the tool-call stage on the request as checkRead does, and lets the answer through.
+	checkRequest
 	// checkListing leaves out of a tools/list answer the tools a policy denies by name and those whose
 	// description the tool-result stage withholds.
 	checkListing
@@ -30,12 +33,12 @@ var (
 		"tools/call":               checkToolCall,
 		"resources/list":           forward,
 		"resources/templates/list": forward,
-		"resources/read":           checkContent,
+		"resources/read":           checkRead,
 		"resources/subscribe":      forward,
 		"resources/unsubscribe":    forward,
 		"prompts/list":             forward,
-		"prompts/get":              checkContent,
-		"completion/complete":      forward,
+		"prompts/get":              checkRead,
+		"completion/complete":      checkRequest,
 		"logging/setLevel":         forward,
 	}
 	clientNotifications = set(

@@ -217,12 +217,15 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 		return
 	}
 	p := &pending{method: m.Method}
-	out := m.Raw
-	if handling == checkToolCall {
-		var ok bool
-		if out, ok = s.authorize(ctx, m, p); !ok {
-			return
-		}
+	out, ok := m.Raw, true
+	switch handling {
+	case checkToolCall:
+		out, ok = s.authorize(ctx, m, p)
+	case checkRead, checkRequest:
+		ok = s.authorizeRequest(ctx, m)
+	}
+	if !ok {
+		return
 	}
 	s.mu.Lock()
 	s.fromClient[idKey(m.ID)] = p
@@ -306,6 +309,9 @@ func (s *session) fromServerMessage(ctx context.Context, m *Message) {
 			s.toServer(encodeError(m.ID, CodeMethodNotFound, fmt.Sprintf("method %q is not allowed through Warden", m.Method)))
 			return
 		}
+		if !s.checkServerRequest(ctx, m) {
+			return
+		}
 		s.mu.Lock()
 		s.fromServer[idKey(m.ID)] = m.Method
 		s.mu.Unlock()
@@ -319,7 +325,7 @@ func (s *session) checkAnswer(ctx context.Context, p *pending, m *Message) []byt
 	switch clientRequests[p.method] {
 	case checkToolCall:
 		return s.checkToolResult(ctx, p, m)
-	case checkContent:
+	case checkRead:
 		return s.checkContent(ctx, p, m)
 	case checkListing:
 		return s.checkListing(ctx, m)

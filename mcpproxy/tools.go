@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -224,4 +225,56 @@ func (s *session) checkContent(ctx context.Context, p *pending, m *Message) []by
 		return encodeError(m.ID, CodeInternalError, "Guardrail changed the answer to "+p.method+", which cannot be rewritten in place; it was withheld")
 	}
 	return m.Raw
+}
+
+// authorizeRequest runs the tool-call stage on a request that reads or asks for something (resources/read,
+// prompts/get, completion/complete), as tool mcp__<server>__<method> with the request's params as its
+// arguments, so that the same policies judge a resource read as a file tool's read: a file: URI is given
+// as a path too. It answers the client itself when the request is denied, and gives false.
+func (s *session) authorizeRequest(ctx context.Context, m *Message) bool {
+	args := json.RawMessage("{}")
+	if len(m.Params) > 0 && m.Params[0] == '{' {
+		args = m.Params
+		if obj, err := jsonobj.Parse(m.Params); err == nil {
+			obj.Delete("_meta") // the protocol's, not the request's
+			if raw, ok := obj.Get("uri"); ok {
+				if uri, ok := jsonobj.DecodeString(raw); ok {
+					if path, ok := filePath(uri); ok {
+						b, _ := json.Marshal(path)
+						obj.Set("path", b)
+					}
+				}
+			}
+			if b, err := obj.MarshalJSON(); err == nil {
+				args = b
+			}
+		}
+	}
+	call := warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, m.Method), Arguments: args, Complete: true}
+	out, err := s.p.cfg.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: s.run, Call: call})
+	var tw *warden.TripwireError
+	switch {
+	case errors.As(err, &tw):
+		s.mu.Lock()
+		s.halted = tw
+		s.mu.Unlock()
+		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(tw)))
+		return false
+	case err != nil:
+		s.toClient(encodeError(m.ID, CodeDenied, "Guardrail could not check "+m.Method+": "+err.Error()))
+		return false
+	case !out.Allowed():
+		s.toClient(encodeError(m.ID, CodeDenied, out.Message))
+		return false
+	}
+	return true
+}
+
+// filePath is the local path a file: URI names.
+func filePath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Host != "" && u.Host != "localhost" {
+		return "", false
+	}
+	return u.Path, u.Path != ""
 }
