@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/agentwarden/warden"
 )
@@ -36,6 +37,10 @@ type Config struct {
 	OnPinChange string
 	// Repin takes what the server lists now as the new pins: the user accepts the changes.
 	Repin bool
+	// RequestTimeout bounds the wait for the server's answer to a client's request; the progress the
+	// server reports for the request restarts it. A request not answered in time gets an error, the server
+	// a cancellation, and its late answer is dropped. Zero waits as long as the client does.
+	RequestTimeout time.Duration
 	// Logger gets the proxy's own events: faults of a peer, messages refused. Never content. Nil
 	// discards them.
 	Logger *slog.Logger
@@ -148,6 +153,10 @@ type session struct {
 type pending struct {
 	method string
 	call   warden.ToolCall // for tools/call
+	// timer answers the request with an error when the server takes longer than Config.RequestTimeout;
+	// progress reported under the request's progressToken restarts it.
+	timer    *time.Timer
+	progress string // the request's progress token, as JSON text; "" when it has none
 }
 
 // readClient handles the client's messages until it ends; io.EOF is a clean end.
@@ -227,14 +236,63 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	if !ok {
 		return
 	}
+	p.progress = progressToken(m.Params)
 	s.mu.Lock()
 	s.fromClient[idKey(m.ID)] = p
+	if d := s.p.cfg.RequestTimeout; d > 0 {
+		id := m.ID
+		p.timer = time.AfterFunc(d, func() { s.timedOut(id, d) })
+	}
 	s.mu.Unlock()
 	if err := s.server.WriteMessage(out); err != nil {
-		s.mu.Lock()
-		delete(s.fromClient, idKey(m.ID))
-		s.mu.Unlock()
+		if p, ok := take(s, s.fromClient, m.ID); ok && p.timer != nil {
+			p.timer.Stop()
+		}
 		s.toClient(encodeError(m.ID, CodeServerFault, "the MCP server cannot be reached: "+err.Error()))
+	}
+}
+
+// timedOut answers a request the server did not answer in time with an error, tells the server the
+// request is cancelled, and drops the answer should it come later.
+func (s *session) timedOut(id json.RawMessage, d time.Duration) {
+	if _, ok := take(s, s.fromClient, id); !ok {
+		return // answered meanwhile
+	}
+	s.p.log.Warn("mcp: the server did not answer in time", "id", string(id), "timeout", d.String())
+	s.toClient(encodeError(id, CodeServerFault, fmt.Sprintf("the MCP server did not answer within %v", d)))
+	params, _ := json.Marshal(map[string]any{"requestId": id, "reason": "Warden's request timeout"})
+	s.toServer(encodeRequest(nil, "notifications/cancelled", params))
+}
+
+// progressToken is the progress token a request's params carry in _meta, as JSON text.
+func progressToken(params json.RawMessage) string {
+	var v struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &v) != nil {
+		return ""
+	}
+	return string(v.Meta.Token)
+}
+
+// progressed restarts the timer of the open request whose progress token a progress notification
+// carries: a server that reports progress is working.
+func (s *session) progressed(m *Message) {
+	var v struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	if s.p.cfg.RequestTimeout <= 0 || json.Unmarshal(m.Params, &v) != nil || len(v.Token) == 0 {
+		return
+	}
+	token := string(v.Token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.fromClient {
+		if p.progress == token && p.timer != nil {
+			p.timer.Reset(s.p.cfg.RequestTimeout)
+		}
 	}
 }
 
@@ -283,7 +341,10 @@ func (s *session) failPending(reason string) {
 	open := s.fromClient
 	s.fromClient = map[idKey]*pending{}
 	s.mu.Unlock()
-	for id := range open {
+	for id, p := range open {
+		if p.timer != nil {
+			p.timer.Stop()
+		}
 		s.toClient(encodeError(json.RawMessage(id), CodeServerFault, reason))
 	}
 }
@@ -292,6 +353,9 @@ func (s *session) fromServerMessage(ctx context.Context, m *Message) {
 	switch m.Kind {
 	case Response:
 		p, ok := take(s, s.fromClient, m.ID)
+		if ok && p.timer != nil {
+			p.timer.Stop()
+		}
 		if !ok {
 			s.p.log.Warn("mcp: dropped a server response to no open request", "id", string(m.ID))
 			return
@@ -301,6 +365,9 @@ func (s *session) fromServerMessage(ctx context.Context, m *Message) {
 		if !serverNotifications[m.Method] {
 			s.p.log.Warn("mcp: dropped a server notification of an unknown method", "method", m.Method)
 			return
+		}
+		if m.Method == "notifications/progress" {
+			s.progressed(m)
 		}
 		s.toClient(m.Raw)
 	case Request:

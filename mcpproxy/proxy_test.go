@@ -683,3 +683,51 @@ func TestServerRequestsOfTheClient(t *testing.T) {
 		})
 	}
 }
+
+// A server that does not answer in time: the client gets an error, the server a cancellation, and the late
+// answer is dropped; a server that reports progress is given the time it reports.
+func TestRequestTimeout(t *testing.T) {
+	t.Parallel()
+	const timeout = 200 * time.Millisecond
+	px := proxyWith(t, func(c *mcpproxy.Config) { c.RequestTimeout = timeout })
+	t.Run("a silent server times out", func(t *testing.T) {
+		t.Parallel()
+		client, server, _ := session(t, px)
+		client.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`)
+		server.next()
+		got := client.next()
+		e, _ := got["error"].(map[string]any)
+		if errorCode(got) != mcpproxy.CodeServerFault || !strings.Contains(e["message"].(string), "did not answer within 200ms") {
+			t.Errorf("client got %v, want the timeout", got)
+		}
+		cancel := server.next()
+		params, _ := cancel["params"].(map[string]any)
+		if cancel["method"] != "notifications/cancelled" || params["requestId"] != float64(1) {
+			t.Errorf("server got %v, want the request's cancellation", cancel)
+		}
+		server.send(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"late"}]}}`)
+		client.send(ping)
+		server.next()
+		server.send(`{"jsonrpc":"2.0","id":"sentinel","result":{}}`)
+		if got := client.next(); got["id"] != "sentinel" {
+			t.Errorf("client got %v, want the late answer dropped", got)
+		}
+	})
+	t.Run("progress restarts the wait", func(t *testing.T) {
+		t.Parallel()
+		client, server, _ := session(t, px)
+		client.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"},"_meta":{"progressToken":"p2"}}}`)
+		server.next()
+		for i := range 4 { // 4 × 100ms: twice the timeout, in steps within it
+			time.Sleep(timeout / 2)
+			server.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p2","progress":` + string(rune('1'+i)) + `}}`)
+			if got := client.next(); got["method"] != "notifications/progress" {
+				t.Fatalf("client got %v, want the progress", got)
+			}
+		}
+		server.send(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}]}}`)
+		if text, _ := resultText(client.next()); text != "done" {
+			t.Errorf("client got %q, want the answer", text)
+		}
+	})
+}

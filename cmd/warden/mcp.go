@@ -19,8 +19,9 @@ import (
 func newMCPCommand(s streams) *cobra.Command {
 	var configFile, name, logFormat, pinsFile, onChange string
 	var showDenied, repin bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] [--pins FILE|none] [--on-change block|warn] [--repin] -- COMMAND [ARG...]",
+		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] [--pins FILE|none] [--on-change block|warn] [--repin] [--timeout D] -- COMMAND [ARG...]",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
@@ -40,7 +41,8 @@ Every message is judged on the way, with the config's guardrails (the embedded d
                         notifications, the server's sampling, elicitation and roots requests)
   anything else         refused with method-not-found (a notification is dropped), in both directions
 Batches, messages whose members repeat or differ only in case, answers to no open request and messages that
-are not JSON-RPC are refused; when the server fails, every open request gets an error.
+are not JSON-RPC are refused; when the server fails, every open request gets an error, and a request it
+does not answer within --timeout (restarted by the progress it reports) gets one too.
 
 Each listed tool's title, description and schemas are pinned at its first listing (in --pins, by default
 warden/mcp-pins.json in the user's config directory, shared by every warden mcp): a tool whose listing
@@ -86,7 +88,7 @@ ends; its exit status is then the server's.`,
 				return err
 			}
 			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
-				Pins: pins, OnPinChange: onChange, Repin: repin})
+				Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
 			if err != nil {
 				return usageError{err}
 			}
@@ -100,6 +102,7 @@ ends; its exit status is then the server's.`,
 	f.StringVar(&pinsFile, "pins", "", "`file` of the tools' pins, or none (default: warden/mcp-pins.json in the user's config directory)")
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
+	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	return cmd
 }
