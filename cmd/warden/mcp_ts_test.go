@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tsPeers returns the directory of the TypeScript MCP peers, or skips the test when node or the installed
+// SDK is missing outside CI; under CI=true they must be there (.ci/run installs them).
+func tsPeers(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "tsmcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
+	if nodeErr != nil || modErr != nil {
+		msg := "the TypeScript MCP peers need node and `npm ci --prefix cmd/warden/testdata/tsmcp` (.ci/run does both)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return dir
+}
+
+// tsClientReport is what client.mjs prints.
+type tsClientReport struct {
+	Tools []string `json:"tools"`
+	Calls []struct {
+		Name    string `json:"name"`
+		IsError bool   `json:"isError"`
+		Text    string `json:"text"`
+		Thrown  string `json:"thrown"`
+	} `json:"calls"`
+	Resources []struct {
+		URI   string `json:"uri"`
+		Text  string `json:"text"`
+		Error string `json:"error"`
+	} `json:"resources"`
+	Ping   bool   `json:"ping"`
+	Closed bool   `json:"closed"`
+	Fatal  string `json:"fatal"`
+}
+
+// The official TypeScript SDK's client starts `warden mcp` as any stdio server, in front of the TypeScript
+// SDK's server and of the Go SDK's: every answer Warden gives reads in it, denials as tool errors.
+func TestMCPCommandWithTheTypeScriptSDK(t *testing.T) {
+	t.Parallel()
+	dir := tsPeers(t)
+	for _, tc := range []struct {
+		desc   string
+		server []string
+		// notes is what reading file:///work/notes.md gives: the TypeScript server's note carries an
+		// instruction to the model; the Go server has no such resource.
+		notes string
+	}{
+		{"TypeScript client, TypeScript server", []string{"node", filepath.Join(dir, "server.mjs")}, "Guardrail withheld"},
+		{"TypeScript client, Go server", []string{"env", mcpServerEnv + "=1", os.Args[0]}, "error"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			args := append([]string{filepath.Join(dir, "client.mjs"), os.Args[0], "mcp", "--name", "shell", "--pins", filepath.Join(t.TempDir(), "pins.json"), "--"}, tc.server...)
+			cmd := exec.CommandContext(ctx, "node", args...)
+			cmd.Env = append(os.Environ(), asWardenEnv+"=1")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr // warden's audit events and logs, and the servers'
+			stdout, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("client.mjs: %v\n%s\nstderr:\n%s", err, stdout, stderr.String())
+			}
+			// The audit events name guardrails, tools and reasons, never what was filtered.
+			for _, secret := range []string{"rm -rf", "aws/credentials", "id_ed25519", "ignore all previous", "evil.example"} {
+				if strings.Contains(strings.ToLower(stderr.String()), secret) {
+					t.Errorf("warden's stderr holds %q, content it filtered", secret)
+				}
+			}
+			var r tsClientReport
+			if err := json.Unmarshal(stdout, &r); err != nil {
+				t.Fatalf("client.mjs printed %q: %v", stdout, err)
+			}
+			if r.Fatal != "" {
+				t.Fatalf("the client failed: %s", r.Fatal)
+			}
+			if strings.Join(r.Tools, ",") != "run_command,fetch" && strings.Join(r.Tools, ",") != "fetch,run_command" {
+				t.Errorf("tools %v, want run_command and fetch", r.Tools)
+			}
+			want := []struct {
+				text    string
+				isError bool
+			}{
+				{"ran: git status", false},
+				{"Guardrail denied: tool 'mcp__shell__run_command'", true},
+				{"Guardrail denied", true},
+				{"Version 2 is out", false},
+				{"(injection.detected)", true},
+			}
+			if len(r.Calls) != len(want) {
+				t.Fatalf("calls %+v", r.Calls)
+			}
+			for i, w := range want {
+				c := r.Calls[i]
+				if c.Thrown != "" || c.IsError != w.isError || !strings.Contains(c.Text, w.text) || strings.Contains(strings.ToLower(c.Text), "ignore all previous") {
+					t.Errorf("call %d (%s): %+v, want %q (isError %v)", i, c.Name, c, w.text, w.isError)
+				}
+			}
+			if len(r.Resources) != 2 || !strings.Contains(r.Resources[0].Error, tc.notes) || r.Resources[0].Text != "" {
+				t.Errorf("reading the notes: %+v, want an error holding %q", r.Resources, tc.notes)
+			}
+			if len(r.Resources) == 2 && !strings.Contains(r.Resources[1].Error, "warden.credential_access") {
+				t.Errorf("reading a private key as a resource: %+v, want it denied", r.Resources[1])
+			}
+			if !r.Ping || !r.Closed {
+				t.Errorf("ping %v, closed %v: the session should end cleanly", r.Ping, r.Closed)
+			}
+		})
+	}
+}
