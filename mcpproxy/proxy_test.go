@@ -71,6 +71,12 @@ func (r *recorded) Record(_ context.Context, rec *warden.Record) {
 	r.recs = append(r.recs, rec)
 }
 
+func (r *recorded) snapshot() []*warden.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*warden.Record(nil), r.recs...)
+}
+
 func (r *recorded) stages() map[warden.Stage]int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -79,6 +85,16 @@ func (r *recorded) stages() map[warden.Stage]int {
 		n[rec.Stage]++
 	}
 	return n
+}
+
+// proxyOf is a proxy for server "files" with l's engine.
+func proxyOf(t testing.TB, l *config.Loaded) *mcpproxy.Proxy {
+	t.Helper()
+	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return px
 }
 
 func newProxy(t testing.TB) (*mcpproxy.Proxy, *recorded) {
