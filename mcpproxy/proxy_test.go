@@ -130,6 +130,18 @@ func (p *peer) send(line string) {
 	}
 }
 
+// line is the next message the proxy sent this peer, as it came.
+func (p *peer) line() string {
+	p.t.Helper()
+	select {
+	case line := <-p.lines:
+		return line
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no message from the proxy in 10s")
+	}
+	return ""
+}
+
 // next is the next message the proxy sent this peer.
 func (p *peer) next() map[string]any {
 	p.t.Helper()
@@ -175,6 +187,24 @@ func session(t *testing.T, px *mcpproxy.Proxy) (client, server *peer, done chan 
 	go func() { done <- px.Serve(context.Background(), clientConn, serverConn) }()
 	t.Cleanup(func() { cw.Close(); uw.Close() })
 	return client, server, done
+}
+
+// httpSession runs one proxy session between a client on pipes and the server behind serverConn.
+func httpSession(t *testing.T, px *mcpproxy.Proxy, serverConn mcpproxy.Conn) *peer {
+	cr, cw := io.Pipe()
+	pr, pw := io.Pipe()
+	clientConn := mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() })
+	ch := make(chan string, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	go px.Serve(context.Background(), clientConn, serverConn)
+	t.Cleanup(func() { cw.Close() })
+	return &peer{t: t, w: cw, lines: ch}
 }
 
 func errorCode(m map[string]any) int {

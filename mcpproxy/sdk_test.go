@@ -3,6 +3,8 @@ package mcpproxy_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -48,18 +50,35 @@ func sdkServer() *mcp.Server {
 	return s
 }
 
-// sdkSession connects an SDK client, through the proxy, to sdkServer, speaking protocol version.
+// sdkSession connects an SDK client, through the proxy, to sdkServer on stdio, speaking protocol version.
 func sdkSession(t *testing.T, px *mcpproxy.Proxy, version string) *mcp.ClientSession {
+	t.Helper()
+	sr, sw := io.Pipe() // proxy → server
+	ur, uw := io.Pipe() // server → proxy
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go sdkServer().Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
+	return sdkClient(t, px, mcpproxy.NewStreamConn(ur, sw, 0, func() error { return sw.Close() }), version)
+}
+
+// sdkSessionHTTP connects an SDK client on stdio, through the proxy, to sdkServer served over streamable
+// HTTP by the SDK's own handler (stateless when stateless is set).
+func sdkSessionHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stateless bool) *mcp.ClientSession {
+	t.Helper()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return sdkClient(t, px, mcpproxy.NewHTTPConn(srv.URL, srv.Client(), nil), version)
+}
+
+// sdkClient connects an SDK client on stdio framing, through the proxy, to the server behind serverConn.
+func sdkClient(t *testing.T, px *mcpproxy.Proxy, serverConn mcpproxy.Conn, version string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	cr, cw := io.Pipe() // client → proxy
 	pr, pw := io.Pipe() // proxy → client
-	sr, sw := io.Pipe() // proxy → server
-	ur, uw := io.Pipe() // server → proxy
-	go sdkServer().Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
 	clientConn := mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() })
-	serverConn := mcpproxy.NewStreamConn(ur, sw, 0, func() error { return sw.Close() })
 	go px.Serve(ctx, clientConn, serverConn)
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, &mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -83,44 +102,54 @@ func textOf(r *mcp.CallToolResult) string {
 func TestOfficialGoSDK(t *testing.T) {
 	t.Parallel()
 	px, _ := newProxy(t)
-	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
-		t.Run(version, func(t *testing.T) {
-			t.Parallel()
-			cs := sdkSession(t, px, version)
-			ctx := context.Background()
-			for _, tc := range []struct {
-				desc      string
-				tool      string
-				args      map[string]any
-				wantText  string
-				wantError bool
-				notText   string
-			}{
-				{"an everyday command runs", "run_command", map[string]any{"command": "go test ./..."}, "ran: go test ./...", false, ""},
-				{"a destructive command reads as a denied tool", "run_command", map[string]any{"command": "rm -rf ~/"}, "Guardrail denied: tool 'mcp__files__run_command'", true, "ran:"},
-				{"a plain file reaches the model", "read_file", map[string]any{"path": "README.md"}, "# README.md", false, ""},
-				{"a file telling the model what to do is withheld", "read_file", map[string]any{"path": "poisoned.md"}, "Guardrail withheld the result", true, "IGNORE"},
-			} {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
-				if err != nil {
-					t.Errorf("%s: CallTool: %v", tc.desc, err)
-					continue
+	transports := []struct {
+		name    string
+		connect func(t *testing.T, version string) *mcp.ClientSession
+	}{
+		{"stdio", func(t *testing.T, v string) *mcp.ClientSession { return sdkSession(t, px, v) }},
+		{"http", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionHTTP(t, px, v, false) }},
+		{"http-stateless", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionHTTP(t, px, v, true) }},
+	}
+	for _, tr := range transports {
+		for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+			t.Run(tr.name+"/"+version, func(t *testing.T) {
+				t.Parallel()
+				cs := tr.connect(t, version)
+				ctx := context.Background()
+				for _, tc := range []struct {
+					desc      string
+					tool      string
+					args      map[string]any
+					wantText  string
+					wantError bool
+					notText   string
+				}{
+					{"an everyday command runs", "run_command", map[string]any{"command": "go test ./..."}, "ran: go test ./...", false, ""},
+					{"a destructive command reads as a denied tool", "run_command", map[string]any{"command": "rm -rf ~/"}, "Guardrail denied: tool 'mcp__files__run_command'", true, "ran:"},
+					{"a plain file reaches the model", "read_file", map[string]any{"path": "README.md"}, "# README.md", false, ""},
+					{"a file telling the model what to do is withheld", "read_file", map[string]any{"path": "poisoned.md"}, "Guardrail withheld the result", true, "IGNORE"},
+				} {
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+					if err != nil {
+						t.Errorf("%s: CallTool: %v", tc.desc, err)
+						continue
+					}
+					text := textOf(res)
+					if !strings.Contains(text, tc.wantText) || res.IsError != tc.wantError || tc.notText != "" && strings.Contains(text, tc.notText) {
+						t.Errorf("%s: result %q (isError %v), want %q (isError %v)", tc.desc, text, res.IsError, tc.wantText, tc.wantError)
+					}
 				}
-				text := textOf(res)
-				if !strings.Contains(text, tc.wantText) || res.IsError != tc.wantError || tc.notText != "" && strings.Contains(text, tc.notText) {
-					t.Errorf("%s: result %q (isError %v), want %q (isError %v)", tc.desc, text, res.IsError, tc.wantText, tc.wantError)
+				tools, err := cs.ListTools(ctx, nil)
+				if err != nil || len(tools.Tools) != 2 {
+					t.Errorf("ListTools: %v, %v; want the server's two tools", tools, err)
 				}
-			}
-			tools, err := cs.ListTools(ctx, nil)
-			if err != nil || len(tools.Tools) != 2 {
-				t.Errorf("ListTools: %v, %v; want the server's two tools", tools, err)
-			}
-			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///notes.md"}); err == nil || !strings.Contains(err.Error(), "Guardrail withheld") {
-				t.Errorf("ReadResource of a resource telling the model what to do: err = %v, want the guardrail's refusal", err)
-			}
-			if err := cs.Ping(ctx, nil); err != nil {
-				t.Errorf("Ping: %v", err)
-			}
-		})
+				if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///notes.md"}); err == nil || !strings.Contains(err.Error(), "Guardrail withheld") {
+					t.Errorf("ReadResource of a resource telling the model what to do: err = %v, want the guardrail's refusal", err)
+				}
+				if err := cs.Ping(ctx, nil); err != nil {
+					t.Errorf("Ping: %v", err)
+				}
+			})
+		}
 	}
 }

@@ -107,7 +107,7 @@ func TestBenchCommand(t *testing.T) {
 		"--concurrency", "2", "--duration", "40ms", "--rounds", "2", "--throughput-rounds", "1"}
 	runCLICases(t, []cliCase{
 		{desc: "bench reports every target and the checks", args: tiny,
-			wantOut: []string{"bare-proxy", "warden-off", "TTFT p99", "streams/s", "added p99, whole, concurrency 1", "evaluated 4/4 guardrails"},
+			wantOut: []string{"bare-proxy", "warden-off", "TTFT p99", "streams/s", "added p99, whole, concurrency 1", "evaluated 3/3 guardrails"},
 			wantErr: []string{"warming up", "throughput at concurrency 2"}},
 		{desc: "bench writes JSON on request", args: append(tiny, "--format", "json"), wantOut: []string{`"targets"`, `"p99_us"`, `"checks"`}},
 		{desc: "bench rejects a negative count, exit 2", args: []string{"bench", "--requests", "-1"}, wantCode: 2, wantErr: []string{"requests cannot be negative"}},

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,15 +19,19 @@ import (
 )
 
 func newMCPCommand(s streams) *cobra.Command {
-	var configFile, name, logFormat, pinsFile, onChange string
+	var configFile, name, logFormat, pinsFile, onChange, upstreamURL string
+	var headers []string
 	var showDenied, repin bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] [--show-denied] [--pins FILE|none] [--on-change block|warn] [--repin] [--timeout D] -- COMMAND [ARG...]",
+		Use:   "mcp [--config FILE] [--name NAME] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']...)",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
 speaks it to the server on the server's, and the server's standard error passes through to Warden's.
+With --url instead, the server is a remote one reached over streamable HTTP (both protocol generations:
+sessions, and the stateless requests of 2026-07-28); --header adds a header to every request, with
+${VAR} taken from the environment (--header 'Authorization: Bearer ${GITHUB_TOKEN}').
 
 Every message is judged on the way, with the config's guardrails (the embedded defaults unless --config):
   tools/call            the tool_call guardrails judge the call, named mcp__<NAME>__<tool>; a denied call
@@ -49,18 +55,29 @@ warden/mcp-pins.json in the user's config directory, shared by every warden mcp)
 later differs (a rug pull) is left out and its calls refused (--on-change warn lists it and logs), until
 --repin accepts what the server lists now.
 
-NAME (default: COMMAND's file name, without its extension) is how policies tell this server's tools from
-another's. Audit events go where the config's audit section says, never to standard output, which is the
+NAME (default: COMMAND's file name without its extension, or the URL's host) is how policies tell this
+server's tools from another's. Audit events go where the config's audit section says, never to standard output, which is the
 client's. Warden ends when the client closes its input (after closing the server's) or when the server
 ends; its exit status is then the server's.`,
 		Example: `  warden mcp -- npx -y @modelcontextprotocol/server-filesystem /work
   warden mcp --config warden.yaml --name github -- github-mcp-server stdio
+  warden mcp --name github --url https://api.githubcopilot.com/mcp/ --header 'Authorization: Bearer ${GITHUB_TOKEN}'
 
   # in an MCP client's config (Claude Desktop, Cursor, VS Code):
   #   "command": "warden", "args": ["mcp", "--name", "files", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/work"]`,
 		Args: argsUsage(func(cmd *cobra.Command, args []string) error {
+			if upstreamURL != "" {
+				if len(args) > 0 {
+					return errors.New("give the server as a command after -- or as --url, not both")
+				}
+				u, err := url.Parse(upstreamURL)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return fmt.Errorf("--url %q is not an http:// or https:// URL with a host", upstreamURL)
+				}
+				return nil
+			}
 			if len(args) == 0 {
-				return errors.New("name the MCP server's command after --, e.g. warden mcp -- mcp-server-git")
+				return errors.New("name the MCP server's command after --, e.g. warden mcp -- mcp-server-git, or its URL with --url")
 			}
 			if cmd.ArgsLenAtDash() != 0 {
 				return fmt.Errorf("put the server's command after --: warden mcp [flags] -- %s", strings.Join(args, " "))
@@ -72,8 +89,15 @@ ends; its exit status is then the server's.`,
 			if err != nil {
 				return usageError{err}
 			}
-			if name == "" {
+			if name == "" && upstreamURL != "" {
+				u, _ := url.Parse(upstreamURL)
+				name = strings.NewReplacer(".", "-", ":", "-").Replace(u.Host)
+			} else if name == "" {
 				name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+			}
+			header, err := parseHeaders(headers)
+			if err != nil {
+				return usageError{err}
 			}
 			l, err := config.Load(cmd.Context(), configFile, config.Options{Stderr: s.err, Stdout: s.err})
 			if err != nil {
@@ -92,6 +116,9 @@ ends; its exit status is then the server's.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if upstreamURL != "" {
+				return runMCPRemote(cmd.Context(), px, s, upstreamURL, header)
+			}
 			return runMCPServer(cmd.Context(), px, s, args)
 		},
 	}
@@ -102,6 +129,8 @@ ends; its exit status is then the server's.`,
 	f.StringVar(&pinsFile, "pins", "", "`file` of the tools' pins, or none (default: warden/mcp-pins.json in the user's config directory)")
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
+	f.StringVar(&upstreamURL, "url", "", "the MCP server's streamable HTTP endpoint, instead of a command")
+	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	return cmd
@@ -166,4 +195,24 @@ func runMCPServer(ctx context.Context, px *mcpproxy.Proxy, s streams, args []str
 		return exitCodeError{code: exit.ExitCode(), err: fmt.Errorf("the MCP server exited with status %d", exit.ExitCode())}
 	}
 	return waitErr
+}
+
+// parseHeaders reads --header flags, expanding ${VAR} in their values.
+func parseHeaders(flags []string) (http.Header, error) {
+	h := http.Header{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", f)
+		}
+		h.Add(name, strings.TrimSpace(os.ExpandEnv(value)))
+	}
+	return h, nil
+}
+
+// runMCPRemote proxies this process's stdin and stdout to the MCP server at url, until the client ends.
+func runMCPRemote(ctx context.Context, px *mcpproxy.Proxy, s streams, url string, header http.Header) error {
+	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
+	return px.Serve(ctx, client, mcpproxy.NewHTTPConn(url, nil, header))
 }

@@ -69,7 +69,7 @@ func TestMCPCommandWithTheTypeScriptSDK(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			args := append([]string{filepath.Join(dir, "client.mjs"), os.Args[0], "mcp", "--name", "shell", "--pins", filepath.Join(t.TempDir(), "pins.json"), "--"}, tc.server...)
+			args := append([]string{filepath.Join(dir, "client.mjs"), os.Args[0], "mcp", "--config", exampleMCPConfig(t), "--name", "shell", "--pins", filepath.Join(t.TempDir(), "pins.json"), "--"}, tc.server...)
 			cmd := exec.CommandContext(ctx, "node", args...)
 			cmd.Env = append(os.Environ(), asWardenEnv+"=1")
 			var stderr strings.Builder

@@ -94,10 +94,9 @@ func checkMeasured(t *testing.T, rep *Report) {
 	if got := strings.Join(names, " "); got != "direct bare-proxy warden-off warden" {
 		t.Errorf("targets %q", got)
 	}
-	// The guarded target ran the embedded defaults (safety, arguments, commands, and injection on the
-	// request's tool result), the other Warden none.
-	if g := rep.target(WardenGuard); g.Evaluated != "4/4" || g.StreamEvaluated != "4/4" || g.Decision != "allow" {
-		t.Errorf("guarded target evaluated %q (decision %q), stream %q; want 4/4 allow", g.Evaluated, g.Decision, g.StreamEvaluated)
+	// The guarded target ran the embedded defaults (safety, arguments and commands), the other Warden none.
+	if g := rep.target(WardenGuard); g.Evaluated != "3/3" || g.StreamEvaluated != "3/3" || g.Decision != "allow" {
+		t.Errorf("guarded target evaluated %q (decision %q), stream %q; want 3/3 allow", g.Evaluated, g.Decision, g.StreamEvaluated)
 	}
 	if off := rep.target(WardenOff); off.Evaluated != "0/0" {
 		t.Errorf("warden-off evaluated %q, want 0/0", off.Evaluated)
@@ -122,7 +121,7 @@ func checkMeasured(t *testing.T, rep *Report) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, median", "4/4 guardrails",
+	for _, want := range []string{"bare-proxy", "TTFT p99", "streams/s", "added delay per chunk, median", "3/3 guardrails",
 		"inside each proxy", "added delay per chunk in the proxy, median", "took the CPU from a busy thread", "95 % bootstrap interval",
 		"garbage collector ran between the concurrency-1 exchanges", "heap"} {
 		if !strings.Contains(text.String(), want) {
@@ -220,8 +219,8 @@ func TestRunSpeaksEveryWire(t *testing.T) {
 					t.Errorf("%s: %d whole, %d first tokens, %d chunks; want 10, 10, 8", tr.Name, tr.Whole.N, tr.TTFT.N, tr.Chunk.N)
 				}
 			}
-			if g := rep.target(WardenGuard); g.Evaluated != "4/4" || g.StreamEvaluated != "4/4" || g.StreamDecision != "allow" {
-				t.Errorf("guarded target evaluated %q, stream %q (decision %q); want 4/4 allow", g.Evaluated, g.StreamEvaluated, g.StreamDecision)
+			if g := rep.target(WardenGuard); g.Evaluated != "3/3" || g.StreamEvaluated != "3/3" || g.StreamDecision != "allow" {
+				t.Errorf("guarded target evaluated %q, stream %q (decision %q); want 3/3 allow", g.Evaluated, g.StreamEvaluated, g.StreamDecision)
 			}
 		})
 	}
