@@ -71,6 +71,25 @@ func sdkSessionHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stateless 
 	return sdkClient(t, px, mcpproxy.NewHTTPConn(srv.URL, srv.Client(), nil), version)
 }
 
+// sdkSessionServedHTTP connects an SDK client over streamable HTTP to the proxy's Handler, which reaches
+// sdkServer over streamable HTTP too (stateless when stateless is set).
+func sdkSessionServedHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stateless bool) *mcp.ClientSession {
+	t.Helper()
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: stateless}))
+	t.Cleanup(upstream.Close)
+	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, upstream.Client(), nil) }))
+	t.Cleanup(warden.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: warden.URL, HTTPClient: warden.Client()}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connecting to the proxy over HTTP (%s): %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // sdkClient connects an SDK client on stdio framing, through the proxy, to the server behind serverConn.
 func sdkClient(t *testing.T, px *mcpproxy.Proxy, serverConn mcpproxy.Conn, version string) *mcp.ClientSession {
 	t.Helper()
@@ -109,6 +128,8 @@ func TestOfficialGoSDK(t *testing.T) {
 		{"stdio", func(t *testing.T, v string) *mcp.ClientSession { return sdkSession(t, px, v) }},
 		{"http", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionHTTP(t, px, v, false) }},
 		{"http-stateless", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionHTTP(t, px, v, true) }},
+		{"served-http", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionServedHTTP(t, px, v, false) }},
+		{"served-http-stateless", func(t *testing.T, v string) *mcp.ClientSession { return sdkSessionServedHTTP(t, px, v, true) }},
 	}
 	for _, tr := range transports {
 		for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {

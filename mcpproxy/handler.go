@@ -1,0 +1,322 @@
+package mcpproxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CodeHeaderMismatch answers a streamable HTTP request whose Mcp-Method or Mcp-Name header disagrees with
+// its body (MCP 2026-07-28): a gateway that routed or judged by the header would see another request
+// than the server runs.
+const CodeHeaderMismatch = -32020
+
+// Handler serves MCP's streamable HTTP transport to clients and proxies each client session to a server
+// through the Proxy: a session opened by initialize (the generations up to 2025-11-25) lives until the
+// client deletes it or the server ends it; a request without a session (2026-07-28's stateless
+// requests, server/discover, subscriptions/listen) is a session of its own that ends with its answer.
+// Answers are JSON, or an SSE stream when the client accepts one, which then also carries the server's
+// messages while the request is open; a client's GET opens the stream for the server's own messages of its
+// session. Handler is safe for concurrent use.
+type Handler struct {
+	px   *Proxy
+	dial func() Conn
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+}
+
+// NewHandler serves clients through px, each session reaching the server over a connection dial makes.
+func NewHandler(px *Proxy, dial func() Conn) *Handler {
+	return &Handler{px: px, dial: dial, sessions: map[string]*httpSession{}}
+}
+
+// httpSession is one client session: the Conn its proxy session reads the client's messages from and
+// writes the client's answers to.
+type httpSession struct {
+	id       string
+	incoming chan []byte
+	done     chan struct{}
+	once     sync.Once
+
+	mu      sync.Mutex
+	waiting map[idKey]chan []byte // an open request's POST, by id: its answer and the messages before it
+	stream  chan []byte           // the GET stream, when the client has one open
+	latest  chan []byte           // the most recent open request's POST, for the server's messages
+}
+
+var _ Conn = (*httpSession)(nil)
+
+func (s *httpSession) ReadMessage() ([]byte, error) {
+	select {
+	case m := <-s.incoming:
+		return m, nil
+	case <-s.done:
+		return nil, io.EOF
+	}
+}
+
+// WriteMessage routes a message for the client: an answer to the POST that asked, anything else (the
+// server's requests and notifications) to the GET stream, or else to the most recent open POST.
+func (s *httpSession) WriteMessage(msg []byte) error {
+	m, err := Parse(msg)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	var to chan []byte
+	if m.Kind == Response {
+		to = s.waiting[idKey(m.ID)]
+		delete(s.waiting, idKey(m.ID))
+	} else if s.stream != nil {
+		to = s.stream
+	} else {
+		to = s.latest
+	}
+	s.mu.Unlock()
+	if to == nil {
+		return fmt.Errorf("no open stream to the client for a %s", m.Kind)
+	}
+	select {
+	case to <- msg:
+		return nil
+	case <-s.done:
+		return io.EOF
+	}
+}
+
+func (s *httpSession) Close() error {
+	s.once.Do(func() { close(s.done) })
+	return nil
+}
+
+// ServeHTTP implements the streamable HTTP transport's POST, GET and DELETE.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		s := h.session(r.Header.Get("Mcp-Session-Id"))
+		if s == nil {
+			http.Error(w, "no such session", http.StatusNotFound)
+			return
+		}
+		h.end(s)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+func (h *Handler) session(id string) *httpSession {
+	if id == "" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+// start opens a proxy session to the server; kept, it is found again by its id.
+func (h *Handler) start(keep bool) *httpSession {
+	var b [16]byte
+	rand.Read(b[:])
+	s := &httpSession{id: hex.EncodeToString(b[:]), incoming: make(chan []byte, 16), done: make(chan struct{}),
+		waiting: map[idKey]chan []byte{}}
+	if keep {
+		h.mu.Lock()
+		h.sessions[s.id] = s
+		h.mu.Unlock()
+	}
+	server := h.dial()
+	go func() {
+		h.px.Serve(context.Background(), s, server)
+		h.end(s)
+	}()
+	return s
+}
+
+func (h *Handler) end(s *httpSession) {
+	h.mu.Lock()
+	delete(h.sessions, s.id)
+	h.mu.Unlock()
+	s.Close()
+}
+
+// writeRPCError answers a POST with a JSON-RPC error and an HTTP status.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(encodeError(id, code, msg))
+}
+
+func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, DefaultMaxMessage+1))
+	if err != nil || len(body) > DefaultMaxMessage {
+		writeRPCError(w, http.StatusBadRequest, nil, CodeInvalidRequest, "the request body could not be read whole")
+		return
+	}
+	m, err := Parse(body)
+	if err != nil {
+		pe, _ := err.(*ParseError)
+		writeRPCError(w, http.StatusBadRequest, pe.ID, pe.Code, pe.Msg)
+		return
+	}
+	if msg := headerMismatch(r.Header, m); msg != "" {
+		writeRPCError(w, http.StatusBadRequest, m.ID, CodeHeaderMismatch, msg)
+		return
+	}
+	s := h.session(r.Header.Get("Mcp-Session-Id"))
+	switch {
+	case s == nil && r.Header.Get("Mcp-Session-Id") != "":
+		writeRPCError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "no such session: it ended or never was")
+		return
+	case s == nil && m.Kind == Request && m.Method == "initialize":
+		s = h.start(true)
+		w.Header().Set("Mcp-Session-Id", s.id)
+	case s == nil && m.Kind == Request:
+		s = h.start(false) // a stateless request: a session of its own
+		defer h.end(s)
+	case s == nil:
+		w.WriteHeader(http.StatusAccepted) // a notification or answer of no session has no one to reach
+		return
+	}
+	if m.Kind != Request {
+		select {
+		case s.incoming <- m.Raw:
+			w.WriteHeader(http.StatusAccepted)
+		case <-s.done:
+			http.Error(w, "the session ended", http.StatusNotFound)
+		}
+		return
+	}
+	answers := make(chan []byte, 16)
+	s.mu.Lock()
+	s.waiting[idKey(m.ID)], s.latest = answers, answers
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.waiting, idKey(m.ID))
+		if s.latest == answers {
+			s.latest = nil
+		}
+		s.mu.Unlock()
+	}()
+	select {
+	case s.incoming <- m.Raw:
+	case <-s.done:
+		writeRPCError(w, http.StatusNotFound, m.ID, CodeServerFault, "the session ended")
+		return
+	}
+	h.answer(w, r, s, m, answers)
+}
+
+// answer writes what the session sends for the request: its answer as JSON, or, when the client accepts
+// an event stream, the server's messages while the request is open and then its answer.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, s *httpSession, m *Message, answers chan []byte) {
+	streaming := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	rc := http.NewResponseController(w)
+	for first := true; ; first = false {
+		var msg []byte
+		select {
+		case msg = <-answers:
+		case <-s.done:
+			msg = encodeError(m.ID, CodeServerFault, "the session ended before the server answered")
+		case <-r.Context().Done():
+			return
+		}
+		final := isAnswerTo(msg, m.ID)
+		if !streaming {
+			if !final {
+				continue // a client that takes JSON only gets the answer
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(msg)
+			return
+		}
+		if first {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
+		}
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
+		rc.Flush()
+		if final {
+			return
+		}
+	}
+}
+
+func isAnswerTo(msg []byte, id json.RawMessage) bool {
+	m, err := Parse(msg)
+	return err == nil && m.Kind == Response && string(m.ID) == string(id)
+}
+
+// get opens the session's stream for the server's own messages.
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	s := h.session(r.Header.Get("Mcp-Session-Id"))
+	if s == nil {
+		w.Header().Set("Allow", "POST, DELETE")
+		http.Error(w, "a stream needs a session: initialize first", http.StatusMethodNotAllowed)
+		return
+	}
+	stream := make(chan []byte, 16)
+	s.mu.Lock()
+	if s.stream != nil {
+		s.mu.Unlock()
+		http.Error(w, "the session's stream is already open", http.StatusConflict)
+		return
+	}
+	s.stream = stream
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.stream = nil
+		s.mu.Unlock()
+	}()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	keepAlive := time.NewTicker(25 * time.Second)
+	defer keepAlive.Stop()
+	for {
+		select {
+		case msg := <-stream:
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
+			rc.Flush()
+		case <-keepAlive.C:
+			io.WriteString(w, ": keep-alive\n\n")
+			rc.Flush()
+		case <-s.done:
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// headerMismatch says how the request's Mcp-Method or Mcp-Name header disagrees with its body, when one
+// is sent: a gateway that routes or judges by them would see another request than the server runs.
+func headerMismatch(h http.Header, m *Message) string {
+	if method := h.Get("Mcp-Method"); method != "" && method != m.Method {
+		return fmt.Sprintf("header Mcp-Method %q disagrees with the body's method %q", method, m.Method)
+	}
+	if name := h.Get("Mcp-Name"); name != "" {
+		if body := nameOf(m); name != body {
+			return fmt.Sprintf("header Mcp-Name %q disagrees with the body's %q", name, body)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,127 @@
+package mcpproxy_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/mcpproxy"
+)
+
+// servedProxy is the proxy's Handler in front of an upstream that answers every request with a tool
+// result naming the method it received, and initialize with a session of its own.
+func servedProxy(t *testing.T) (warden *httptest.Server, upstreamHits *int) {
+	t.Helper()
+	px, _ := newProxy(t)
+	hits := 0
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "no stream", http.StatusMethodNotAllowed)
+			return
+		}
+		hits++
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(body, &m)
+		if m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if m.Method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "upstream-1")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"u","version":"1"}}}`)
+			return
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"content":[{"type":"text","text":"ran `+m.Method+`"}]}}`)
+	}))
+	t.Cleanup(upstream.Close)
+	warden = httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil) }))
+	t.Cleanup(warden.Close)
+	return warden, &hits
+}
+
+func do(t *testing.T, method, url, body string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// What the served transport answers to each kind of HTTP request, before and around the proxy's stages.
+func TestHandler(t *testing.T) {
+	t.Parallel()
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`
+	for _, tc := range []struct {
+		desc       string
+		method     string
+		body       string
+		header     map[string]string
+		wantStatus int
+		wantBody   string
+		reaches    bool
+	}{
+		{"a stateless call is answered", http.MethodPost, call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "read_file"}, 200, "ran tools/call", true},
+		{"a method header that disagrees with the body is refused", http.MethodPost, call, map[string]string{"Mcp-Method": "tools/list"}, 400, `"code":-32020`, false},
+		{"a name header that disagrees with the body is refused", http.MethodPost, call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "list_files"}, 400, `header Mcp-Name \"list_files\" disagrees`, false},
+		{"a denied call is a tool error and never reaches the server", http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"rm -rf /"}}}`, nil, 200, `"isError":true`, false},
+		{"a body that is not JSON-RPC is refused", http.MethodPost, `{"id":1}`, nil, 400, `"code":-32600`, false},
+		{"an unknown session is not found", http.MethodPost, call, map[string]string{"Mcp-Session-Id": "nope"}, 404, "no such session", false},
+		{"a notification of no session is accepted and goes nowhere", http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil, 202, "", false},
+		{"a stream needs a session", http.MethodGet, "", nil, 405, "initialize first", false},
+		{"deleting an unknown session is not found", http.MethodDelete, "", map[string]string{"Mcp-Session-Id": "nope"}, 404, "", false},
+		{"another method is not allowed", http.MethodPut, call, nil, 405, "", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			warden, hits := servedProxy(t)
+			resp, body := do(t, tc.method, warden.URL, tc.body, tc.header)
+			if resp.StatusCode != tc.wantStatus || !strings.Contains(body, tc.wantBody) {
+				t.Errorf("%d %s, want %d holding %q", resp.StatusCode, body, tc.wantStatus, tc.wantBody)
+			}
+			if (*hits > 0) != tc.reaches {
+				t.Errorf("the upstream was reached %d times; want reached=%v", *hits, tc.reaches)
+			}
+		})
+	}
+}
+
+// A session opened by initialize carries on under Warden's own session id and ends with DELETE.
+func TestHandlerSession(t *testing.T) {
+	t.Parallel()
+	warden, _ := servedProxy(t)
+	resp, body := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, nil)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" || session == "upstream-1" || !strings.Contains(body, "serverInfo") {
+		t.Fatalf("initialize: %d, session %q, %s; want Warden's own session id", resp.StatusCode, session, body)
+	}
+	h := map[string]string{"Mcp-Session-Id": session}
+	if resp, _ := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h); resp.StatusCode != 202 {
+		t.Errorf("initialized: %d, want 202", resp.StatusCode)
+	}
+	if _, body := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{}}}`, h); !strings.Contains(body, "ran tools/call") {
+		t.Errorf("a call in the session: %s", body)
+	}
+	if resp, _ := do(t, http.MethodDelete, warden.URL, "", h); resp.StatusCode != 204 {
+		t.Errorf("DELETE: %d, want 204", resp.StatusCode)
+	}
+	if resp, _ := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, h); resp.StatusCode != 404 {
+		t.Errorf("after DELETE: %d, want 404", resp.StatusCode)
+	}
+}
