@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentwarden/warden/config"
@@ -19,19 +23,22 @@ import (
 )
 
 func newMCPCommand(s streams) *cobra.Command {
-	var configFile, name, logFormat, pinsFile, onChange, upstreamURL string
+	var configFile, name, logFormat, pinsFile, onChange, upstreamURL, listen string
 	var headers []string
 	var showDenied, repin bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']...)",
+		Use:   "mcp [--config FILE] [--name NAME] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--listen ADDR])",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
 speaks it to the server on the server's, and the server's standard error passes through to Warden's.
 With --url instead, the server is a remote one reached over streamable HTTP (both protocol generations:
 sessions, and the stateless requests of 2026-07-28); --header adds a header to every request, with
-${VAR} taken from the environment (--header 'Authorization: Bearer ${GITHUB_TOKEN}').
+${VAR} taken from the environment (--header 'Authorization: Bearer ${GITHUB_TOKEN}'). With --url and
+--listen ADDR, Warden serves streamable HTTP itself, at http://ADDR/mcp, to clients that reach MCP servers
+by URL: each client session is proxied to the server at --url, and a request whose Mcp-Method or Mcp-Name
+header disagrees with its body is refused (HeaderMismatch, -32020).
 
 Every message is judged on the way, with the config's guardrails (the embedded defaults unless --config):
   tools/call            the tool_call guardrails judge the call, named mcp__<NAME>__<tool>; a denied call
@@ -76,6 +83,9 @@ ends; its exit status is then the server's.`,
 				}
 				return nil
 			}
+			if listen != "" {
+				return errors.New("--listen serves a remote server: name it with --url (a command per HTTP session is not supported)")
+			}
 			if len(args) == 0 {
 				return errors.New("name the MCP server's command after --, e.g. warden mcp -- mcp-server-git, or its URL with --url")
 			}
@@ -116,6 +126,9 @@ ends; its exit status is then the server's.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if listen != "" {
+				return serveMCP(cmd.Context(), px, listen, upstreamURL, header, logger)
+			}
 			if upstreamURL != "" {
 				return runMCPRemote(cmd.Context(), px, s, upstreamURL, header)
 			}
@@ -130,6 +143,7 @@ ends; its exit status is then the server's.`,
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
 	f.StringVar(&upstreamURL, "url", "", "the MCP server's streamable HTTP endpoint, instead of a command")
+	f.StringVar(&listen, "listen", "", "serve streamable HTTP at http://`ADDR`/mcp to clients, each session proxied to --url")
 	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
@@ -215,4 +229,31 @@ func parseHeaders(flags []string) (http.Header, error) {
 func runMCPRemote(ctx context.Context, px *mcpproxy.Proxy, s streams, url string, header http.Header) error {
 	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
 	return px.Serve(ctx, client, mcpproxy.NewHTTPConn(url, nil, header))
+}
+
+// serveMCP serves streamable HTTP at addr's /mcp, each client session proxied to the server at url, until
+// ctx ends or a signal comes.
+func serveMCP(ctx context.Context, px *mcpproxy.Proxy, addr, url string, header http.Header, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(url, nil, header) }))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: defaultReadHeaderTimeout, IdleTimeout: defaultIdleTimeout,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger.Info("warden mcp listening", "addr", "http://"+ln.Addr().String()+"/mcp", "upstream", url)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,6 +133,7 @@ func TestMCPCommandErrors(t *testing.T) {
 		{desc: "an audit to stdout is refused: stdout is the client's", args: []string{"mcp", "--config", stdoutAudit, "--", "true"}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
 		{desc: "a server name a tool name cannot hold is refused", args: []string{"mcp", "--name", "my server", "--", "true"}, wantCode: 2, wantErr: []string{"letters, digits"}},
 		{desc: "the server's exit status is warden's", args: []string{"mcp", "--pins", "none", "--", "sh", "-c", "exit 3"}, wantCode: 3, wantErr: []string{"exited with status 3"}},
+		{desc: "listening needs a URL", args: []string{"mcp", "--listen", "127.0.0.1:0", "--", "true"}, wantCode: 2, wantErr: []string{"--listen serves a remote server"}},
 		{desc: "a command and a URL at once is a usage error", args: []string{"mcp", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, wantCode: 2, wantErr: []string{"not both"}},
 		{desc: "a URL that is not http is a usage error", args: []string{"mcp", "--url", "ftp://x/mcp"}, wantCode: 2, wantErr: []string{"not an http:// or https:// URL"}},
 		{desc: "a header without a colon is a usage error", args: []string{"mcp", "--pins", "none", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization"}, wantCode: 2, wantErr: []string{"want 'Name: value'"}},
@@ -165,5 +168,65 @@ func TestParseHeaders(t *testing.T) {
 				t.Errorf("%q: %v %v, want %s=%q", tc.flag, h, err, tc.name, tc.want)
 			}
 		})
+	}
+}
+
+// warden mcp --listen serves streamable HTTP: an official SDK client reaches a remote server through it by
+// URL, and a signal stops it cleanly.
+func TestMCPCommandListens(t *testing.T) {
+	t.Parallel()
+	remote := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testMCPServer() }, nil))
+	t.Cleanup(remote.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	warden := exec.Command(os.Args[0], "mcp", "--name", "shell", "--pins", "none", "--listen", addr, "--url", remote.URL)
+	warden.Env = append(os.Environ(), asWardenEnv+"=1")
+	var stderr strings.Builder
+	warden.Stderr = &stderr
+	if err := warden.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- warden.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var cs *mcp.ClientSession
+	for cs == nil { // until it listens
+		client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
+		cs, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("connecting: %v\n%s", err, stderr.String())
+			case err := <-exited:
+				t.Fatalf("warden mcp --listen exited: %v\n%s", err, stderr.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	for _, tc := range []struct {
+		command, want string
+		isError       bool
+	}{
+		{"go test ./...", "ran: go test ./...", false},
+		{"rm -rf ~", "Guardrail denied: tool 'mcp__shell__run_command'", true},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": tc.command}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.command, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !strings.Contains(text, tc.want) || res.IsError != tc.isError {
+			t.Errorf("%s: %q (isError %v), want %q", tc.command, text, res.IsError, tc.want)
+		}
+	}
+	cs.Close()
+	warden.Process.Signal(syscall.SIGTERM)
+	if err := <-exited; err != nil {
+		t.Errorf("after SIGTERM: %v\n%s", err, stderr.String())
 	}
 }
