@@ -76,11 +76,9 @@ func (s *session) checkListing(ctx context.Context, m *Message) []byte {
 		if why == "" {
 			why = s.checkPin(ctx, name, &t)
 		}
+		s.p.withhold(t.Name, why)
 		if why != "" {
 			s.p.log.Warn("mcp: left out a listed tool", "tool", name, "reason", why)
-			s.mu.Lock()
-			s.withheld[t.Name] = why
-			s.mu.Unlock()
 			continue
 		}
 		kept = append(kept, entry)
@@ -144,4 +142,22 @@ func (s *session) checkPin(ctx context.Context, name string, t *listedTool) stri
 		return ""
 	}
 	return "its description or schemas changed since it was pinned, as a rug pull does (accept the change with warden mcp --repin)"
+}
+
+// withhold records why a listing left the tool out, or, with why empty, that it listed it clean.
+func (p *Proxy) withhold(tool, why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if why == "" {
+		delete(p.withheld, tool)
+	} else {
+		p.withheld[tool] = why
+	}
+}
+
+// withheldWhy says why calls of the tool are refused, "" when they are not.
+func (p *Proxy) withheldWhy(tool string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.withheld[tool]
 }

@@ -51,6 +51,13 @@ type Config struct {
 type Proxy struct {
 	cfg Config
 	log *slog.Logger
+
+	// withheld are the tools the latest listing of the server left out for their description (a
+	// guardrail withheld it, or it changed since it was pinned), by the server's name of the tool, with
+	// why: a call of one is refused, in every session, the stateless requests of 2026-07-28 included,
+	// until a listing shows it clean again.
+	mu       sync.Mutex
+	withheld map[string]string
 }
 
 // New checks cfg and returns a proxy.
@@ -75,7 +82,7 @@ func New(cfg Config) (*Proxy, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Proxy{cfg: cfg, log: log.With("server", cfg.Server)}, nil
+	return &Proxy{cfg: cfg, log: log.With("server", cfg.Server), withheld: map[string]string{}}, nil
 }
 
 // checkServerName keeps a server's name to what a tool name may hold, so that mcp__<server>__<tool>
@@ -98,7 +105,7 @@ func ToolName(server, tool string) string { return "mcp__" + server + "__" + too
 // ends, which closes both.
 func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	s := &session{p: p, client: client, server: server,
-		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}, withheld: map[string]string{}}
+		fromClient: map[idKey]*pending{}, fromServer: map[idKey]string{}}
 	s.run = p.cfg.Run
 	if s.run.RunID == "" {
 		s.run.RunID = newSessionID()
@@ -144,9 +151,6 @@ type session struct {
 	fromClient map[idKey]*pending
 	fromServer map[idKey]string
 	halted     *warden.TripwireError
-	// withheld are the tools a listing left out because a guardrail withheld their description, by the
-	// server's name of the tool, with why: a client that calls one anyway is refused.
-	withheld map[string]string
 }
 
 // pending is a client request forwarded to the server: what its answer must be checked as.

@@ -55,10 +55,7 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 		return nil, false
 	}
 	p.call = warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, c.name), Arguments: c.args, Complete: true}
-	s.mu.Lock()
-	why, withheld := s.withheld[c.name]
-	s.mu.Unlock()
-	if withheld {
+	if why := s.p.withheldWhy(c.name); why != "" {
 		s.p.log.Warn("mcp: refused a call of a tool left out of the listing", "tool", p.call.Name)
 		s.toClient(toolError(m.ID, "Guardrail denied: tool '"+p.call.Name+"' was left out of the tool listing: "+why+"."))
 		return nil, false
