@@ -144,6 +144,20 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 			`test.yaml:4:7: gateway.upstreams[0].provider: unknown provider "cohere"`},
 		{"a listen address without a port", "version: 1\ngateway:\n  listen: localhost\n",
 			`test.yaml:3:3: gateway.listen: "localhost" is not host:port`},
+		{"an MCP section without servers", "version: 1\nmcp:\n  servers: {}\n",
+			`mcp.servers: name one server at least`},
+		{"an MCP server with neither command nor url", "version: 1\nmcp:\n  servers:\n    git: {}\n",
+			`test.yaml:4:5: mcp.servers.git: give command (a stdio server) or url`},
+		{"an MCP server with both", "version: 1\nmcp:\n  servers:\n    git: {command: [git-mcp], url: 'http://a/mcp'}\n",
+			`test.yaml:4:5: mcp.servers.git: give command or url, not both`},
+		{"an MCP server name with a double underscore", "version: 1\nmcp:\n  servers:\n    my__git: {command: [git-mcp]}\n",
+			`mcp.servers.my__git: a server's name has letters`},
+		{"an MCP server URL that is not http", "version: 1\nmcp:\n  servers:\n    gh: {url: 'ws://a/mcp'}\n",
+			`mcp.servers.gh.url: "ws://a/mcp" is not an http:// or https:// URL`},
+		{"headers for a command", "version: 1\nmcp:\n  servers:\n    gh: {command: [gh-mcp], headers: {A: b}}\n",
+			`mcp.servers.gh.headers: headers are for a URL's server`},
+		{"an unknown key of an MCP server", "version: 1\nmcp:\n  servers:\n    gh: {command: [gh-mcp], args: [x]}\n",
+			`mcp.servers.gh.args: unknown key "args"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

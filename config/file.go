@@ -20,6 +20,29 @@ type File struct {
 	Detectors *Detectors `yaml:"detectors"`
 	// Gateway configures `warden serve`; absent means the defaults and the providers' public endpoints.
 	Gateway *Gateway `yaml:"gateway"`
+	// MCP names the MCP servers `warden mcp` puts behind one client; absent means the one server its
+	// command line names.
+	MCP *MCP `yaml:"mcp"`
+}
+
+// MCP configures `warden mcp`.
+type MCP struct {
+	// Servers are the MCP servers behind one client, by name: their tools reach the client as NAME__TOOL
+	// and the policy as mcp__NAME__TOOL. Each is a command (a stdio server Warden starts) or a URL (a
+	// streamable HTTP server).
+	Servers map[string]MCPServer `yaml:"servers"`
+}
+
+// MCPServer is one server of MCP.Servers: Command or URL.
+type MCPServer struct {
+	// Command starts a stdio server: the program and its arguments.
+	Command []string `yaml:"command"`
+	// Env is added to the command's environment.
+	Env map[string]string `yaml:"env"`
+	// URL is a streamable HTTP server's endpoint.
+	URL string `yaml:"url"`
+	// Headers are sent with every request to URL (a token: "Bearer ${GITHUB_TOKEN}").
+	Headers map[string]string `yaml:"headers"`
 }
 
 // Gateway configures the gateway that `warden serve` runs.

@@ -208,6 +208,9 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 	if gw := f.Gateway; gw != nil {
 		checkGateway(gw, valueOf(root, "gateway"), errs)
 	}
+	if m := f.MCP; m != nil {
+		checkMCP(m, valueOf(root, "mcp"), errs)
+	}
 	switch f.Audit.Sink {
 	case "", "jsonl", "none":
 	default:

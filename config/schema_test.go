@@ -167,6 +167,8 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"audit", reflect.TypeFor[config.Audit]()},
 		{"ledger", reflect.TypeFor[config.Ledger]()},
 		{"redis", reflect.TypeFor[config.RedisServer]()},
+		{"mcp", reflect.TypeFor[config.MCP]()},
+		{"mcpServer", reflect.TypeFor[config.MCPServer]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},
 		{"injection", reflect.TypeFor[injection.Injection]()},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,6 +19,10 @@ type Upstream struct {
 	Proxy *Proxy
 	Conn  Conn
 }
+
+// codeUnsupportedVersion is MCP's error for a protocol version a server does not speak; its data lists
+// the versions it does.
+const codeUnsupportedVersion = -32022
 
 // maxPages bounds the pages of one server's listing an aggregated listing reads.
 const maxPages = 100
@@ -336,6 +341,13 @@ func (a *aggregate) fanOut(ctx context.Context, msg *Message, merge func(json.Ra
 				break
 			}
 			if r.Error != nil {
+				if r.Error.Code == codeUnsupportedVersion || msg.Method == "server/discover" {
+					// A client whose discovery fails falls back to initialize: every server must discover.
+					// The client must choose a version every server speaks: it gets the refusal, with
+					// the versions this server supports, and asks again.
+					a.toClient(encodeErrorObject(msg.ID, r.Error))
+					return
+				}
 				if firstErr == nil {
 					firstErr = r.Error
 				}
@@ -384,8 +396,23 @@ func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
 		}
 		for k, v := range r {
 			if _, ok := out[k]; !ok && k != "capabilities" && k != "serverInfo" && k != "instructions" {
-				out[k] = v // protocolVersion, resultType, _meta …: the first server's
+				out[k] = v // resultType, _meta …: the first server's
 			}
+		}
+		// The versions the client may speak are those every server speaks: the lowest answered, and
+		// the common ones a discovery lists.
+		var version string
+		if json.Unmarshal(r["protocolVersion"], &version) == nil && version != "" {
+			if cur, ok := out["protocolVersion"].(string); !ok || version < cur {
+				out["protocolVersion"] = version
+			}
+		}
+		var supported []string
+		if json.Unmarshal(r["supportedVersions"], &supported) == nil && r["supportedVersions"] != nil {
+			if cur, ok := out["supportedVersions"].([]string); ok {
+				supported = slices.DeleteFunc(supported, func(v string) bool { return !slices.Contains(cur, v) })
+			}
+			out["supportedVersions"] = supported
 		}
 		var c map[string]json.RawMessage
 		json.Unmarshal(r["capabilities"], &c)

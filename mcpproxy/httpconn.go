@@ -117,7 +117,16 @@ func (c *HTTPConn) post(m *Message) {
 		c.fault(m, "the MCP server ended the session (HTTP 404)")
 		return
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		// A server that refuses a request over HTTP often says why in JSON-RPC (an unsupported protocol
+		// version, with the ones it supports): that is its answer to the request.
+		if r, err := Parse(body); err == nil && r.Kind == Response && r.Error != nil && m.Kind == Request && string(r.ID) == string(m.ID) {
+			c.deliver(r.Raw)
+			return
+		}
+		if len(body) > 512 {
+			body = body[:512]
+		}
 		c.fault(m, fmt.Sprintf("the MCP server answered HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(body))))
 		return
 	}

@@ -226,4 +226,14 @@ func encodeError(id json.RawMessage, code int, msg string) []byte {
 	return b
 }
 
+// encodeErrorObject writes a response carrying e, its data included.
+func encodeErrorObject(id json.RawMessage, e *Error) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *Error          `json:"error"`
+	}{"2.0", id, e})
+	return b
+}
+
 var errTooLong = errors.New("message longer than the limit")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -86,10 +88,10 @@ ends; its exit status is then the server's.`,
 			if listen != "" {
 				return errors.New("--listen serves a remote server: name it with --url (a command per HTTP session is not supported)")
 			}
-			if len(args) == 0 {
-				return errors.New("name the MCP server's command after --, e.g. warden mcp -- mcp-server-git, or its URL with --url")
+			if len(args) == 0 && configFile == "" {
+				return errors.New(noServer)
 			}
-			if cmd.ArgsLenAtDash() != 0 {
+			if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
 				return fmt.Errorf("put the server's command after --: warden mcp [flags] -- %s", strings.Join(args, " "))
 			}
 			return nil
@@ -102,7 +104,7 @@ ends; its exit status is then the server's.`,
 			if name == "" && upstreamURL != "" {
 				u, _ := url.Parse(upstreamURL)
 				name = strings.NewReplacer(".", "-", ":", "-").Replace(u.Host)
-			} else if name == "" {
+			} else if name == "" && len(args) > 0 {
 				name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
 			}
 			header, err := parseHeaders(headers)
@@ -117,12 +119,27 @@ ends; its exit status is then the server's.`,
 			if a := l.Parsed.File.Audit; a.Path == "stdout" && a.Sink != "none" {
 				return fmt.Errorf("%s: audit.path: stdout is the MCP client's channel under warden mcp; write the audit to stderr or a file", l.Parsed.Name)
 			}
+			servers := l.Parsed.File.MCP
+			switch {
+			case servers != nil && (len(args) > 0 || upstreamURL != ""):
+				return usageError{fmt.Errorf("%s names its servers (mcp.servers): give no command and no --url", l.Parsed.Name)}
+			case servers != nil && listen != "":
+				return usageError{errors.New("--listen serves one server given with --url, not the config's servers")}
+			case servers == nil && len(args) == 0 && upstreamURL == "":
+				return usageError{fmt.Errorf("%s names no servers (mcp.servers): %s", l.Parsed.Name, noServer)}
+			}
 			pins, err := openPins(pinsFile)
 			if err != nil {
 				return err
 			}
-			px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
-				Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
+			proxyOf := func(name string) (*mcpproxy.Proxy, error) {
+				return mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
+					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
+			}
+			if servers != nil {
+				return runMCPServers(cmd.Context(), s, servers.Servers, proxyOf)
+			}
+			px, err := proxyOf(name)
 			if err != nil {
 				return usageError{err}
 			}
@@ -209,6 +226,62 @@ func runMCPServer(ctx context.Context, px *mcpproxy.Proxy, s streams, args []str
 		return exitCodeError{code: exit.ExitCode(), err: fmt.Errorf("the MCP server exited with status %d", exit.ExitCode())}
 	}
 	return waitErr
+}
+
+// noServer says how to name a server.
+const noServer = "name the MCP server's command after --, e.g. warden mcp -- mcp-server-git, its URL with --url, or servers in --config (mcp.servers)"
+
+// runMCPServers serves this process's stdin and stdout as one server over the config's servers: each
+// command started, each URL reached, until the client ends.
+func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCPServer, proxyOf func(string) (*mcpproxy.Proxy, error)) error {
+	var ups []mcpproxy.Upstream
+	var started []*exec.Cmd
+	defer func() {
+		for _, c := range started {
+			c.Wait()
+		}
+	}()
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		srv := servers[name]
+		px, err := proxyOf(name)
+		if err != nil {
+			return usageError{err}
+		}
+		if srv.URL != "" {
+			h := http.Header{}
+			for k, v := range srv.Headers {
+				h.Set(k, v)
+			}
+			ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewHTTPConn(srv.URL, nil, h)})
+			continue
+		}
+		c := exec.Command(srv.Command[0], srv.Command[1:]...)
+		c.Stderr = s.err
+		c.WaitDelay = 5 * time.Second
+		c.Env = os.Environ()
+		for k, v := range srv.Env {
+			c.Env = append(c.Env, k+"="+v)
+		}
+		in, err := c.StdinPipe()
+		if err != nil {
+			return err
+		}
+		out, err := c.StdoutPipe()
+		if err != nil {
+			return err
+		}
+		if err := c.Start(); err != nil {
+			return fmt.Errorf("starting the MCP server %s (%q): %w", name, srv.Command[0], err)
+		}
+		started = append(started, c)
+		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(out, in, 0, in.Close)})
+	}
+	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
+	err := mcpproxy.Aggregate(ctx, client, ups)
+	for _, u := range ups {
+		u.Conn.Close()
+	}
+	return err
 }
 
 // parseHeaders reads --header flags, expanding ${VAR} in their values.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -126,13 +127,24 @@ func TestMCPCommandErrors(t *testing.T) {
 	if err := os.WriteFile(stdoutAudit, []byte("version: 1\naudit:\n  sink: jsonl\n  path: stdout\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	serversConfig := filepath.Join(dir, "servers.yaml")
+	if err := os.WriteFile(serversConfig, []byte("version: 1\nmcp:\n  servers:\n    git: {command: [git-mcp]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noServers := filepath.Join(dir, "none.yaml")
+	if err := os.WriteFile(noServers, []byte("version: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	runCLICases(t, []cliCase{
+		{desc: "a config without servers and no command is a usage error", args: []string{"mcp", "--config", noServers}, wantCode: 2, wantErr: []string{"names no servers (mcp.servers)"}},
 		{desc: "no server command is a usage error", args: []string{"mcp"}, wantCode: 2, wantErr: []string{"name the MCP server's command after --"}},
 		{desc: "a command without -- is a usage error", args: []string{"mcp", "server"}, wantCode: 2, wantErr: []string{"after --"}},
 		{desc: "a server that cannot start is named", args: []string{"mcp", "--", "/nonexistent/mcp-server"}, wantCode: 1, wantErr: []string{`starting the MCP server "/nonexistent/mcp-server"`}},
 		{desc: "an audit to stdout is refused: stdout is the client's", args: []string{"mcp", "--config", stdoutAudit, "--", "true"}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
 		{desc: "a server name a tool name cannot hold is refused", args: []string{"mcp", "--name", "my server", "--", "true"}, wantCode: 2, wantErr: []string{"letters, digits"}},
 		{desc: "the server's exit status is warden's", args: []string{"mcp", "--pins", "none", "--", "sh", "-c", "exit 3"}, wantCode: 3, wantErr: []string{"exited with status 3"}},
+		{desc: "a config that names servers takes no command", args: []string{"mcp", "--config", serversConfig, "--", "true"}, wantCode: 2, wantErr: []string{"names its servers (mcp.servers): give no command"}},
+		{desc: "an audit to stdout is refused before the servers are looked for", args: []string{"mcp", "--config", stdoutAudit}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
 		{desc: "listening needs a URL", args: []string{"mcp", "--listen", "127.0.0.1:0", "--", "true"}, wantCode: 2, wantErr: []string{"--listen serves a remote server"}},
 		{desc: "a command and a URL at once is a usage error", args: []string{"mcp", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, wantCode: 2, wantErr: []string{"not both"}},
 		{desc: "a URL that is not http is a usage error", args: []string{"mcp", "--url", "ftp://x/mcp"}, wantCode: 2, wantErr: []string{"not an http:// or https:// URL"}},
@@ -228,5 +240,68 @@ func TestMCPCommandListens(t *testing.T) {
 	warden.Process.Signal(syscall.SIGTERM)
 	if err := <-exited; err != nil {
 		t.Errorf("after SIGTERM: %v\n%s", err, stderr.String())
+	}
+}
+
+// warden mcp --config with mcp.servers puts a stdio server and a remote one behind one client: the SDK
+// client sees both servers' tools as SERVER__TOOL, and each call is judged as its server's.
+func TestMCPCommandAggregates(t *testing.T) {
+	t.Parallel()
+	remote := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testMCPServer() }, nil))
+	t.Cleanup(remote.Close)
+	cfg := filepath.Join(t.TempDir(), "servers.yaml")
+	yaml := `version: 1
+guardrails:
+  tool_call: [{use: arguments}, {use: commands}]
+  tool_result: [{use: injection}]
+mcp:
+  servers:
+    shell:
+      command: [env, ` + mcpServerEnv + `=1, ` + os.Args[0] + `]
+    web:
+      url: ` + remote.URL + `
+      headers: {X-Team: core}
+`
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	warden := exec.Command(os.Args[0], "mcp", "--config", cfg, "--pins", "none")
+	warden.Env = append(os.Environ(), asWardenEnv+"=1")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: warden}, nil)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"shell__fetch", "shell__run_command", "web__fetch", "web__run_command"}; !slices.Equal(names, want) {
+		t.Errorf("tools %v, want %v", names, want)
+	}
+	for _, tc := range []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"shell__run_command", map[string]any{"command": "make test"}, "ran: make test", false},
+		{"web__run_command", map[string]any{"command": "rm -rf ~"}, "Guardrail denied: tool 'mcp__web__run_command'", true},
+		{"web__fetch", map[string]any{"url": "https://evil.example"}, "Guardrail withheld the result of tool 'mcp__web__fetch'", true},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.tool, err)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, tc.want) || res.IsError != tc.isError {
+			t.Errorf("%s: %q (isError %v), want %q", tc.tool, text, res.IsError, tc.want)
+		}
 	}
 }
