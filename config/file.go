@@ -31,6 +31,12 @@ type MCP struct {
 	// and the policy as mcp__NAME__TOOL. Each is a command (a stdio server Warden starts) or a URL (a
 	// streamable HTTP server).
 	Servers map[string]MCPServer `yaml:"servers"`
+	// SecretsAcrossServers is deny (the default: a call whose arguments carry a secret another server's
+	// answer carried is denied) or allow.
+	SecretsAcrossServers string `yaml:"secrets_across_servers"`
+	// Private names servers whose data stays with them: a call to another server whose arguments carry
+	// a value of 16 characters or more that one of their answers carried is denied.
+	Private []string `yaml:"private"`
 }
 
 // MCPServer is one server of MCP.Servers: Command or URL.

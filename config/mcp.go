@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"maps"
 	"net/url"
 	"slices"
@@ -15,6 +16,18 @@ func checkMCP(m *MCP, node *yaml.Node, errs *errorList) {
 	if len(m.Servers) == 0 {
 		line, col := keyPos(node, "servers")
 		errs.add(line, col, "mcp.servers", "", "name one server at least")
+	}
+	switch m.SecretsAcrossServers {
+	case "", "deny", "allow":
+	default:
+		line, col := keyPos(node, "secrets_across_servers")
+		errs.add(line, col, "mcp.secrets_across_servers", "", "%q is not deny or allow", m.SecretsAcrossServers)
+	}
+	for i, name := range m.Private {
+		if _, ok := m.Servers[name]; !ok {
+			line, col := keyPos(node, "private")
+			errs.add(line, col, fmt.Sprintf("mcp.private[%d]", i), "", "%q is not one of mcp.servers", name)
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.Servers)) {
 		srv := m.Servers[name]

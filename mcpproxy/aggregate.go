@@ -37,11 +37,15 @@ const maxToolName = 64
 // single server's (tool calls as mcp__NAME__TOOL). initialize, server/discover, listings and
 // logging/setLevel go to every server and their answers are merged; ping is answered here. It returns
 // when the client ends, or when ctx ends.
-func Aggregate(ctx context.Context, client Conn, upstreams []Upstream) error {
+//
+// flows is the data-flow policy across the servers: a call whose arguments carry what another server's
+// answer carried (a secret, by default; anything of a private server) is denied, as the tool result the
+// model reads, with CodeCrossServerFlow.
+func Aggregate(ctx context.Context, client Conn, upstreams []Upstream, flows Flows) error {
 	if len(upstreams) == 0 {
 		return errors.New("mcpproxy: no servers to aggregate")
 	}
-	a := &aggregate{client: client, servers: map[string]*member{}, owner: map[idKey]*member{},
+	a := &aggregate{client: client, flows: flows, servers: map[string]*member{}, owner: map[idKey]forwarded{},
 		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, internal: map[idKey]chan *Message{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -75,17 +79,25 @@ func Aggregate(ctx context.Context, client Conn, upstreams []Upstream) error {
 // aggregate is one client session over several servers.
 type aggregate struct {
 	client  Conn
+	flows   Flows
+	taints  taints
 	servers map[string]*member
 	order   []*member
 
 	mu sync.Mutex
 	// owner is the server each client request went to; fromServer maps the ids the client sees for the
 	// servers' own requests to their server and id; uris is the server that listed each resource.
-	owner      map[idKey]*member
+	owner      map[idKey]forwarded
 	fromServer map[idKey]serverRequest
 	uris       map[string]*member
 	internal   map[idKey]chan *Message // answers to the aggregate's own requests (fan-outs)
 	next       int
+}
+
+// forwarded is a client request sent to one server.
+type forwarded struct {
+	m      *member
+	method string
 }
 
 type serverRequest struct {
@@ -175,10 +187,10 @@ func (a *aggregate) notification(msg *Message) {
 		}
 		json.Unmarshal(msg.Params, &p)
 		a.mu.Lock()
-		m := a.owner[idKey(p.RequestID)]
+		f, ok := a.owner[idKey(p.RequestID)]
 		a.mu.Unlock()
-		if m != nil {
-			m.send(msg.Raw)
+		if ok {
+			f.m.send(msg.Raw)
 		}
 		return
 	}
@@ -219,7 +231,7 @@ func (a *aggregate) request(ctx context.Context, msg *Message) {
 // forward sends msg, params rewritten, to server m, which answers the client itself.
 func (a *aggregate) forward(m *member, msg *Message, params json.RawMessage) {
 	a.mu.Lock()
-	a.owner[idKey(msg.ID)] = m
+	a.owner[idKey(msg.ID)] = forwarded{m: m, method: msg.Method}
 	a.mu.Unlock()
 	m.send(encodeRequest(msg.ID, msg.Method, params))
 }
@@ -237,6 +249,16 @@ func (a *aggregate) byName(msg *Message, key string) {
 	if !ok || m == nil || own == "" {
 		a.toClient(encodeError(msg.ID, CodeInvalidParams, fmt.Sprintf("%q names no server's tool or prompt: names here are SERVER__NAME", name)))
 		return
+	}
+	if msg.Method == "tools/call" {
+		args, _ := obj.Get("arguments")
+		if t, crosses := a.taints.crossing(argumentText(args), m.name); crosses {
+			tool := ToolName(m.name, own)
+			m.px.log.Warn("mcp: denied a call carrying another server's data", "tool", tool, "from", t.server)
+			a.toClient(toolError(msg.ID, "Guardrail denied: tool '"+tool+"' was blocked ("+CodeCrossServerFlow+
+				"). Reason: its arguments carry "+t.what+" read from server '"+t.server+"'; data read from one server is not sent to another. Choose an alternative approach."))
+			return
+		}
 	}
 	b, _ := json.Marshal(own)
 	obj.Set(key, b)
@@ -488,12 +510,23 @@ func (a *aggregate) fromMember(m *member, b []byte) error {
 	case Response:
 		a.mu.Lock()
 		ch, internal := a.internal[idKey(msg.ID)]
+		f, forwardedHere := a.owner[idKey(msg.ID)]
 		delete(a.internal, idKey(msg.ID))
 		delete(a.owner, idKey(msg.ID))
 		a.mu.Unlock()
 		if internal {
 			ch <- msg
 			return nil
+		}
+		if forwardedHere && msg.Result != nil {
+			switch f.method {
+			case "tools/call", "resources/read", "prompts/get":
+				// What the client now holds of this server, which no other server may be sent.
+				var r resultContent
+				if json.Unmarshal(msg.Result, &r) == nil {
+					a.flows.remember(&a.taints, m.name, r.text())
+				}
+			}
 		}
 		a.toClient(b)
 	case Request:

@@ -55,7 +55,7 @@ func aggregated(t *testing.T, version string) *mcp.ClientSession {
 	}
 	cr, cw := io.Pipe()
 	pr, pw := io.Pipe()
-	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups)
+	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
@@ -128,5 +128,114 @@ func TestAggregate(t *testing.T) {
 				t.Errorf("Ping: %v", err)
 			}
 		})
+	}
+}
+
+// aggregateSession runs Aggregate over scripted servers "files" and "db" and gives the client's end and
+// each server's.
+func aggregateSession(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*peer) {
+	t.Helper()
+	p, err := config.Parse("test.yaml", []byte(testConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	servers := map[string]*peer{}
+	var ups []mcpproxy.Upstream
+	for _, name := range []string{"files", "db"} {
+		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		servers[name] = &peer{t: t, w: uw, lines: lines(sr)}
+		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
+		t.Cleanup(func() { uw.Close() })
+	}
+	cr, cw := io.Pipe()
+	pr, pw := io.Pipe()
+	go mcpproxy.Aggregate(context.Background(), mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, flows)
+	t.Cleanup(func() { cw.Close() })
+	return &peer{t: t, w: cw, lines: lines(pr)}, servers
+}
+
+// call sends a tools/call through the aggregate; when it reaches server, that server answers with result.
+// It gives the text the client reads, whether it is an error, and whether the call reached the server.
+func call(t *testing.T, client *peer, servers map[string]*peer, id, tool, args, result string) (string, bool, bool) {
+	t.Helper()
+	client.send(`{"jsonrpc":"2.0","id":"` + id + `","method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`)
+	server, _, _ := strings.Cut(tool, "__")
+	reached := false
+	got := client.nextOr(servers[server], func(m map[string]any) {
+		reached = true
+		servers[server].send(`{"jsonrpc":"2.0","id":"` + id + `","result":{"content":[{"type":"text","text":` + result + `}]}}`)
+	})
+	text, isError := resultText(got)
+	return text, isError, reached
+}
+
+// The interceptor working group's cross-server exfiltration case, and its family: each call alone is
+// allowed, but a secret one server's answer carried must not be sent to another server, in any
+// argument, however embedded; writing it back to the server it came from is not a crossing; and a
+// private server's data stays with it.
+func TestCrossServerFlows(t *testing.T) {
+	t.Parallel()
+	const readEnv = `{"path":"/workspace/.env"}`
+	for _, tc := range []struct {
+		desc     string
+		flows    mcpproxy.Flows
+		answer   string // what files' read_file answers (a JSON string)
+		then     string // the next call's tool
+		args     string
+		denied   bool
+		fromWhat string
+	}{
+		{"a token read from files is not sent to db", mcpproxy.Flows{}, `"STRIPE_KEY=ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"`,
+			"db__write_query", `{"query":"INSERT INTO notes (body) VALUES ('ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP')"}`, true, "a secret read from server 'files'"},
+		{"nor inside a nested argument", mcpproxy.Flows{}, `"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`,
+			"db__write_query", `{"rows":[{"note":"key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ok"}]}`, true, "a secret"},
+		{"nor a key in a known format with no name", mcpproxy.Flows{}, `"found AKIAIOSFODNN7EXAMPLE in the log"`,
+			"db__write_query", `{"query":"SELECT 'AKIAIOSFODNN7EXAMPLE'"}`, true, "a secret"},
+		{"writing a secret back to the server it came from is allowed", mcpproxy.Flows{}, `"KEY=sk_live_4eC7aRm9Kx2bNw5pQj8sYd"`,
+			"files__write_file", `{"path":"/workspace/.env.bak","content":"sk_live_4eC7aRm9Kx2bNw5pQj8sYd"}`, false, ""},
+		{"a call carrying none of it is allowed", mcpproxy.Flows{}, `"STRIPE_KEY=ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"`,
+			"db__write_query", `{"query":"SELECT count(*) FROM notes"}`, false, ""},
+		{"secrets may cross when the policy allows it", mcpproxy.Flows{AllowSecrets: true}, `"STRIPE_KEY=ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"`,
+			"db__write_query", `{"query":"INSERT INTO notes VALUES ('ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP')"}`, false, ""},
+		{"a private server's line is not sent to another", mcpproxy.Flows{Private: []string{"files"}}, `"roadmap: /home/dev/acme/plans/2027-acquisition-targets.md"`,
+			"db__write_query", `{"query":"INSERT INTO notes VALUES ('/home/dev/acme/plans/2027-acquisition-targets.md')"}`, true, "data of a private server read from server 'files'"},
+		{"a server not private keeps no such data", mcpproxy.Flows{}, `"roadmap: /home/dev/acme/plans/2027-acquisition-targets.md"`,
+			"db__write_query", `{"query":"INSERT INTO notes VALUES ('/home/dev/acme/plans/2027-acquisition-targets.md')"}`, false, ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			client, servers := aggregateSession(t, tc.flows)
+			if text, isError, reached := call(t, client, servers, "r", "files__read_file", readEnv, tc.answer); isError || !reached || text == "" {
+				t.Fatalf("the read: %q (isError %v, reached %v)", text, isError, reached)
+			}
+			text, isError, reached := call(t, client, servers, "w", tc.then, tc.args, `"ok"`)
+			if tc.denied != (isError && !reached) {
+				t.Fatalf("%s: %q (isError %v, reached %v), want denied=%v", tc.then, text, isError, reached, tc.denied)
+			}
+			if tc.denied && (!strings.Contains(text, "warden.cross_server_flow") || !strings.Contains(text, tc.fromWhat)) {
+				t.Errorf("denial %q, want it to name %q", text, tc.fromWhat)
+			}
+		})
+	}
+}
+
+// What one client session read never taints another's calls.
+func TestCrossServerFlowsAreSessions(t *testing.T) {
+	t.Parallel()
+	client, servers := aggregateSession(t, mcpproxy.Flows{})
+	call(t, client, servers, "r", "files__read_file", `{"path":".env"}`, `"STRIPE_KEY=ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"`)
+	other, otherServers := aggregateSession(t, mcpproxy.Flows{})
+	if text, isError, reached := call(t, other, otherServers, "w", "db__write_query", `{"q":"ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"}`, `"ok"`); isError || !reached {
+		t.Errorf("another session's call: %q (isError %v, reached %v), want it allowed", text, isError, reached)
 	}
 }

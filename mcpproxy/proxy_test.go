@@ -161,6 +161,43 @@ func (p *peer) next() map[string]any {
 	return nil
 }
 
+// lines reads r a line at a time into a channel.
+func lines(r io.Reader) chan string {
+	ch := make(chan string, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
+}
+
+// nextOr is the client's next message; if server receives one first, onServer handles it, and the wait
+// goes on.
+func (p *peer) nextOr(server *peer, onServer func(map[string]any)) map[string]any {
+	p.t.Helper()
+	for {
+		select {
+		case line := <-p.lines:
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				p.t.Fatalf("the proxy sent %q: %v", line, err)
+			}
+			return m
+		case line := <-server.lines:
+			var m map[string]any
+			json.Unmarshal([]byte(line), &m)
+			onServer(m)
+		case <-time.After(10 * time.Second):
+			p.t.Fatal("no message from the proxy in 10s")
+			return nil
+		}
+	}
+}
+
 // session runs one proxy session over pipes and gives the client's and the server's ends.
 func session(t *testing.T, px *mcpproxy.Proxy) (client, server *peer, done chan error) {
 	cr, cw := io.Pipe() // client → proxy

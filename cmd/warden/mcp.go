@@ -137,7 +137,11 @@ ends; its exit status is then the server's.`,
 					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
 			}
 			if servers != nil {
-				return runMCPServers(cmd.Context(), s, servers.Servers, proxyOf)
+				flows := mcpproxy.Flows{Private: servers.Private}
+				if servers.SecretsAcrossServers == "allow" {
+					flows.AllowSecrets = true
+				}
+				return runMCPServers(cmd.Context(), s, servers.Servers, flows, proxyOf)
 			}
 			px, err := proxyOf(name)
 			if err != nil {
@@ -233,7 +237,7 @@ const noServer = "name the MCP server's command after --, e.g. warden mcp -- mcp
 
 // runMCPServers serves this process's stdin and stdout as one server over the config's servers: each
 // command started, each URL reached, until the client ends.
-func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCPServer, proxyOf func(string) (*mcpproxy.Proxy, error)) error {
+func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCPServer, flows mcpproxy.Flows, proxyOf func(string) (*mcpproxy.Proxy, error)) error {
 	var ups []mcpproxy.Upstream
 	var started []*exec.Cmd
 	defer func() {
@@ -277,7 +281,7 @@ func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCP
 		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(out, in, 0, in.Close)})
 	}
 	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
-	err := mcpproxy.Aggregate(ctx, client, ups)
+	err := mcpproxy.Aggregate(ctx, client, ups, flows)
 	for _, u := range ups {
 		u.Conn.Close()
 	}
