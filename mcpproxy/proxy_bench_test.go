@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
@@ -84,10 +87,10 @@ type target struct {
 	through *mcpproxy.Proxy
 }
 
-// benchTargets are both: directly, and through a proxy with the embedded default guardrails, whose audit
-// is discarded.
-func benchTargets(b *testing.B) []target {
-	l, err := config.Load(context.Background(), "", config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+// benchTargets are both: directly, and through a proxy with the embedded default guardrails, or the
+// config file named, whose audit is discarded.
+func benchTargets(b *testing.B, file ...string) []target {
+	l, err := config.Load(context.Background(), strings.Join(file, ""), config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,7 +103,7 @@ func benchTargets(b *testing.B) []target {
 }
 
 // BenchmarkToolListing500 is a tools/list answer of 500 tools, each with a description and an input
-// schema, through the proxy with the embedded defaults: every tool's text goes through the injection
+// schema, through the proxy with examples/mcp.yaml: every tool's text goes through the injection
 // guardrail before the client sees the listing. Against the same answer directly.
 func BenchmarkToolListing500(b *testing.B) {
 	var tools []string
@@ -109,7 +112,7 @@ func BenchmarkToolListing500(b *testing.B) {
 	}
 	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[` + strings.Join(tools, ",") + `]}}`)
 	list := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	for _, tc := range benchTargets(b) {
+	for _, tc := range benchTargets(b, filepath.Join("..", "examples", "mcp.yaml")) {
 		b.Run(tc.name, func(b *testing.B) {
 			client := serveLines(b, tc.through, answer)
 			b.SetBytes(int64(len(answer)))
@@ -154,4 +157,35 @@ func serveLines(b *testing.B, px *mcpproxy.Proxy, answer []byte) *mcpproxy.Strea
 	}()
 	b.Cleanup(func() { cancel(); cw.Close(); pw.Close() })
 	return mcpproxy.NewStreamConn(pr, cw, 0, nil)
+}
+
+// BenchmarkIdleSession is what a client session that is connected and idle holds: the heap of its
+// proxy session (its reader goroutines, buffers and maps) and its goroutines, the connections' pipes
+// included, measured over b.N sessions open at once.
+func BenchmarkIdleSession(b *testing.B) {
+	px := benchTargets(b)[1].through
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	goroutines := runtime.NumGoroutine()
+	var closers []io.Closer
+	for range b.N {
+		cr, cw := io.Pipe()
+		pr, pw := io.Pipe()
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		go px.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, nil), mcpproxy.NewStreamConn(ur, sw, 0, nil))
+		closers = append(closers, cw, pr, sr, uw)
+	}
+	time.Sleep(100 * time.Millisecond) // every session's readers are waiting
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/float64(b.N), "heap-B/session")
+	b.ReportMetric(float64(after.StackInuse-before.StackInuse)/float64(b.N), "stack-B/session")
+	b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/float64(b.N), "goroutines/session")
+	for _, c := range closers {
+		c.Close()
+	}
 }

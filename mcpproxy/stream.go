@@ -40,7 +40,7 @@ func NewStreamConn(r io.Reader, w io.Writer, max int, close func() error) *Strea
 	if max <= 0 {
 		max = DefaultMaxMessage
 	}
-	return &StreamConn{r: bufio.NewReaderSize(r, 64<<10), w: w, max: max, closer: close}
+	return &StreamConn{r: bufio.NewReader(r), w: w, max: max, closer: close}
 }
 
 // ReadMessage returns the next non-empty line without its line ending. A line longer than the limit is
