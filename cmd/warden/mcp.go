@@ -91,9 +91,6 @@ ends; its exit status is then the server's.`,
 			if len(args) == 0 && configFile == "" {
 				return errors.New(noServer)
 			}
-			if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
-				return fmt.Errorf("put the server's command after --: warden mcp [flags] -- %s", strings.Join(args, " "))
-			}
 			return nil
 		}),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -157,6 +154,9 @@ ends; its exit status is then the server's.`,
 		},
 	}
 	f := cmd.Flags()
+	// Flags end at the server's command, as they do for env and timeout: what follows is the server's,
+	// with or without a "--" before it (some clients drop it).
+	f.SetInterspersed(false)
 	f.StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	f.StringVar(&name, "name", "", "the server's `name` in policies: its tools are mcp__NAME__TOOL (default: the command's file name)")
 	f.BoolVar(&showDenied, "show-denied", false, "list the tools a tool_call guardrail denies by name (their calls stay denied)")

@@ -138,7 +138,7 @@ func TestMCPCommandErrors(t *testing.T) {
 	runCLICases(t, []cliCase{
 		{desc: "a config without servers and no command is a usage error", args: []string{"mcp", "--config", noServers}, wantCode: 2, wantErr: []string{"names no servers (mcp.servers)"}},
 		{desc: "no server command is a usage error", args: []string{"mcp"}, wantCode: 2, wantErr: []string{"name the MCP server's command after --"}},
-		{desc: "a command without -- is a usage error", args: []string{"mcp", "server"}, wantCode: 2, wantErr: []string{"after --"}},
+		{desc: "a command without -- is the server's, its flags too", args: []string{"mcp", "--pins", "none", "sh", "-c", "exit 4"}, wantCode: 4, wantErr: []string{"exited with status 4"}},
 		{desc: "a server that cannot start is named", args: []string{"mcp", "--", "/nonexistent/mcp-server"}, wantCode: 1, wantErr: []string{`starting the MCP server "/nonexistent/mcp-server"`}},
 		{desc: "an audit to stdout is refused: stdout is the client's", args: []string{"mcp", "--config", stdoutAudit, "--", "true"}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
 		{desc: "a server name a tool name cannot hold is refused", args: []string{"mcp", "--name", "my server", "--", "true"}, wantCode: 2, wantErr: []string{"letters, digits"}},

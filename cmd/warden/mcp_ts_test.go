@@ -125,3 +125,45 @@ func TestMCPCommandWithTheTypeScriptSDK(t *testing.T) {
 		})
 	}
 }
+
+// The MCP Inspector's command-line client, a third official client, starts `warden mcp` as any stdio
+// server and reads each answer.
+func TestMCPCommandWithTheInspector(t *testing.T) {
+	t.Parallel()
+	dir := tsPeers(t)
+	inspector := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	if _, err := os.Stat(inspector); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the MCP Inspector is not installed: %v", err)
+		}
+		t.Skip("the MCP Inspector needs `npm ci --prefix cmd/warden/testdata/tsmcp` (.ci/run does it)")
+	}
+	for _, tc := range []struct {
+		desc string
+		args []string
+		want []string
+	}{
+		{"it lists the tools", []string{"--method", "tools/list"}, []string{`"run_command"`, `"fetch"`}},
+		{"an everyday call runs", []string{"--method", "tools/call", "--tool-name", "run_command", "--tool-arg", "command=git log -3"}, []string{"ran: git log -3"}},
+		{"a destructive call reads as denied", []string{"--method", "tools/call", "--tool-name", "run_command", "--tool-arg", "command=rm -rf ~/"}, []string{"Guardrail denied: tool 'mcp__shell__run_command'", `"isError": true`}},
+		{"a credential read as a resource is denied", []string{"--method", "resources/read", "--uri", "file:///home/dev/.aws/credentials"}, []string{"warden.credential_access"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			// The Inspector passes its server a few variables only: the one that makes this test binary warden
+			// goes by -e.
+			args := append([]string{inspector, "--cli", "-e", asWardenEnv + "=1"}, tc.args...)
+			args = append(args, "--", os.Args[0], "mcp", "--pins", "none", "--name", "shell", "--", "node", filepath.Join(dir, "server.mjs"))
+			cmd := exec.CommandContext(ctx, "node", args...)
+			cmd.Env = append(os.Environ(), asWardenEnv+"=1", "MCP_CATALOG_PATH="+filepath.Join(t.TempDir(), "catalog.json"))
+			out, _ := cmd.CombinedOutput() // a refused read exits non-zero; its output says why
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("the Inspector printed:\n%s\nwant it to hold %q", out, w)
+				}
+			}
+		})
+	}
+}
