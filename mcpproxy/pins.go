@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agentwarden/warden/policy/oap"
+	"github.com/redis/go-redis/v9"
 )
 
 // PinStore remembers what a model read of each tool when the tool was first listed: a digest of its
@@ -171,4 +172,34 @@ func (m *MemoryPins) Pin(_ context.Context, key, digest string, replace bool) (s
 		m.pins[key] = digest
 	}
 	return before, nil
+}
+
+// RedisPins keeps pins in one Redis hash, so that every replica of a gateway, and every machine, pins
+// alike: a tool's first listing anywhere pins it everywhere. It is safe for concurrent use.
+type RedisPins struct {
+	client redis.UniversalClient
+	key    string
+}
+
+var _ PinStore = (*RedisPins)(nil)
+
+// NewRedisPins keeps pins in the hash key of client.
+func NewRedisPins(client redis.UniversalClient, key string) *RedisPins {
+	return &RedisPins{client: client, key: key}
+}
+
+// Pin implements PinStore: HSETNX pins a tool once, atomically, whichever replica lists it first.
+func (p *RedisPins) Pin(ctx context.Context, key, digest string, replace bool) (string, error) {
+	if replace {
+		before, err := p.client.HGet(ctx, p.key, key).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return "", err
+		}
+		return before, p.client.HSet(ctx, p.key, key, digest).Err()
+	}
+	set, err := p.client.HSetNX(ctx, p.key, key, digest).Result()
+	if err != nil || set {
+		return "", err
+	}
+	return p.client.HGet(ctx, p.key, key).Result()
 }

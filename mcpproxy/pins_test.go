@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden/config"
+	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/agentwarden/warden/mcpproxy"
 )
 
@@ -102,6 +103,50 @@ func TestRepinReplacesThePin(t *testing.T) {
 	listOnce(t, proxyWith(t, func(c *mcpproxy.Config) { c.Pins = pins; c.Repin = true }), swapped, "add")
 	if listed, _ := listOnce(t, proxyWith(t, func(c *mcpproxy.Config) { c.Pins = pins }), harmless, "add"); len(listed) != 0 {
 		t.Errorf("the old description after a repin was listed: %v", listed)
+	}
+}
+
+// Every pin store pins a tool once and reports the first pin after, replaces it only when asked, and
+// keeps tools apart.
+func TestPinStores(t *testing.T) {
+	t.Parallel()
+	for name, open := range map[string]func(t *testing.T) mcpproxy.PinStore{
+		"memory": func(*testing.T) mcpproxy.PinStore { return &mcpproxy.MemoryPins{} },
+		"file": func(t *testing.T) mcpproxy.PinStore {
+			p, err := mcpproxy.OpenFilePins(filepath.Join(t.TempDir(), "pins.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		},
+		"redis": func(t *testing.T) mcpproxy.PinStore {
+			_, client := redistest.Start(t)
+			return mcpproxy.NewRedisPins(client, "warden:test:pins")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			p := open(t)
+			steps := []struct {
+				key, digest string
+				replace     bool
+				before      string
+			}{
+				{"files/add", "sha256:1", false, ""},
+				{"files/add", "sha256:2", false, "sha256:1"},
+				{"files/add", "sha256:1", false, "sha256:1"},
+				{"files/sub", "sha256:9", false, ""},
+				{"files/add", "sha256:2", true, "sha256:1"},
+				{"files/add", "sha256:3", false, "sha256:2"},
+			}
+			for i, s := range steps {
+				before, err := p.Pin(ctx, s.key, s.digest, s.replace)
+				if err != nil || before != s.before {
+					t.Errorf("step %d: Pin(%s, %s, replace %v) = %q, %v; want %q", i, s.key, s.digest, s.replace, before, err, s.before)
+				}
+			}
+		})
 	}
 }
 

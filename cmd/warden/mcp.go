@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/mcpproxy"
+	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 )
 
@@ -160,7 +161,7 @@ ends; its exit status is then the server's.`,
 	f.StringVarP(&configFile, "config", "c", "", "config `file` (default: the embedded default)")
 	f.StringVar(&name, "name", "", "the server's `name` in policies: its tools are mcp__NAME__TOOL (default: the command's file name)")
 	f.BoolVar(&showDenied, "show-denied", false, "list the tools a tool_call guardrail denies by name (their calls stay denied)")
-	f.StringVar(&pinsFile, "pins", "", "`file` of the tools' pins, or none (default: warden/mcp-pins.json in the user's config directory)")
+	f.StringVar(&pinsFile, "pins", "", "where the tools' pins are kept: a `file`, a redis:// URL (shared by replicas), or none (default: warden/mcp-pins.json in the user's config directory)")
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
 	f.StringVar(&upstreamURL, "url", "", "the MCP server's streamable HTTP endpoint, instead of a command")
@@ -171,13 +172,19 @@ ends; its exit status is then the server's.`,
 	return cmd
 }
 
-// openPins opens the pin file: the one named, none for "none", or the default in the user's config
-// directory.
+// openPins opens the pins: a file, Redis for a redis:// or rediss:// URL, none for "none", or the
+// default file in the user's config directory.
 func openPins(file string) (mcpproxy.PinStore, error) {
-	switch file {
-	case "none":
+	switch {
+	case file == "none":
 		return nil, nil
-	case "":
+	case strings.HasPrefix(file, "redis://") || strings.HasPrefix(file, "rediss://"):
+		opts, err := redis.ParseURL(file)
+		if err != nil {
+			return nil, fmt.Errorf("--pins: %w", err)
+		}
+		return mcpproxy.NewRedisPins(redis.NewClient(opts), "warden:mcp:pins"), nil
+	case file == "":
 		dir, err := os.UserConfigDir()
 		if err != nil {
 			return nil, fmt.Errorf("--pins: no default place for the pin file (%v); name one, or none", err)

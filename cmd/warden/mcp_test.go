@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -303,5 +304,27 @@ mcp:
 		if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, tc.want) || res.IsError != tc.isError {
 			t.Errorf("%s: %q (isError %v), want %q", tc.tool, text, res.IsError, tc.want)
 		}
+	}
+}
+
+// --pins redis://… keeps the pins where every replica finds them.
+func TestMCPCommandPinsInRedis(t *testing.T) {
+	t.Parallel()
+	addr, rdb := redistest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	warden := exec.Command(os.Args[0], "mcp", "--name", "shell", "--pins", "redis://"+addr+"/0", "--", "env", mcpServerEnv+"=1", os.Args[0])
+	warden.Env = append(os.Environ(), asWardenEnv+"=1")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: warden}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	pins, err := rdb.HGetAll(ctx, "warden:mcp:pins").Result()
+	if err != nil || !strings.HasPrefix(pins["shell/run_command"], "sha256:") || !strings.HasPrefix(pins["shell/fetch"], "sha256:") {
+		t.Errorf("pins in Redis: %v (%v); want both tools pinned", pins, err)
 	}
 }
