@@ -292,6 +292,20 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 		})
 }
 
+// DenyToolCall records a tool call that the surface denied before any guardrail could run (a call carrying
+// data another server's answer carried, a tool a listing left out), as CheckToolCall records a call cut
+// off: the decision is the engine's ("warden"), every configured guardrail is recorded as skipped with
+// why, and the outcome carries the message the model reads. The call's content is never recorded.
+func (e *Engine) DenyToolCall(ctx context.Context, c ToolCallCheck, code, message string) Outcome[ToolCall] {
+	if c.Time.IsZero() {
+		c.Time = time.Now()
+	}
+	d := Decision{Action: ActionReject, Guardrail: "warden", Reasons: []Reason{{Code: code, Message: message}}}
+	evs := skipAll(e.toolCall, "not reached: the call was denied before the guardrails ("+code+")")
+	record(e, ctx, StageToolCall, c.Run, d, evs, c)
+	return Outcome[ToolCall]{Stage: StageToolCall, Value: c.Call, Decision: d, Message: DenyMessage(c.Call.Name, d), Evaluations: evs}
+}
+
 // DeniesTool reports whether a tool-call guardrail that enforces, and applies to the tool, denies every call
 // of the named tool whatever its arguments (see ToolDenier). It evaluates nothing and records nothing: it
 // tells what a listing may leave out, and CheckToolCall still decides each call.

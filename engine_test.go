@@ -549,3 +549,25 @@ func TestDeniesTool(t *testing.T) {
 		})
 	}
 }
+
+// A call the surface denied before any guardrail ran is recorded like any other: the engine's decision,
+// every guardrail skipped with why, the model's message.
+func TestDenyToolCall(t *testing.T) {
+	t.Parallel()
+	var got []*warden.Record
+	e, err := warden.NewEngine(warden.Spec{
+		ToolCall: []warden.Entry{{Name: "d", Guardrail: denyByName{"rm"}}},
+		Recorder: warden.RecorderFunc(func(_ context.Context, r *warden.Record) { got = append(got, r) }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.DenyToolCall(context.Background(), warden.ToolCallCheck{Call: warden.NewToolCall("c1", "mcp__db__write", []byte(`{"q":"x"}`))}, "warden.cross_server_flow", "its arguments carry a secret read from server 'files'")
+	if out.Allowed() || !strings.Contains(out.Message, "Guardrail denied: tool 'mcp__db__write' was blocked (warden.cross_server_flow)") {
+		t.Errorf("outcome %+v", out)
+	}
+	if len(got) != 1 || got[0].Stage != warden.StageToolCall || got[0].Decision.Guardrail != "warden" || len(got[0].Evaluations) != 1 ||
+		got[0].Evaluations[0].Status != warden.StatusSkipped || !strings.Contains(got[0].Evaluations[0].Skip, "warden.cross_server_flow") {
+		t.Errorf("records %+v", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonobj"
 )
 
@@ -218,7 +219,7 @@ func (a *aggregate) request(ctx context.Context, msg *Message) {
 	case "logging/setLevel":
 		a.fanOut(ctx, msg, func(json.RawMessage, []answer) (any, error) { return struct{}{}, nil })
 	case "tools/call", "prompts/get":
-		a.byName(msg, "name")
+		a.byName(ctx, msg, "name")
 	case "completion/complete":
 		a.completion(msg)
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
@@ -237,7 +238,7 @@ func (a *aggregate) forward(m *member, msg *Message, params json.RawMessage) {
 }
 
 // byName routes a tools/call or prompts/get by its NAME__TOOL name, the server's own name restored.
-func (a *aggregate) byName(msg *Message, key string) {
+func (a *aggregate) byName(ctx context.Context, msg *Message, key string) {
 	obj, err := jsonobj.Parse(orEmpty(msg.Params))
 	var name string
 	if err == nil {
@@ -253,10 +254,10 @@ func (a *aggregate) byName(msg *Message, key string) {
 	if msg.Method == "tools/call" {
 		args, _ := obj.Get("arguments")
 		if t, crosses := a.taints.crossing(argumentText(args), m.name); crosses {
-			tool := ToolName(m.name, own)
-			m.px.log.Warn("mcp: denied a call carrying another server's data", "tool", tool, "from", t.server)
-			a.toClient(toolError(msg.ID, "Guardrail denied: tool '"+tool+"' was blocked ("+CodeCrossServerFlow+
-				"). Reason: its arguments carry "+t.what+" read from server '"+t.server+"'; data read from one server is not sent to another. Choose an alternative approach."))
+			call := warden.ToolCall{ID: string(msg.ID), Name: ToolName(m.name, own), Arguments: args, Complete: true}
+			out := m.px.cfg.Engine.DenyToolCall(ctx, warden.ToolCallCheck{Run: m.px.cfg.Run, Call: call}, CodeCrossServerFlow,
+				"its arguments carry "+t.what+" read from server '"+t.server+"'; data read from one server is not sent to another")
+			a.toClient(toolError(msg.ID, out.Message))
 			return
 		}
 	}

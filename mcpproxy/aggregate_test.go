@@ -135,11 +135,19 @@ func TestAggregate(t *testing.T) {
 // each server's.
 func aggregateSession(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*peer) {
 	t.Helper()
+	client, servers, _ := aggregateRecorded(t, flows)
+	return client, servers
+}
+
+// aggregateRecorded is aggregateSession with the engine's records.
+func aggregateRecorded(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*peer, *recorded) {
+	t.Helper()
+	rec := &recorded{}
 	p, err := config.Parse("test.yaml", []byte(testConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
+	l, err := p.Build(context.Background(), config.Options{Recorder: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +169,7 @@ func aggregateSession(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*pe
 	pr, pw := io.Pipe()
 	go mcpproxy.Aggregate(context.Background(), mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, flows)
 	t.Cleanup(func() { cw.Close() })
-	return &peer{t: t, w: cw, lines: lines(pr)}, servers
+	return &peer{t: t, w: cw, lines: lines(pr)}, servers, rec
 }
 
 // call sends a tools/call through the aggregate; when it reaches server, that server answers with result.
@@ -238,4 +246,18 @@ func TestCrossServerFlowsAreSessions(t *testing.T) {
 	if text, isError, reached := call(t, other, otherServers, "w", "db__write_query", `{"q":"ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"}`, `"ok"`); isError || !reached {
 		t.Errorf("another session's call: %q (isError %v, reached %v), want it allowed", text, isError, reached)
 	}
+}
+
+// A denied crossing is an evaluation record like any other: the engine's reject, with its reason code.
+func TestCrossServerFlowsAreRecorded(t *testing.T) {
+	t.Parallel()
+	client, servers, rec := aggregateRecorded(t, mcpproxy.Flows{})
+	call(t, client, servers, "r", "files__read_file", `{"path":".env"}`, `"STRIPE_KEY=ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"`)
+	call(t, client, servers, "w", "db__write_query", `{"q":"ghp_Xa2bC3dEf4gH5iJk6Lm7nN8oP"}`, `"ok"`)
+	for _, r := range rec.snapshot() {
+		if r.ToolName == "mcp__db__write_query" && r.Decision.Guardrail == "warden" && r.Decision.FirstReason().Code == mcpproxy.CodeCrossServerFlow {
+			return
+		}
+	}
+	t.Errorf("no record of the denied crossing among %d records", len(rec.snapshot()))
 }

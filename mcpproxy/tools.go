@@ -45,6 +45,9 @@ func readCallParams(params json.RawMessage) (callParams, *jsonobj.Object, error)
 	return c, obj, nil
 }
 
+// CodeWithheldTool is the reason code of a call of a tool a listing left out.
+const CodeWithheldTool = "warden.withheld_tool"
+
 // authorize runs the tool-call stage on a tools/call request. It gives the message to forward (the
 // request, its arguments replaced when a guardrail modified them) and true; or it answers the client
 // itself (a denial the model reads as the tool's result, an error) and gives false.
@@ -56,8 +59,9 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 	}
 	p.call = warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, c.name), Arguments: c.args, Complete: true}
 	if why := s.p.withheldWhy(c.name); why != "" {
-		s.p.log.Warn("mcp: refused a call of a tool left out of the listing", "tool", p.call.Name)
-		s.toClient(toolError(m.ID, "Guardrail denied: tool '"+p.call.Name+"' was left out of the tool listing: "+why+"."))
+		out := s.p.cfg.Engine.DenyToolCall(ctx, warden.ToolCallCheck{Run: s.run, Call: p.call}, CodeWithheldTool,
+			"the tool was left out of the tool listing: "+why)
+		s.toClient(toolError(m.ID, out.Message))
 		return nil, false
 	}
 	out, err := s.p.cfg.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: s.run, Call: p.call})
