@@ -26,16 +26,19 @@ const CodeHeaderMismatch = -32020
 // messages while the request is open; a client's GET opens the stream for the server's own messages of its
 // session. Handler is safe for concurrent use.
 type Handler struct {
-	px   *Proxy
-	dial func() Conn
+	px     *Proxy
+	dial   func() Conn
+	params *ParamHeaders
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 }
 
 // NewHandler serves clients through px, each session reaching the server over a connection dial makes.
-func NewHandler(px *Proxy, dial func() Conn) *Handler {
-	return &Handler{px: px, dial: dial, sessions: map[string]*httpSession{}}
+// params, when not nil, is the server's registry of Mcp-Param-* bindings (the one its HTTPConns share):
+// a client's Mcp-Param-* header that disagrees with its body is refused.
+func NewHandler(px *Proxy, dial func() Conn, params *ParamHeaders) *Handler {
+	return &Handler{px: px, dial: dial, params: params, sessions: map[string]*httpSession{}}
 }
 
 // httpSession is one client session: the Conn its proxy session reads the client's messages from and
@@ -172,7 +175,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, pe.ID, pe.Code, pe.Msg)
 		return
 	}
-	if msg := headerMismatch(r.Header, m); msg != "" {
+	if msg := h.headerMismatch(r.Header, m); msg != "" {
 		writeRPCError(w, http.StatusBadRequest, m.ID, CodeHeaderMismatch, msg)
 		return
 	}
@@ -309,14 +312,22 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 
 // headerMismatch says how the request's Mcp-Method or Mcp-Name header disagrees with its body, when one
 // is sent: a gateway that routes or judges by them would see another request than the server runs.
-func headerMismatch(h http.Header, m *Message) string {
+func (hd *Handler) headerMismatch(h http.Header, m *Message) string {
 	if method := h.Get("Mcp-Method"); method != "" && method != m.Method {
 		return fmt.Sprintf("header Mcp-Method %q disagrees with the body's method %q", method, m.Method)
 	}
 	if name := h.Get("Mcp-Name"); name != "" {
-		if body := nameOf(m); name != body {
+		decoded, ok := decodeHeader(name)
+		if body := nameOf(m); !ok || decoded != body {
 			return fmt.Sprintf("header Mcp-Name %q disagrees with the body's %q", name, body)
 		}
+	}
+	if m.Method == "tools/call" && hd.params != nil {
+		var p struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		return hd.params.mismatch(h, nameOf(m), p.Arguments)
 	}
 	return ""
 }

@@ -1,14 +1,17 @@
 package mcpproxy_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden/mcpproxy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // servedProxy is the proxy's Handler in front of an upstream that answers every request with a tool
@@ -42,7 +45,7 @@ func servedProxy(t *testing.T) (warden *httptest.Server, upstreamHits *int) {
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"content":[{"type":"text","text":"ran `+m.Method+`"}]}}`)
 	}))
 	t.Cleanup(upstream.Close)
-	warden = httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil) }))
+	warden = httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }, nil))
 	t.Cleanup(warden.Close)
 	return warden, &hits
 }
@@ -123,5 +126,62 @@ func TestHandlerSession(t *testing.T) {
 	}
 	if resp, _ := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, h); resp.StatusCode != 404 {
 		t.Errorf("after DELETE: %d, want 404", resp.StatusCode)
+	}
+}
+
+// A tool whose schema marks an argument x-mcp-header (2026-07-28): Warden learns it from the listing, sends
+// the Mcp-Param-* header it derives from the body it forwards (the SDK's server requires it), and refuses a
+// client's header that disagrees with the client's body.
+func TestParamHeaders(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	server := func(*http.Request) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "ops", Version: "1.0.0"}, nil)
+		s.AddTool(&mcp.Tool{Name: "deploy", Description: "Deploy a service.", InputSchema: map[string]any{
+			"type": "object", "properties": map[string]any{
+				"region":  map[string]any{"type": "string", "x-mcp-header": "Region"},
+				"service": map[string]any{"type": "string"},
+			}}},
+			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deployed " + string(req.Params.Arguments)}}}, nil
+			})
+		return s
+	}
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(upstream.Close)
+	params := mcpproxy.NewParamHeaders()
+	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, params) }, params))
+	t.Cleanup(warden.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: warden.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"region": "eu-west-1", "service": "api"}})
+	if err != nil || res.IsError || !strings.Contains(textOf(res), "eu-west-1") {
+		t.Fatalf("a call with a header argument: %v %v", res, err)
+	}
+	body := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"eu-west-1","service":"api"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	for _, tc := range []struct {
+		desc, region string
+		status       int
+	}{
+		{"a header that disagrees with the body is refused", "us-east-1", 400},
+		{"a missing header is refused", "", 400},
+		{"a base64-wrapped header that agrees passes", "=?base64?ZXUtd2VzdC0x?=", 200},
+	} {
+		h := map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "deploy", "MCP-Protocol-Version": "2026-07-28"}
+		if tc.region != "" {
+			h["Mcp-Param-Region"] = tc.region
+		}
+		resp, got := do(t, http.MethodPost, warden.URL, body, h)
+		if resp.StatusCode != tc.status || tc.status == 400 && !strings.Contains(got, `"code":-32020`) {
+			t.Errorf("%s: %d %s, want %d", tc.desc, resp.StatusCode, got, tc.status)
+		}
 	}
 }

@@ -28,6 +28,7 @@ type HTTPConn struct {
 	url    string
 	client *http.Client
 	header http.Header // sent with every request (an Authorization the user configured)
+	params *ParamHeaders
 	max    int
 
 	ctx    context.Context
@@ -46,13 +47,17 @@ type HTTPConn struct {
 var _ Conn = (*HTTPConn)(nil)
 
 // NewHTTPConn connects to the MCP endpoint at url through client (http.DefaultClient when nil), sending
-// header with every request.
-func NewHTTPConn(url string, client *http.Client, header http.Header) *HTTPConn {
+// header with every request. params, shared by the connections to one server, learns which arguments
+// travel as Mcp-Param-* headers; nil gives the connection a registry of its own.
+func NewHTTPConn(url string, client *http.Client, header http.Header, params *ParamHeaders) *HTTPConn {
 	if client == nil {
 		client = http.DefaultClient
 	}
+	if params == nil {
+		params = NewParamHeaders()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &HTTPConn{url: url, client: client, header: header.Clone(), max: DefaultMaxMessage,
+	return &HTTPConn{url: url, client: client, header: header.Clone(), params: params, max: DefaultMaxMessage,
 		ctx: ctx, cancel: cancel, incoming: make(chan []byte, 64)}
 }
 
@@ -146,7 +151,7 @@ func (c *HTTPConn) read(resp *http.Response, m *Message) {
 			c.fault(m, "the MCP server's answer could not be read")
 			return
 		}
-		c.deliver(body)
+		c.deliverFor(body, m)
 	case "text/event-stream":
 		r := sse.NewReader(resp.Body)
 		r.SetMaxEventSize(c.max)
@@ -156,7 +161,7 @@ func (c *HTTPConn) read(resp *http.Response, m *Message) {
 				return // the stream ended; an answer it did not carry is the session's to time out
 			}
 			if ev.HasData && strings.TrimSpace(ev.Data) != "" {
-				c.deliver([]byte(ev.Data))
+				c.deliverFor([]byte(ev.Data), m)
 			}
 		}
 	default:
@@ -177,6 +182,17 @@ func (c *HTTPConn) deliver(msg []byte) {
 	case c.incoming <- msg:
 	case <-c.ctx.Done():
 	}
+}
+
+// deliverFor delivers a message read in answer to m, learning the tools' header bindings from a
+// tools/list answer.
+func (c *HTTPConn) deliverFor(msg []byte, m *Message) {
+	if m != nil && m.Method == "tools/list" {
+		if r, err := Parse(msg); err == nil && r.Kind == Response && r.Result != nil && string(r.ID) == string(m.ID) {
+			c.params.learn(r.Result)
+		}
+	}
+	c.deliver(msg)
 }
 
 // negotiatedVersion is the protocolVersion of an initialize result, "" for any other message.
@@ -226,12 +242,21 @@ func (c *HTTPConn) setHeaders(req *http.Request, m *Message) {
 	if version != "" {
 		req.Header.Set("MCP-Protocol-Version", version)
 	}
-	if m == nil || m.Method == "" {
-		return
+	if m == nil || m.Method == "" || version < "2026-07-28" {
+		return // the standard headers are the 2026-07-28 generation's
 	}
 	req.Header.Set("Mcp-Method", m.Method)
 	if name := nameOf(m); name != "" {
-		req.Header.Set("Mcp-Name", name)
+		req.Header.Set("Mcp-Name", encodeHeader(name))
+	}
+	if m.Method == "tools/call" {
+		var p struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		for k, v := range c.params.headers(nameOf(m), p.Arguments) {
+			req.Header.Set(k, v)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func sdkSessionHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stateless 
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: stateless})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return sdkClient(t, px, mcpproxy.NewHTTPConn(srv.URL, srv.Client(), nil), version)
+	return sdkClient(t, px, mcpproxy.NewHTTPConn(srv.URL, srv.Client(), nil, nil), version)
 }
 
 // sdkSessionServedHTTP connects an SDK client over streamable HTTP to the proxy's Handler, which reaches
@@ -77,7 +77,10 @@ func sdkSessionServedHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stat
 	t.Helper()
 	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: stateless}))
 	t.Cleanup(upstream.Close)
-	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, upstream.Client(), nil) }))
+	params := mcpproxy.NewParamHeaders() // shared by every session's connection to the one server
+	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn {
+		return mcpproxy.NewHTTPConn(upstream.URL, upstream.Client(), nil, params)
+	}, params))
 	t.Cleanup(warden.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)

@@ -263,7 +263,7 @@ func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCP
 			for k, v := range srv.Headers {
 				h.Set(k, v)
 			}
-			ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewHTTPConn(srv.URL, nil, h)})
+			ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewHTTPConn(srv.URL, nil, h, nil)})
 			continue
 		}
 		c := exec.Command(srv.Command[0], srv.Command[1:]...)
@@ -312,7 +312,7 @@ func parseHeaders(flags []string) (http.Header, error) {
 // runMCPRemote proxies this process's stdin and stdout to the MCP server at url, until the client ends.
 func runMCPRemote(ctx context.Context, px *mcpproxy.Proxy, s streams, url string, header http.Header) error {
 	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
-	return px.Serve(ctx, client, mcpproxy.NewHTTPConn(url, nil, header))
+	return px.Serve(ctx, client, mcpproxy.NewHTTPConn(url, nil, header, nil))
 }
 
 // serveMCP serves streamable HTTP at addr's /mcp, each client session proxied to the server at url, until
@@ -323,7 +323,8 @@ func serveMCP(ctx context.Context, px *mcpproxy.Proxy, addr, url string, header 
 		return fmt.Errorf("--listen: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(url, nil, header) }))
+	params := mcpproxy.NewParamHeaders() // one server: every session's connection learns and sends alike
+	mux.Handle("/mcp", mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(url, nil, header, params) }, params))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: defaultReadHeaderTimeout, IdleTimeout: defaultIdleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
