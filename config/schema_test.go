@@ -179,7 +179,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"http", reflect.TypeFor[webhook.Webhook]()},
 		{"oap", reflect.TypeFor[oap.OAP]()},
 		{"safety", reflect.TypeFor[safety.Guardrail]()},
-		{"redact", reflect.TypeFor[redact.Redact]()},
+		{"redact", reflect.TypeFor[redact.ResultRedact]()}, // the stream's Redact has the same keys but action
 		{"blocked_terms", reflect.TypeFor[terms.BlockedTerms]()},
 		{"regex", reflect.TypeFor[regex.Regex]()},
 		{"regexPattern", reflect.TypeFor[regex.Pattern]()},
