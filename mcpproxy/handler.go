@@ -18,27 +18,35 @@ import (
 // than the server runs.
 const CodeHeaderMismatch = -32020
 
-// Handler serves MCP's streamable HTTP transport to clients and proxies each client session to a server
-// through the Proxy: a session opened by initialize (the generations up to 2025-11-25) lives until the
+// Handler serves MCP's streamable HTTP transport to clients and proxies each client session with its
+// SessionFunc (a Proxy's Serve to one server, or Aggregate over several): a session opened by initialize (the generations up to 2025-11-25) lives until the
 // client deletes it or the server ends it; a request without a session (2026-07-28's stateless
 // requests, server/discover, subscriptions/listen) is a session of its own that ends with its answer.
 // Answers are JSON, or an SSE stream when the client accepts one, which then also carries the server's
 // messages while the request is open; a client's GET opens the stream for the server's own messages of its
 // session. Handler is safe for concurrent use.
 type Handler struct {
-	px     *Proxy
-	dial   func() Conn
+	serve  SessionFunc
 	params *ParamHeaders
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 }
 
-// NewHandler serves clients through px, each session reaching the server over a connection dial makes.
-// params, when not nil, is the server's registry of Mcp-Param-* bindings (the one its HTTPConns share):
-// a client's Mcp-Param-* header that disagrees with its body is refused.
-func NewHandler(px *Proxy, dial func() Conn, params *ParamHeaders) *Handler {
-	return &Handler{px: px, dial: dial, params: params, sessions: map[string]*httpSession{}}
+// SessionFunc proxies one client session until the client or the servers end it.
+type SessionFunc func(ctx context.Context, client Conn) error
+
+// To is the SessionFunc of px in front of the server dial connects to, a new connection for each
+// session.
+func (px *Proxy) To(dial func() Conn) SessionFunc {
+	return func(ctx context.Context, client Conn) error { return px.Serve(ctx, client, dial()) }
+}
+
+// NewHandler serves clients, each session proxied by serve. params, when not nil, is the server's
+// registry of Mcp-Param-* bindings (the one its HTTPConns share): a client's Mcp-Param-* header that
+// disagrees with its body is refused.
+func NewHandler(serve SessionFunc, params *ParamHeaders) *Handler {
+	return &Handler{serve: serve, params: params, sessions: map[string]*httpSession{}}
 }
 
 // httpSession is one client session: the Conn its proxy session reads the client's messages from and
@@ -141,9 +149,8 @@ func (h *Handler) start(keep bool) *httpSession {
 		h.sessions[s.id] = s
 		h.mu.Unlock()
 	}
-	server := h.dial()
 	go func() {
-		h.px.Serve(context.Background(), s, server)
+		h.serve(context.Background(), s)
 		h.end(s)
 	}()
 	return s

@@ -45,7 +45,7 @@ func servedProxy(t *testing.T) (warden *httptest.Server, upstreamHits *int) {
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"content":[{"type":"text","text":"ran `+m.Method+`"}]}}`)
 	}))
 	t.Cleanup(upstream.Close)
-	warden = httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }, nil))
+	warden = httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }), nil))
 	t.Cleanup(warden.Close)
 	return warden, &hits
 }
@@ -150,7 +150,7 @@ func TestParamHeaders(t *testing.T) {
 	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(upstream.Close)
 	params := mcpproxy.NewParamHeaders()
-	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, params) }, params))
+	warden := httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, params) }), params))
 	t.Cleanup(warden.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -78,9 +78,9 @@ func sdkSessionServedHTTP(t *testing.T, px *mcpproxy.Proxy, version string, stat
 	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: stateless}))
 	t.Cleanup(upstream.Close)
 	params := mcpproxy.NewParamHeaders() // shared by every session's connection to the one server
-	warden := httptest.NewServer(mcpproxy.NewHandler(px, func() mcpproxy.Conn {
+	warden := httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn {
 		return mcpproxy.NewHTTPConn(upstream.URL, upstream.Client(), nil, params)
-	}, params))
+	}), params))
 	t.Cleanup(warden.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,17 +32,19 @@ func newMCPCommand(s streams) *cobra.Command {
 	var showDenied, repin bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "mcp [--config FILE] [--name NAME] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--listen ADDR])",
+		Use:   "mcp [--config FILE] [--name NAME] [--listen ADDR] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']...)",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
 		Long: `Mcp starts the MCP server COMMAND (a stdio server, as an MCP client would start it) and stands between
 it and the client that started Warden: the client speaks MCP on Warden's standard input and output, Warden
 speaks it to the server on the server's, and the server's standard error passes through to Warden's.
 With --url instead, the server is a remote one reached over streamable HTTP (both protocol generations:
 sessions, and the stateless requests of 2026-07-28); --header adds a header to every request, with
-${VAR} taken from the environment (--header 'Authorization: Bearer ${GITHUB_TOKEN}'). With --url and
---listen ADDR, Warden serves streamable HTTP itself, at http://ADDR/mcp, to clients that reach MCP servers
-by URL: each client session is proxied to the server at --url, and a request whose Mcp-Method or Mcp-Name
-header disagrees with its body is refused (HeaderMismatch, -32020).
+${VAR} taken from the environment (--header 'Authorization: Bearer ${GITHUB_TOKEN}'). With neither, and
+mcp.servers in --config, the config's servers (commands and URLs) are behind the one client, their tools
+as NAME__TOOL. With --listen ADDR, Warden serves streamable HTTP itself, at http://ADDR/mcp, to clients
+that reach MCP servers by URL, each client session proxied to the server(s) (a command started for each
+session); a request whose Mcp-Method, Mcp-Name or Mcp-Param-* header disagrees with its body is refused
+(HeaderMismatch, -32020).
 
 Every message is judged on the way, with the config's guardrails (the embedded defaults unless --config):
   tools/call            the tool_call guardrails judge the call, named mcp__<NAME>__<tool>; a denied call
@@ -86,9 +89,6 @@ ends; its exit status is then the server's.`,
 				}
 				return nil
 			}
-			if listen != "" {
-				return errors.New("--listen serves a remote server: name it with --url (a command per HTTP session is not supported)")
-			}
 			if len(args) == 0 && configFile == "" {
 				return errors.New(noServer)
 			}
@@ -121,8 +121,6 @@ ends; its exit status is then the server's.`,
 			switch {
 			case servers != nil && (len(args) > 0 || upstreamURL != ""):
 				return usageError{fmt.Errorf("%s names its servers (mcp.servers): give no command and no --url", l.Parsed.Name)}
-			case servers != nil && listen != "":
-				return usageError{errors.New("--listen serves one server given with --url, not the config's servers")}
 			case servers == nil && len(args) == 0 && upstreamURL == "":
 				return usageError{fmt.Errorf("%s names no servers (mcp.servers): %s", l.Parsed.Name, noServer)}
 			}
@@ -134,24 +132,46 @@ ends; its exit status is then the server's.`,
 				return mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
 					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
 			}
-			if servers != nil {
-				flows := mcpproxy.Flows{Private: servers.Private}
-				if servers.SecretsAcrossServers == "allow" {
-					flows.AllowSecrets = true
+			// One session function whatever the servers: the client is this process's stdin and stdout,
+			// or each HTTP client with --listen.
+			var serve mcpproxy.SessionFunc
+			var params *mcpproxy.ParamHeaders
+			switch {
+			case servers != nil:
+				flows := mcpproxy.Flows{Private: servers.Private, AllowSecrets: servers.SecretsAcrossServers == "allow"}
+				if serve, err = aggregateSessions(s, servers.Servers, flows, proxyOf); err != nil {
+					return err
 				}
-				return runMCPServers(cmd.Context(), s, servers.Servers, flows, proxyOf)
-			}
-			px, err := proxyOf(name)
-			if err != nil {
-				return usageError{err}
+			case upstreamURL != "":
+				px, err := proxyOf(name)
+				if err != nil {
+					return usageError{err}
+				}
+				params = mcpproxy.NewParamHeaders()
+				serve = px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstreamURL, nil, header, params) })
+			case listen != "":
+				px, err := proxyOf(name)
+				if err != nil {
+					return usageError{err}
+				}
+				serve = func(ctx context.Context, client mcpproxy.Conn) error {
+					server, err := serverConn(s, name, config.MCPServer{Command: args}, nil)
+					if err != nil {
+						return err
+					}
+					return px.Serve(ctx, client, server)
+				}
+			default:
+				px, err := proxyOf(name)
+				if err != nil {
+					return usageError{err}
+				}
+				return runMCPServer(cmd.Context(), px, s, args)
 			}
 			if listen != "" {
-				return serveMCP(cmd.Context(), px, listen, upstreamURL, header, logger)
+				return serveMCP(cmd.Context(), serve, params, listen, logger)
 			}
-			if upstreamURL != "" {
-				return runMCPRemote(cmd.Context(), px, s, upstreamURL, header)
-			}
-			return runMCPServer(cmd.Context(), px, s, args)
+			return serve(cmd.Context(), mcpproxy.NewStreamConn(s.in, s.out, 0, nil))
 		},
 	}
 	f := cmd.Flags()
@@ -165,7 +185,7 @@ ends; its exit status is then the server's.`,
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
 	f.StringVar(&upstreamURL, "url", "", "the MCP server's streamable HTTP endpoint, instead of a command")
-	f.StringVar(&listen, "listen", "", "serve streamable HTTP at http://`ADDR`/mcp to clients, each session proxied to --url")
+	f.StringVar(&listen, "listen", "", "serve streamable HTTP at http://`ADDR`/mcp to clients instead of stdio, each session proxied to the server(s): a command is started for each session")
 	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
@@ -242,57 +262,73 @@ func runMCPServer(ctx context.Context, px *mcpproxy.Proxy, s streams, args []str
 // noServer says how to name a server.
 const noServer = "name the MCP server's command after --, e.g. warden mcp -- mcp-server-git, its URL with --url, or servers in --config (mcp.servers)"
 
-// runMCPServers serves this process's stdin and stdout as one server over the config's servers: each
-// command started, each URL reached, until the client ends.
-func runMCPServers(ctx context.Context, s streams, servers map[string]config.MCPServer, flows mcpproxy.Flows, proxyOf func(string) (*mcpproxy.Proxy, error)) error {
-	var ups []mcpproxy.Upstream
-	var started []*exec.Cmd
-	defer func() {
-		for _, c := range started {
-			c.Wait()
+// serverConn connects to one configured server: a URL reached over streamable HTTP, or a command started
+// now whose connection, closed, closes its input and waits for it to end.
+func serverConn(s streams, name string, srv config.MCPServer, params *mcpproxy.ParamHeaders) (mcpproxy.Conn, error) {
+	if srv.URL != "" {
+		h := http.Header{}
+		for k, v := range srv.Headers {
+			h.Set(k, v)
 		}
-	}()
-	for _, name := range slices.Sorted(maps.Keys(servers)) {
-		srv := servers[name]
+		return mcpproxy.NewHTTPConn(srv.URL, nil, h, params), nil
+	}
+	c := exec.Command(srv.Command[0], srv.Command[1:]...)
+	c.Stderr = s.err
+	c.WaitDelay = 5 * time.Second
+	c.Env = os.Environ()
+	for k, v := range srv.Env {
+		c.Env = append(c.Env, k+"="+v)
+	}
+	in, err := c.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("starting the MCP server %s (%q): %w", name, srv.Command[0], err)
+	}
+	var once sync.Once
+	return mcpproxy.NewStreamConn(out, in, 0, func() error {
+		once.Do(func() {
+			in.Close()
+			go c.Wait() // reaps the server; WaitDelay bounds a server that does not end with its input
+		})
+		return nil
+	}), nil
+}
+
+// aggregateSessions is the SessionFunc of the config's servers behind one client: each session connects
+// to every server (starting each command), and ends their connections with it.
+func aggregateSessions(s streams, servers map[string]config.MCPServer, flows mcpproxy.Flows, proxyOf func(string) (*mcpproxy.Proxy, error)) (mcpproxy.SessionFunc, error) {
+	names := slices.Sorted(maps.Keys(servers))
+	proxies := map[string]*mcpproxy.Proxy{}
+	params := map[string]*mcpproxy.ParamHeaders{}
+	for _, name := range names {
 		px, err := proxyOf(name)
 		if err != nil {
-			return usageError{err}
+			return nil, usageError{err}
 		}
-		if srv.URL != "" {
-			h := http.Header{}
-			for k, v := range srv.Headers {
-				h.Set(k, v)
+		proxies[name], params[name] = px, mcpproxy.NewParamHeaders()
+	}
+	return func(ctx context.Context, client mcpproxy.Conn) error {
+		var ups []mcpproxy.Upstream
+		defer func() {
+			for _, u := range ups {
+				u.Conn.Close()
 			}
-			ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewHTTPConn(srv.URL, nil, h, nil)})
-			continue
+		}()
+		for _, name := range names {
+			conn, err := serverConn(s, name, servers[name], params[name])
+			if err != nil {
+				return err
+			}
+			ups = append(ups, mcpproxy.Upstream{Proxy: proxies[name], Conn: conn})
 		}
-		c := exec.Command(srv.Command[0], srv.Command[1:]...)
-		c.Stderr = s.err
-		c.WaitDelay = 5 * time.Second
-		c.Env = os.Environ()
-		for k, v := range srv.Env {
-			c.Env = append(c.Env, k+"="+v)
-		}
-		in, err := c.StdinPipe()
-		if err != nil {
-			return err
-		}
-		out, err := c.StdoutPipe()
-		if err != nil {
-			return err
-		}
-		if err := c.Start(); err != nil {
-			return fmt.Errorf("starting the MCP server %s (%q): %w", name, srv.Command[0], err)
-		}
-		started = append(started, c)
-		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(out, in, 0, in.Close)})
-	}
-	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
-	err := mcpproxy.Aggregate(ctx, client, ups, flows)
-	for _, u := range ups {
-		u.Conn.Close()
-	}
-	return err
+		return mcpproxy.Aggregate(ctx, client, ups, flows)
+	}, nil
 }
 
 // parseHeaders reads --header flags, expanding ${VAR} in their values.
@@ -309,28 +345,21 @@ func parseHeaders(flags []string) (http.Header, error) {
 	return h, nil
 }
 
-// runMCPRemote proxies this process's stdin and stdout to the MCP server at url, until the client ends.
-func runMCPRemote(ctx context.Context, px *mcpproxy.Proxy, s streams, url string, header http.Header) error {
-	client := mcpproxy.NewStreamConn(s.in, s.out, 0, nil)
-	return px.Serve(ctx, client, mcpproxy.NewHTTPConn(url, nil, header, nil))
-}
-
-// serveMCP serves streamable HTTP at addr's /mcp, each client session proxied to the server at url, until
-// ctx ends or a signal comes.
-func serveMCP(ctx context.Context, px *mcpproxy.Proxy, addr, url string, header http.Header, logger *slog.Logger) error {
+// serveMCP serves streamable HTTP at addr's /mcp, each client session proxied by serve, until ctx ends or
+// a signal comes. params, when not nil, is the one server's registry of Mcp-Param-* bindings.
+func serveMCP(ctx context.Context, serve mcpproxy.SessionFunc, params *mcpproxy.ParamHeaders, addr string, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
 	mux := http.NewServeMux()
-	params := mcpproxy.NewParamHeaders() // one server: every session's connection learns and sends alike
-	mux.Handle("/mcp", mcpproxy.NewHandler(px, func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(url, nil, header, params) }, params))
+	mux.Handle("/mcp", mcpproxy.NewHandler(serve, params))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: defaultReadHeaderTimeout, IdleTimeout: defaultIdleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger.Info("warden mcp listening", "addr", "http://"+ln.Addr().String()+"/mcp", "upstream", url)
+	logger.Info("warden mcp listening", "addr", "http://"+ln.Addr().String()+"/mcp")
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -146,7 +146,6 @@ func TestMCPCommandErrors(t *testing.T) {
 		{desc: "the server's exit status is warden's", args: []string{"mcp", "--pins", "none", "--", "sh", "-c", "exit 3"}, wantCode: 3, wantErr: []string{"exited with status 3"}},
 		{desc: "a config that names servers takes no command", args: []string{"mcp", "--config", serversConfig, "--", "true"}, wantCode: 2, wantErr: []string{"names its servers (mcp.servers): give no command"}},
 		{desc: "an audit to stdout is refused before the servers are looked for", args: []string{"mcp", "--config", stdoutAudit}, wantCode: 1, wantErr: []string{"stdout is the MCP client's channel"}},
-		{desc: "listening needs a URL", args: []string{"mcp", "--listen", "127.0.0.1:0", "--", "true"}, wantCode: 2, wantErr: []string{"--listen serves a remote server"}},
 		{desc: "a command and a URL at once is a usage error", args: []string{"mcp", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, wantCode: 2, wantErr: []string{"not both"}},
 		{desc: "a URL that is not http is a usage error", args: []string{"mcp", "--url", "ftp://x/mcp"}, wantCode: 2, wantErr: []string{"not an http:// or https:// URL"}},
 		{desc: "a header without a colon is a usage error", args: []string{"mcp", "--pins", "none", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization"}, wantCode: 2, wantErr: []string{"want 'Name: value'"}},
@@ -184,19 +183,40 @@ func TestParseHeaders(t *testing.T) {
 	}
 }
 
-// warden mcp --listen serves streamable HTTP: an official SDK client reaches a remote server through it by
-// URL, and a signal stops it cleanly.
+// warden mcp --listen serves streamable HTTP: an official SDK client reaches, by URL, a remote server, a
+// stdio server started for its session, or the config's servers behind one; a signal stops it cleanly.
 func TestMCPCommandListens(t *testing.T) {
 	t.Parallel()
 	remote := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testMCPServer() }, nil))
 	t.Cleanup(remote.Close)
+	servers := filepath.Join(t.TempDir(), "servers.yaml")
+	if err := os.WriteFile(servers, []byte("version: 1\nguardrails:\n  tool_call: [{use: commands}]\nmcp:\n  servers:\n    shell: {url: '"+remote.URL+"'}\n    local: {command: [env, "+mcpServerEnv+"=1, "+os.Args[0]+"]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		desc string
+		args []string
+		tool string
+	}{
+		{"a remote server", []string{"--name", "shell", "--url", remote.URL}, "run_command"},
+		{"a stdio server for each session", []string{"--name", "shell", "--", "env", mcpServerEnv + "=1", os.Args[0]}, "run_command"},
+		{"the config's servers behind one", []string{"--config", servers}, "shell__run_command"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			listenAndCall(t, tc.args, tc.tool)
+		})
+	}
+}
+
+func listenAndCall(t *testing.T, serverArgs []string, tool string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	warden := exec.Command(os.Args[0], "mcp", "--name", "shell", "--pins", "none", "--listen", addr, "--url", remote.URL)
+	warden := exec.Command(os.Args[0], append([]string{"mcp", "--pins", "none", "--listen", addr}, serverArgs...)...)
 	warden.Env = append(os.Environ(), asWardenEnv+"=1")
 	var stderr strings.Builder
 	warden.Stderr = &stderr
@@ -228,7 +248,7 @@ func TestMCPCommandListens(t *testing.T) {
 		{"go test ./...", "ran: go test ./...", false},
 		{"rm -rf ~", "Guardrail denied: tool 'mcp__shell__run_command'", true},
 	} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": tc.command}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"command": tc.command}})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.command, err)
 		}
