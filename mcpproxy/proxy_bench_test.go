@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -187,5 +191,49 @@ func BenchmarkIdleSession(b *testing.B) {
 	b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/float64(b.N), "goroutines/session")
 	for _, c := range closers {
 		c.Close()
+	}
+}
+
+// BenchmarkToolCallHTTP is BenchmarkToolCall over streamable HTTP on loopback: the official Go SDK's
+// client calling the SDK's HTTP server directly, through a bare httputil.ReverseProxy (the floor for any
+// HTTP proxy: a hop on loopback), and through Warden's Handler and its connection to the server, with the
+// embedded defaults.
+func BenchmarkToolCallHTTP(b *testing.B) {
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, nil))
+	defer upstream.Close()
+	upURL, _ := url.Parse(upstream.URL)
+	bare := httptest.NewServer(&httputil.ReverseProxy{FlushInterval: -1, Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(upURL) }})
+	defer bare.Close()
+	targets := append([]target{{name: "bare-proxy"}}, benchTargets(b)...)
+	for _, tc := range targets {
+		b.Run(tc.name, func(b *testing.B) {
+			endpoint := upstream.URL
+			if tc.name == "bare-proxy" {
+				endpoint = bare.URL
+			}
+			if tc.through != nil {
+				params := mcpproxy.NewParamHeaders()
+				warden := httptest.NewServer(mcpproxy.NewHandler(tc.through.To(func() mcpproxy.Conn {
+					return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, params)
+				}), params))
+				defer warden.Close()
+				endpoint = warden.URL
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			params := &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "go test ./pkg/parse/..."}}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, params)
+				if err != nil || res.IsError {
+					b.Fatalf("CallTool: %v %v", res, err)
+				}
+			}
+		})
 	}
 }
