@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/mcpproxy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,15 +30,7 @@ func mathServer() *mcp.Server {
 // aggregated connects an SDK client to an aggregate of sdkServer as "files" and mathServer as "math".
 func aggregated(t *testing.T, version string) *mcp.ClientSession {
 	t.Helper()
-	p, err := config.Parse("test.yaml", []byte(testConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, _ := testEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	var ups []mcpproxy.Upstream
@@ -142,16 +133,7 @@ func aggregateSession(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*pe
 // aggregateRecorded is aggregateSession with the engine's records.
 func aggregateRecorded(t *testing.T, flows mcpproxy.Flows) (*peer, map[string]*peer, *recorded) {
 	t.Helper()
-	rec := &recorded{}
-	p, err := config.Parse("test.yaml", []byte(testConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := p.Build(context.Background(), config.Options{Recorder: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, rec := testEngine(t)
 	servers := map[string]*peer{}
 	var ups []mcpproxy.Upstream
 	for _, name := range []string{"files", "db"} {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/agentwarden/warden/mcpproxy"
 )
@@ -15,15 +14,7 @@ import (
 // proxyWith is newProxy's engine behind a proxy configured by alter.
 func proxyWith(t *testing.T, alter func(*mcpproxy.Config)) *mcpproxy.Proxy {
 	t.Helper()
-	p, err := config.Parse("test.yaml", []byte(testConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, _ := testEngine(t)
 	cfg := mcpproxy.Config{Server: "files", Engine: l.Engine}
 	alter(&cfg)
 	px, err := mcpproxy.New(cfg)
@@ -201,12 +192,7 @@ func TestFilePins(t *testing.T) {
 
 func TestPinChangeSetting(t *testing.T) {
 	t.Parallel()
-	p, _ := config.Parse("test.yaml", []byte(testConfig))
-	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, _ := testEngine(t)
 	if _, err := mcpproxy.New(mcpproxy.Config{Server: "a", Engine: l.Engine, OnPinChange: "ignore"}); err == nil || !strings.Contains(err.Error(), `"ignore" is not block or warn`) {
 		t.Errorf("err = %v", err)
 	}

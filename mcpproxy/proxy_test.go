@@ -97,7 +97,8 @@ func proxyOf(t testing.TB, l *config.Loaded) *mcpproxy.Proxy {
 	return px
 }
 
-func newProxy(t testing.TB) (*mcpproxy.Proxy, *recorded) {
+// testEngine builds testConfig's engine, recording into the returned recorder.
+func testEngine(t testing.TB) (*config.Loaded, *recorded) {
 	t.Helper()
 	rec := &recorded{}
 	p, err := config.Parse("test.yaml", []byte(testConfig))
@@ -109,6 +110,12 @@ func newProxy(t testing.TB) (*mcpproxy.Proxy, *recorded) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	return l, rec
+}
+
+func newProxy(t testing.TB) (*mcpproxy.Proxy, *recorded) {
+	t.Helper()
+	l, rec := testEngine(t)
 	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine})
 	if err != nil {
 		t.Fatal(err)
@@ -265,6 +272,24 @@ func resultText(m map[string]any) (string, bool) {
 
 const ping = `{"jsonrpc":"2.0","id":"sentinel","method":"ping"}`
 
+// reachedThenPing checks what the server received before the client's ping: the message under test
+// (holding forwarded) when it reaches the server, and nothing otherwise.
+func reachedThenPing(t *testing.T, server *peer, reaches bool, forwarded string) {
+	t.Helper()
+	got := server.next()
+	if reaches {
+		raw, _ := json.Marshal(got)
+		if got["id"] == "sentinel" || !strings.Contains(string(raw), forwarded) {
+			t.Errorf("the server received %s, want the message under test, holding %s", raw, forwarded)
+			return
+		}
+		got = server.next()
+	}
+	if got["id"] != "sentinel" {
+		t.Errorf("the server received %v; want the ping next", got)
+	}
+}
+
 // What the client sends: each row is one message, what the client gets back (if anything) and whether the
 // server sees it. After each, a ping shows what the server saw next.
 func TestClientMessages(t *testing.T) {
@@ -331,17 +356,7 @@ func TestClientMessages(t *testing.T) {
 				}
 			}
 			client.send(ping)
-			got := server.next()
-			if tc.reaches {
-				raw, _ := json.Marshal(got)
-				if !strings.Contains(string(raw), tc.forwarded) {
-					t.Errorf("the server received %s, want it to hold %s", raw, tc.forwarded)
-				}
-				got = server.next()
-			}
-			if got["id"] != "sentinel" {
-				t.Errorf("the server received %v; want the ping next", got)
-			}
+			reachedThenPing(t, server, tc.reaches, tc.forwarded)
 		})
 	}
 }
@@ -644,15 +659,7 @@ func TestToolListing(t *testing.T) {
 // With ShowDenied, a tool the policy denies by name is listed; its calls are denied all the same.
 func TestToolListingShowDenied(t *testing.T) {
 	t.Parallel()
-	p, err := config.Parse("test.yaml", []byte(testConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := p.Build(context.Background(), config.Options{Recorder: &recorded{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, _ := testEngine(t)
 	px, err := mcpproxy.New(mcpproxy.Config{Server: "files", Engine: l.Engine, ShowDenied: true})
 	if err != nil {
 		t.Fatal(err)
@@ -701,16 +708,7 @@ func TestRequestsJudgedAsTools(t *testing.T) {
 				}
 			}
 			client.send(ping)
-			got := server.next()
-			if !tc.denied {
-				if got["id"] == "sentinel" {
-					t.Fatalf("the request did not reach the server")
-				}
-				got = server.next()
-			}
-			if got["id"] != "sentinel" {
-				t.Errorf("the server received %v; want the ping next", got)
-			}
+			reachedThenPing(t, server, !tc.denied, "")
 		})
 	}
 }
