@@ -46,7 +46,7 @@ func Aggregate(ctx context.Context, client Conn, upstreams []Upstream, flows Flo
 	if len(upstreams) == 0 {
 		return errors.New("mcpproxy: no servers to aggregate")
 	}
-	a := &aggregate{client: client, flows: flows, servers: map[string]*member{}, owner: map[idKey]forwarded{},
+	a := &aggregate{client: client, flows: flows, nonce: newSessionID()[len("mcp-"):], servers: map[string]*member{}, owner: map[idKey]forwarded{},
 		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, internal: map[idKey]chan *Message{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -79,7 +79,10 @@ func Aggregate(ctx context.Context, client Conn, upstreams []Upstream, flows Flo
 
 // aggregate is one client session over several servers.
 type aggregate struct {
-	client  Conn
+	client Conn
+	// nonce makes the ids of the aggregate's own requests ones no client picks by chance or on purpose:
+	// an answer to one of them must not be taken for a client's, nor a client's for one of them.
+	nonce   string
 	flows   Flows
 	taints  taints
 	servers map[string]*member
@@ -336,7 +339,7 @@ func (a *aggregate) fanOut(ctx context.Context, msg *Message, merge func(json.Ra
 	ask := func(m *member, params json.RawMessage) chan *Message {
 		a.mu.Lock()
 		a.next++
-		id := json.RawMessage(fmt.Sprintf(`"warden-%d"`, a.next))
+		id := json.RawMessage(fmt.Sprintf(`"warden-%s-%d"`, a.nonce, a.next))
 		ch := make(chan *Message, 1)
 		a.internal[idKey(id)] = ch
 		a.mu.Unlock()
@@ -534,7 +537,7 @@ func (a *aggregate) fromMember(m *member, b []byte) error {
 		// The servers' request ids may collide: the client sees one of the aggregate's own.
 		a.mu.Lock()
 		a.next++
-		id := json.RawMessage(fmt.Sprintf(`"%s-%d"`, m.name, a.next))
+		id := json.RawMessage(fmt.Sprintf(`"%s-%s-%d"`, m.name, a.nonce, a.next))
 		a.fromServer[idKey(id)] = serverRequest{m: m, id: msg.ID}
 		a.mu.Unlock()
 		a.toClient(withID(msg, id))

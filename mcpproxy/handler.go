@@ -212,6 +212,11 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	answers := make(chan []byte, 16)
 	s.mu.Lock()
+	if _, open := s.waiting[idKey(m.ID)]; open {
+		s.mu.Unlock()
+		writeRPCError(w, http.StatusBadRequest, m.ID, CodeInvalidRequest, "a request with this id is still open")
+		return
+	}
 	s.waiting[idKey(m.ID)], s.latest = answers, answers
 	s.mu.Unlock()
 	defer func() {

@@ -185,3 +185,37 @@ func TestParamHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A second request under an id still open in the session is refused, and the first still gets its answer.
+func TestHandlerRefusesAnOpenID(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(string(body), `"initialize"`) {
+			w.Header().Set("Mcp-Session-Id", "u")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"u","version":"1"}}}`)
+			return
+		}
+		<-release
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"first"}]}}`)
+	}))
+	t.Cleanup(upstream.Close)
+	warden := httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }), nil))
+	t.Cleanup(warden.Close)
+	resp, _ := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, nil)
+	h := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id")}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{}}}`
+	first := make(chan string, 1)
+	go func() { _, body := do(t, http.MethodPost, warden.URL, call, h); first <- body }()
+	time.Sleep(100 * time.Millisecond) // the first is open
+	if resp, body := do(t, http.MethodPost, warden.URL, call, h); resp.StatusCode != 400 || !strings.Contains(body, "still open") {
+		t.Errorf("the second request under id 1: %d %s", resp.StatusCode, body)
+	}
+	close(release)
+	if body := <-first; !strings.Contains(body, "first") {
+		t.Errorf("the first request's answer: %s", body)
+	}
+}
