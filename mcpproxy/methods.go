@@ -62,6 +62,7 @@ var (
 		"notifications/tools/list_changed",
 		"notifications/prompts/list_changed",
 		"notifications/elicitation/complete",
+		"notifications/subscriptions/acknowledged", // 2026-07-28: a subscriptions/listen stream's first message
 	)
 )
 

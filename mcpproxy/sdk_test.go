@@ -177,3 +177,47 @@ func TestOfficialGoSDK(t *testing.T) {
 		}
 	}
 }
+
+// A client that wants to hear of tool changes opens subscriptions/listen in the 2026-07-28 generation
+// (and reads the session's stream before it): through the proxy it connects, and a server's change of its
+// tools reaches it.
+func TestListChangedReachesTheClient(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			server := sdkServer()
+			sr, sw := io.Pipe()
+			ur, uw := io.Pipe()
+			go server.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
+			cr, cw := io.Pipe()
+			pr, pw := io.Pipe()
+			go px.Serve(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), mcpproxy.NewStreamConn(ur, sw, 0, sw.Close))
+			changed := make(chan struct{}, 1)
+			client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, &mcp.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}})
+			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatalf("connecting with a list-changed handler: %v", err)
+			}
+			defer cs.Close()
+			mcp.AddTool(server, &mcp.Tool{Name: "late", Description: "Added later."},
+				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+					return &mcp.CallToolResult{}, nil, nil
+				})
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				t.Fatal("the tools/list_changed notification did not reach the client")
+			}
+		})
+	}
+}
