@@ -171,13 +171,8 @@ func (c *HTTPConn) read(resp *http.Response, m *Message) {
 	}
 }
 
-// deliver hands a message to the reader, learning the negotiated version from an initialize answer.
+// deliver hands a message to the reader.
 func (c *HTTPConn) deliver(msg []byte) {
-	if v := negotiatedVersion(msg); v != "" {
-		c.mu.Lock()
-		c.version = v
-		c.mu.Unlock()
-	}
 	select {
 	case c.incoming <- msg:
 	case <-c.ctx.Done():
@@ -185,11 +180,20 @@ func (c *HTTPConn) deliver(msg []byte) {
 }
 
 // deliverFor delivers a message read in answer to m, learning the tools' header bindings from a
-// tools/list answer.
+// tools/list answer and the negotiated version from an initialize answer.
 func (c *HTTPConn) deliverFor(msg []byte, m *Message) {
-	if m != nil && m.Method == "tools/list" {
+	switch {
+	case m == nil:
+	case m.Method == "tools/list":
 		if r, err := Parse(msg); err == nil && r.Kind == Response && r.Result != nil && string(r.ID) == string(m.ID) {
 			c.params.learn(r.Result)
+		}
+	case m.Method == "initialize":
+		// The version the session speaks, sent on every request after.
+		if v := negotiatedVersion(msg); v != "" {
+			c.mu.Lock()
+			c.version = v
+			c.mu.Unlock()
 		}
 	}
 	c.deliver(msg)

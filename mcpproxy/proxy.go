@@ -240,7 +240,9 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	if !ok {
 		return
 	}
-	p.progress = progressToken(m.Params)
+	if s.p.cfg.RequestTimeout > 0 {
+		p.progress = progressToken(m.Params)
+	}
 	s.mu.Lock()
 	s.fromClient[idKey(m.ID)] = p
 	if d := s.p.cfg.RequestTimeout; d > 0 {
