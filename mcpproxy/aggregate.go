@@ -47,7 +47,8 @@ func Aggregate(ctx context.Context, client Conn, upstreams []Upstream, flows Flo
 		return errors.New("mcpproxy: no servers to aggregate")
 	}
 	a := &aggregate{client: client, flows: flows, nonce: newSessionID()[len("mcp-"):], servers: map[string]*member{}, owner: map[idKey]forwarded{},
-		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, internal: map[idKey]chan *Message{}}
+		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, internal: map[idKey]chan *Message{},
+		fanouts: map[idKey][]forwardedAs{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -95,6 +96,7 @@ type aggregate struct {
 	fromServer map[idKey]serverRequest
 	uris       map[string]*member
 	internal   map[idKey]chan *Message // answers to the aggregate's own requests (fan-outs)
+	fanouts    map[idKey][]forwardedAs // a client request fanned out: each server and the id it got
 	next       int
 }
 
@@ -102,6 +104,12 @@ type aggregate struct {
 type forwarded struct {
 	m      *member
 	method string
+}
+
+// forwardedAs is a client request as one server got it, under an id of the aggregate's.
+type forwardedAs struct {
+	m  *member
+	id json.RawMessage
 }
 
 type serverRequest struct {
@@ -192,9 +200,14 @@ func (a *aggregate) notification(msg *Message) {
 		json.Unmarshal(msg.Params, &p)
 		a.mu.Lock()
 		f, ok := a.owner[idKey(p.RequestID)]
+		spread := a.fanouts[idKey(p.RequestID)]
 		a.mu.Unlock()
 		if ok {
 			f.m.send(msg.Raw)
+		}
+		for _, sent := range spread {
+			params, _ := json.Marshal(map[string]any{"requestId": sent.id})
+			sent.m.send(encodeRequest(nil, "notifications/cancelled", params))
 		}
 		return
 	}
@@ -221,6 +234,12 @@ func (a *aggregate) request(ctx context.Context, msg *Message) {
 		a.fanOut(ctx, msg, a.mergeList("resourceTemplates"))
 	case "logging/setLevel":
 		a.fanOut(ctx, msg, func(json.RawMessage, []answer) (any, error) { return struct{}{}, nil })
+	case "subscriptions/listen":
+		// Every server's notifications reach the client while the listen is open; it ends when the
+		// servers end theirs, or when the client cancels it.
+		a.fanOut(ctx, msg, func(json.RawMessage, []answer) (any, error) {
+			return map[string]any{"resultType": "complete", "_meta": map[string]any{}}, nil
+		})
 	case "tools/call", "prompts/get":
 		a.byName(ctx, msg, "name")
 	case "completion/complete":
@@ -342,10 +361,16 @@ func (a *aggregate) fanOut(ctx context.Context, msg *Message, merge func(json.Ra
 		id := json.RawMessage(fmt.Sprintf(`"warden-%s-%d"`, a.nonce, a.next))
 		ch := make(chan *Message, 1)
 		a.internal[idKey(id)] = ch
+		a.fanouts[idKey(msg.ID)] = append(a.fanouts[idKey(msg.ID)], forwardedAs{m, id})
 		a.mu.Unlock()
 		m.send(encodeRequest(id, msg.Method, params))
 		return ch
 	}
+	defer func() {
+		a.mu.Lock()
+		delete(a.fanouts, idKey(msg.ID))
+		a.mu.Unlock()
+	}()
 	waits := make([]chan *Message, len(a.order))
 	for i, m := range a.order {
 		waits[i] = ask(m, msg.Params)

@@ -3,6 +3,7 @@ package mcpproxy_test
 import (
 	"context"
 	"io"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -242,4 +243,61 @@ func TestCrossServerFlowsAreRecorded(t *testing.T) {
 		}
 	}
 	t.Errorf("no record of the denied crossing among %d records", len(rec.snapshot()))
+}
+
+// Behind one client served over HTTP, a client that listens for changes (subscriptions/listen in
+// 2026-07-28; the session's stream before it) hears of a tool a server adds, and the listen survives the
+// calls made meanwhile.
+func TestAggregateListChanged(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			l, _ := testEngine(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			files := sdkServer()
+			serve := func(ctx context.Context, client mcpproxy.Conn) error {
+				var ups []mcpproxy.Upstream
+				for name, srv := range map[string]*mcp.Server{"files": files, "math": mathServer()} {
+					px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine})
+					if err != nil {
+						return err
+					}
+					sr, sw := io.Pipe()
+					ur, uw := io.Pipe()
+					go srv.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
+					ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
+				}
+				return mcpproxy.Aggregate(ctx, client, ups, mcpproxy.Flows{})
+			}
+			warden := httptest.NewServer(mcpproxy.NewHandler(serve, nil))
+			t.Cleanup(warden.Close)
+			changed := make(chan struct{}, 1)
+			client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, &mcp.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}})
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: warden.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatalf("connecting: %v", err)
+			}
+			defer cs.Close()
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "math__add", Arguments: map[string]any{"A": 1, "B": 2}}); err != nil {
+				t.Fatal(err)
+			}
+			mcp.AddTool(files, &mcp.Tool{Name: "late", Description: "Added later."},
+				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+					return &mcp.CallToolResult{}, nil, nil
+				})
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				t.Fatal("the tools/list_changed notification did not reach the client")
+			}
+		})
+	}
 }

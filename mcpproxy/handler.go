@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -60,7 +61,8 @@ type httpSession struct {
 	mu      sync.Mutex
 	waiting map[idKey]chan []byte // an open request's POST, by id: its answer and the messages before it
 	stream  chan []byte           // the GET stream, when the client has one open
-	latest  chan []byte           // the most recent open request's POST, for the server's messages
+	listen  chan []byte           // an open subscriptions/listen POST (2026-07-28), the stateless stream
+	open    []chan []byte         // the open requests' POSTs, oldest first, for the server's messages
 }
 
 var _ Conn = (*httpSession)(nil)
@@ -75,7 +77,8 @@ func (s *httpSession) ReadMessage() ([]byte, error) {
 }
 
 // WriteMessage routes a message for the client: an answer to the POST that asked, anything else (the
-// server's requests and notifications) to the GET stream, or else to the most recent open POST.
+// server's requests and notifications) to the GET stream, or else to an open subscriptions/listen, or
+// else to the most recent open POST.
 func (s *httpSession) WriteMessage(msg []byte) error {
 	m, err := Parse(msg)
 	if err != nil {
@@ -88,8 +91,10 @@ func (s *httpSession) WriteMessage(msg []byte) error {
 		delete(s.waiting, idKey(m.ID))
 	} else if s.stream != nil {
 		to = s.stream
-	} else {
-		to = s.latest
+	} else if s.listen != nil {
+		to = s.listen
+	} else if n := len(s.open); n > 0 {
+		to = s.open[n-1]
 	}
 	s.mu.Unlock()
 	if to == nil {
@@ -217,13 +222,18 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, m.ID, CodeInvalidRequest, "a request with this id is still open")
 		return
 	}
-	s.waiting[idKey(m.ID)], s.latest = answers, answers
+	s.waiting[idKey(m.ID)] = answers
+	s.open = append(s.open, answers)
+	if m.Method == "subscriptions/listen" {
+		s.listen = answers
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		delete(s.waiting, idKey(m.ID))
-		if s.latest == answers {
-			s.latest = nil
+		s.open = slices.DeleteFunc(s.open, func(c chan []byte) bool { return c == answers })
+		if s.listen == answers {
+			s.listen = nil
 		}
 		s.mu.Unlock()
 	}()

@@ -245,7 +245,7 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	}
 	s.mu.Lock()
 	s.fromClient[idKey(m.ID)] = p
-	if d := s.p.cfg.RequestTimeout; d > 0 {
+	if d := s.p.cfg.RequestTimeout; d > 0 && m.Method != "subscriptions/listen" { // a listen lasts as long as the session
 		id := m.ID
 		p.timer = time.AfterFunc(d, func() { s.timedOut(id, d) })
 	}
