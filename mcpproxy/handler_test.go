@@ -219,3 +219,30 @@ func TestHandlerRefusesAnOpenID(t *testing.T) {
 		t.Errorf("the first request's answer: %s", body)
 	}
 }
+
+// A stateless client may call a tool it never listed: Warden reads the server's listing itself first, so
+// that the call carries the Mcp-Param-* headers the server requires.
+func TestParamHeadersWithoutAListing(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	server := func(*http.Request) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "ops", Version: "1.0.0"}, nil)
+		s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"region": map[string]any{"type": "string", "x-mcp-header": "Region"}}}},
+			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deployed"}}}, nil
+			})
+		return s
+	}
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(upstream.Close)
+	params := mcpproxy.NewParamHeaders()
+	warden := httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, params) }), params))
+	t.Cleanup(warden.Close)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"eu"},` + meta + `}}`
+	resp, got := do(t, http.MethodPost, warden.URL, body, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "deploy", "MCP-Protocol-Version": "2026-07-28", "Mcp-Param-Region": "eu"})
+	if resp.StatusCode != 200 || !strings.Contains(got, "deployed") {
+		t.Errorf("a call before any listing: %d %s", resp.StatusCode, got)
+	}
+}

@@ -94,6 +94,9 @@ func (c *HTTPConn) WriteMessage(msg []byte) error {
 
 // post sends one message and reads what the server answers.
 func (c *HTTPConn) post(m *Message) {
+	if m.Method == "tools/call" {
+		c.learnBindings(m)
+	}
 	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(m.Raw))
 	if err != nil {
 		c.fault(m, err.Error())
@@ -139,6 +142,95 @@ func (c *HTTPConn) post(m *Message) {
 	if m.Kind == Request && m.Method == "initialize" {
 		c.openStream()
 	}
+}
+
+// learnBindings reads the server's tool listing before a 2026-07-28 tools/call of a tool whose header
+// arguments are not known yet (a stateless client need not list before it calls): the call's headers are
+// derived from them. The listing is Warden's own request, with the call's _meta; its answer is learned
+// from, never delivered.
+func (c *HTTPConn) learnBindings(call *Message) {
+	version := metaVersion(call)
+	if version == "" {
+		c.mu.Lock()
+		version = c.version
+		c.mu.Unlock()
+	}
+	if version < "2026-07-28" {
+		return
+	}
+	if _, known := c.params.bindings(nameOf(call)); known {
+		return
+	}
+	var p struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(call.Params, &p)
+	cursor := ""
+	for page := 0; page < maxPages; page++ {
+		params := map[string]any{}
+		if len(p.Meta) > 0 {
+			params["_meta"] = p.Meta
+		}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, _ := json.Marshal(params)
+		list, _ := Parse(encodeRequest(json.RawMessage(fmt.Sprintf(`"warden-bindings-%d"`, page)), "tools/list", raw))
+		result := c.ask(list)
+		if result == nil {
+			return
+		}
+		c.params.learn(result)
+		var next struct {
+			Cursor string `json:"nextCursor"`
+		}
+		if json.Unmarshal(result, &next); next.Cursor == "" {
+			return
+		}
+		cursor = next.Cursor
+	}
+}
+
+// ask POSTs one of Warden's own requests and gives the result of its answer, nil when there is none.
+func (c *HTTPConn) ask(m *Message) json.RawMessage {
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(m.Raw))
+	if err != nil {
+		return nil
+	}
+	c.setHeaders(req, m)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil
+	}
+	var body []byte
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mediaType {
+	case "application/json":
+		body, _ = io.ReadAll(io.LimitReader(resp.Body, int64(c.max)))
+	case "text/event-stream":
+		r := sse.NewReader(resp.Body)
+		r.SetMaxEventSize(c.max)
+		for body == nil {
+			ev, err := r.Next()
+			if err != nil {
+				return nil
+			}
+			if a, err := Parse([]byte(ev.Data)); err == nil && a.Kind == Response && string(a.ID) == string(m.ID) {
+				body = []byte(ev.Data)
+			}
+		}
+	}
+	a, err := Parse(body)
+	if err != nil || a.Kind != Response || a.Result == nil {
+		return nil
+	}
+	return a.Result
 }
 
 // read delivers the messages of a response body: one JSON message, or an SSE stream's.
