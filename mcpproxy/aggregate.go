@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
@@ -432,101 +431,6 @@ func (a *aggregate) fanOut(ctx context.Context, msg *Message, merge func(json.Ra
 		return
 	}
 	a.toClient(b)
-}
-
-// mergeInitialize answers initialize (or server/discover) for the servers together: the protocol
-// version they agree on (the first's), the union of their capabilities, Warden as the server.
-func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
-	out := map[string]any{}
-	caps := map[string]json.RawMessage{}
-	var instructions []string
-	for _, an := range answers {
-		var r map[string]json.RawMessage
-		if err := json.Unmarshal(an.result, &r); err != nil {
-			return nil, fmt.Errorf("server %s's initialize answer: %w", an.m.name, err)
-		}
-		for k, v := range r {
-			if _, ok := out[k]; !ok && k != "capabilities" && k != "serverInfo" && k != "instructions" {
-				out[k] = v // resultType, _meta …: the first server's
-			}
-		}
-		// The versions the client may speak are those every server speaks: the lowest answered, and
-		// the common ones a discovery lists.
-		var version string
-		if json.Unmarshal(r["protocolVersion"], &version) == nil && version != "" {
-			if cur, ok := out["protocolVersion"].(string); !ok || version < cur {
-				out["protocolVersion"] = version
-			}
-		}
-		var supported []string
-		if json.Unmarshal(r["supportedVersions"], &supported) == nil && r["supportedVersions"] != nil {
-			if cur, ok := out["supportedVersions"].([]string); ok {
-				supported = slices.DeleteFunc(supported, func(v string) bool { return !slices.Contains(cur, v) })
-			}
-			out["supportedVersions"] = supported
-		}
-		var c map[string]json.RawMessage
-		json.Unmarshal(r["capabilities"], &c)
-		for k, v := range c {
-			if _, ok := caps[k]; !ok {
-				caps[k] = v
-			}
-		}
-		var s string
-		if json.Unmarshal(r["instructions"], &s) == nil && s != "" {
-			instructions = append(instructions, an.m.name+": "+s)
-		}
-	}
-	out["capabilities"] = caps
-	out["serverInfo"] = map[string]string{"name": "warden", "version": "aggregated"}
-	if len(instructions) > 0 {
-		out["instructions"] = strings.Join(instructions, "\n\n")
-	}
-	return out, nil
-}
-
-// mergeList merges the servers' listings of key (tools, prompts: named NAME__X; resources: as they are,
-// each remembered as its server's), every page of each.
-func (a *aggregate) mergeList(key string) func(json.RawMessage, []answer) (any, error) {
-	return func(_ json.RawMessage, answers []answer) (any, error) {
-		var items []json.RawMessage
-		for _, an := range answers {
-			obj, err := jsonobj.Parse(an.result)
-			if err != nil {
-				continue
-			}
-			raw, _ := obj.Get(key)
-			entries, _ := jsonobj.SplitArray(orArray(raw))
-			for _, e := range entries {
-				item, err := jsonobj.Parse(e)
-				if err != nil {
-					continue
-				}
-				switch key {
-				case "tools", "prompts":
-					name, _ := jsonobj.DecodeString(mustGet(item, "name"))
-					full := an.m.name + "__" + name
-					if key == "tools" && len(full) > maxToolName {
-						an.m.px.log.Warn("mcp: left out a tool whose aggregated name is longer than 64 characters", "tool", name)
-						continue
-					}
-					b, _ := json.Marshal(full)
-					item.Set("name", b)
-					e, _ = item.MarshalJSON()
-				case "resources":
-					uri, _ := jsonobj.DecodeString(mustGet(item, "uri"))
-					a.mu.Lock()
-					a.uris[uri] = an.m
-					a.mu.Unlock()
-				}
-				items = append(items, e)
-			}
-		}
-		if items == nil {
-			items = []json.RawMessage{}
-		}
-		return map[string]any{key: items}, nil
-	}
 }
 
 // fromMember routes what a server's proxy session sends the client.
