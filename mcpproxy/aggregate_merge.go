@@ -55,7 +55,17 @@ func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
 		}
 	}
 	out["capabilities"] = caps
-	out["serverInfo"] = map[string]string{"name": "warden", "version": "aggregated"}
+	warden := map[string]string{"name": "warden", "version": "aggregated"}
+	out["serverInfo"] = warden
+	if raw, ok := out["_meta"].(json.RawMessage); ok {
+		// A discovery names its server in _meta: the server the client sees is Warden there too.
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(raw, &meta) == nil {
+			b, _ := json.Marshal(warden)
+			meta["io.modelcontextprotocol/serverInfo"] = b
+			out["_meta"] = meta
+		}
+	}
 	if len(instructions) > 0 {
 		out["instructions"] = strings.Join(instructions, "\n\n")
 	}

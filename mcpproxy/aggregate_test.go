@@ -67,6 +67,9 @@ func TestAggregate(t *testing.T) {
 			t.Parallel()
 			cs := aggregated(t, version)
 			ctx := context.Background()
+			if info := cs.InitializeResult(); info == nil || info.ServerInfo == nil || info.ServerInfo.Name != "warden" {
+				t.Errorf("the client sees server %+v, want warden", info)
+			}
 			tools, err := cs.ListTools(ctx, nil)
 			if err != nil {
 				t.Fatal(err)
