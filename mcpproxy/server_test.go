@@ -2,6 +2,7 @@ package mcpproxy_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -223,5 +224,32 @@ func TestServerRequestsOfTheClient(t *testing.T) {
 				t.Errorf("client got %v; the request must not reach it", got)
 			}
 		})
+	}
+}
+
+// A server that floods the client with notifications holds nothing up and loses nothing: each passes
+// through in order, written as it comes, and the answer after them arrives.
+func TestServerFlood(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	client, server, _ := session(t, px)
+	client.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`)
+	server.next()
+	const flood = 5000
+	go func() {
+		for i := range flood {
+			server.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":` + strconv.Itoa(i) + `}}`)
+		}
+		server.send(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}`)
+	}()
+	for i := range flood {
+		m := client.next()
+		params, _ := m["params"].(map[string]any)
+		if m["method"] != "notifications/progress" || params["progress"] != float64(i) {
+			t.Fatalf("notification %d: %v", i, m)
+		}
+	}
+	if text, _ := resultText(client.next()); text != "done" {
+		t.Errorf("the answer after the flood: %q", text)
 	}
 }
