@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,18 +65,35 @@ func TestMCPCommandWithTheTypeScriptSDK(t *testing.T) {
 		// notes is what reading file:///work/notes.md gives: the TypeScript server's note carries an
 		// instruction to the model; the Go server has no such resource.
 		notes string
+		// listen, when set, is --listen and its address: the client reaches warden over HTTP.
+		listen []string
 	}{
-		{"TypeScript client, TypeScript server", []string{"node", filepath.Join(dir, "server.mjs")}, "Guardrail withheld"},
-		{"TypeScript client, Go server", []string{"env", mcpServerEnv + "=1", os.Args[0]}, "error"},
+		{"TypeScript client, TypeScript server", []string{"node", filepath.Join(dir, "server.mjs")}, "Guardrail withheld", nil},
+		{"TypeScript client, Go server", []string{"env", mcpServerEnv + "=1", os.Args[0]}, "error", nil},
+		{"TypeScript client over HTTP, TypeScript server", []string{"node", filepath.Join(dir, "server.mjs")}, "Guardrail withheld", []string{"--listen", freeAddr(t)}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			args := append([]string{filepath.Join(dir, "client.mjs"), os.Args[0], "mcp", "--config", exampleMCPConfig(t), "--name", "shell", "--pins", filepath.Join(t.TempDir(), "pins.json"), "--"}, tc.server...)
-			cmd := exec.CommandContext(ctx, "node", args...)
+			wardenArgs := append([]string{"mcp", "--config", exampleMCPConfig(t), "--name", "shell", "--pins", filepath.Join(t.TempDir(), "pins.json")}, tc.listen...)
+			wardenArgs = append(append(wardenArgs, "--"), tc.server...)
+			target := append([]string{os.Args[0]}, wardenArgs...)
+			var stderr lockedBuffer // warden's and the client's processes write to it at once
+			if len(tc.listen) > 0 {
+				// warden mcp --listen serves HTTP: the client reaches it by URL.
+				w := exec.CommandContext(ctx, os.Args[0], wardenArgs...)
+				w.Env = append(os.Environ(), asWardenEnv+"=1")
+				w.Stderr = &stderr
+				if err := w.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { w.Process.Signal(syscall.SIGTERM); w.Wait() })
+				waitListening(t, ctx, "http://"+tc.listen[1]+"/healthz")
+				target = []string{"http://" + tc.listen[1] + "/mcp"}
+			}
+			cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, "client.mjs")}, target...)...)
 			cmd.Env = append(os.Environ(), asWardenEnv+"=1")
-			var stderr strings.Builder
 			cmd.Stderr = &stderr // warden's audit events and logs, and the servers'
 			stdout, err := cmd.Output()
 			if err != nil {
@@ -123,6 +144,51 @@ func TestMCPCommandWithTheTypeScriptSDK(t *testing.T) {
 				t.Errorf("ping %v, closed %v: the session should end cleanly", r.Ping, r.Closed)
 			}
 		})
+	}
+}
+
+// lockedBuffer is a strings.Builder several processes' output may be copied into at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// freeAddr is a loopback address no one listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// waitListening waits until url answers.
+func waitListening(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	for {
+		if resp, err := http.Get(url); err == nil {
+			resp.Body.Close()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never answered", url)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 

@@ -1,11 +1,16 @@
 // An MCP client written with the official TypeScript SDK: it starts the stdio server named by its
-// arguments (in cmd/warden's tests, `warden mcp -- …`), as Claude Desktop or an IDE would, makes the calls
-// the test names, and prints what it read as one JSON object. The test judges it; this script only reports.
+// arguments (in cmd/warden's tests, `warden mcp -- …`), as Claude Desktop or an IDE would, or reaches the
+// URL it is given over streamable HTTP (`warden mcp --listen`), makes the calls the test names, and prints
+// what it read as one JSON object. The test judges it; this script only reports.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
+// The server: a URL (streamable HTTP), or a command to start (stdio).
 const [command, ...args] = process.argv.slice(2);
-const transport = new StdioClientTransport({ command, args, env: process.env, stderr: "inherit" });
+const transport = /^https?:\/\//.test(command)
+  ? new StreamableHTTPClientTransport(new URL(command))
+  : new StdioClientTransport({ command, args, env: process.env, stderr: "inherit" });
 const client = new Client({ name: "ts-agent", version: "1.0.0" });
 const out = { calls: [], resources: [] };
 try {
