@@ -51,13 +51,16 @@ Every message is judged on the way, with the config's guardrails (the embedded d
                         never reaches the server and the client gets a tool result with isError and the
                         deny text, so that the model adapts
   tool results          the tool_result guardrails judge what the tool returned before the client sees it
-  resources/read,       their answers' text goes through the tool_result guardrails too
-  prompts/get
+  resources/read,       the tool_call guardrails judge the request as mcp__<NAME>__<method> (a file: URI
+  prompts/get,          as a path: reading ~/.ssh as a resource is a file read); the answers' text goes
+  completion/complete   through the tool_result guardrails
+  elicitation/create    a form asking the user for a secret is declined (secrets go through URL mode)
+  sampling/createMessage  the server's request: its text goes through the tool_result guardrails
   tools/list            tools a tool_call guardrail denies by name are left out (--show-denied keeps
                         them), and so are tools whose description the tool_result guardrails withhold
                         (their calls are then refused)
   other MCP methods     pass as they are (initialize, server/discover, other listings, ping, subscriptions,
-                        notifications, the server's sampling, elicitation and roots requests)
+                        notifications, the server's roots requests)
   anything else         refused with method-not-found (a notification is dropped), in both directions
 Batches, messages whose members repeat or differ only in case, answers to no open request and messages that
 are not JSON-RPC are refused; when the server fails, every open request gets an error, and a request it
@@ -68,13 +71,18 @@ warden/mcp-pins.json in the user's config directory, shared by every warden mcp)
 later differs (a rug pull) is left out and its calls refused (--on-change warn lists it and logs), until
 --repin accepts what the server lists now.
 
+Behind one client, a call to one server whose arguments carry a secret another server's answer carried
+is denied (mcp.secrets_across_servers, mcp.private in the config).
+
 NAME (default: COMMAND's file name without its extension, or the URL's host) is how policies tell this
-server's tools from another's. Audit events go where the config's audit section says, never to standard output, which is the
-client's. Warden ends when the client closes its input (after closing the server's) or when the server
-ends; its exit status is then the server's.`,
+server's tools from another's. Audit events go where the config's audit section says, never to standard
+output, which is the client's. Warden ends when the client closes its input (after closing the server's)
+or when the server ends; its exit status is then the server's. docs/mcp.md has the details.`,
 		Example: `  warden mcp -- npx -y @modelcontextprotocol/server-filesystem /work
   warden mcp --config warden.yaml --name github -- github-mcp-server stdio
   warden mcp --name github --url https://api.githubcopilot.com/mcp/ --header 'Authorization: Bearer ${GITHUB_TOKEN}'
+  warden mcp --config servers.yaml                  # the config's mcp.servers behind one client
+  warden mcp --listen 127.0.0.1:8788 --config servers.yaml
 
   # in an MCP client's config (Claude Desktop, Cursor, VS Code):
   #   "command": "warden", "args": ["mcp", "--name", "files", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/work"]`,
