@@ -101,6 +101,7 @@ type Commands struct {
 	classes  pathClasses
 	allowed  map[string]bool
 	kind     map[string]toolKind
+	code     codeTools
 	version  string
 	allowID  string // an allow's policy id
 }
@@ -161,6 +162,11 @@ type policyFile struct {
 		PathKeys    []string `yaml:"path_keys"`
 		Fetch       []string `yaml:"fetch"`
 		URLKeys     []string `yaml:"url_keys"`
+		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
+		// to the command line that runs code in it, the code its last argument.
+		CodeKeys     []string            `yaml:"code_keys"`
+		LanguageKeys []string            `yaml:"language_keys"`
+		Languages    map[string][]string `yaml:"languages"`
 	} `yaml:"tools"`
 }
 
@@ -261,6 +267,7 @@ func (c *Commands) Provision(context.Context) error {
 	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
 	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
+	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages}
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
@@ -281,6 +288,20 @@ func (c *Commands) Provision(context.Context) error {
 func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (warden.Decision, error) {
 	kind := c.kindOf(call.Call.Name)
 	args, ok := readArguments(call.Call.Arguments)
+	if ok && (kind == 0 || kind == toolShell) {
+		// Code in a language, however the tool is called: judged as the language's interpreter runs it.
+		if lines, isCode := c.code.commandLines(args, call.Call.Name, c.CommandKeys); isCode {
+			for _, line := range lines {
+				d := c.checkCommand(line)
+				// Code in no language named is read by every interpreter: a shell's failure to parse
+				// it says only that it is not shell.
+				if d.Action != warden.ActionAllow && !(len(lines) > 1 && d.FirstReason().Code == CodeUnparsable) {
+					return d, nil
+				}
+			}
+			return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}, nil
+		}
+	}
 	if kind == 0 {
 		// A tool of another name is a shell tool when its arguments carry a command under a command key:
 		// what runs a command line is known by what it is given, not only by what it is called.

@@ -1,0 +1,121 @@
+package commands
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/agentwarden/warden/internal/jsonobj"
+)
+
+// codeTools is what the policy knows of tools that run code in a language (default.yaml, tools): where the
+// code and its language are, and how each language's interpreter runs code.
+type codeTools struct {
+	keys, languageKeys []string
+	languages          map[string][]string
+}
+
+// commandLines gives the command lines that run a code tool's code, and whether the call is one: code
+// under a code key, or under a command key beside a language key. The language comes from a language key,
+// else from a word of the tool's name (run_js, execute_python); code in no known language is run, in the
+// lines given, by every interpreter the table knows, so that it is judged as whichever would run it.
+func (t codeTools) commandLines(args *jsonobj.Object, tool string, commandKeys []string) ([]string, bool) {
+	if len(t.languages) == 0 {
+		return nil, false
+	}
+	lang, hasLang := t.language(args)
+	code, found := firstString(args, t.keys)
+	if !found && hasLang {
+		code, found = firstString(args, commandKeys)
+	}
+	if !found {
+		return nil, false
+	}
+	if !hasLang {
+		lang = t.languageInName(tool)
+	}
+	if argv, ok := t.languages[strings.ToLower(lang)]; ok {
+		return []string{commandLine(argv, code)}, true
+	}
+	// No language known: every interpreter's reading, each once.
+	var lines []string
+	seen := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(t.languages)) {
+		argv := t.languages[name]
+		key := strings.Join(argv, " ")
+		if !seen[key] {
+			seen[key] = true
+			lines = append(lines, commandLine(argv, code))
+		}
+	}
+	return lines, true
+}
+
+// language is the value of a language key, when one holds a string.
+func (t codeTools) language(args *jsonobj.Object) (string, bool) {
+	s, ok := firstString(args, t.languageKeys)
+	s = strings.TrimSpace(s)
+	// An interpreter's path or version names its language: /usr/bin/python3.12 is python3.
+	if i := strings.LastIndexAny(s, "/\\"); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimSuffix(strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsDigit(r) || r == '.' }), ".exe")
+	if s == "python" || s == "python3" {
+		return "python", ok
+	}
+	return s, ok && s != ""
+}
+
+// languageInName finds a language's name among the words of a tool's name (run_js, executePython).
+func (t codeTools) languageInName(tool string) string {
+	var words []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			words = append(words, strings.ToLower(b.String()))
+			b.Reset()
+		}
+	}
+	var prev rune
+	for _, r := range tool {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	flush()
+	for i := len(words) - 1; i >= 0; i-- {
+		if _, ok := t.languages[words[i]]; ok {
+			return words[i]
+		}
+	}
+	return ""
+}
+
+// firstString is the string under the first of keys the arguments hold one under (in any case).
+func firstString(args *jsonobj.Object, keys []string) (string, bool) {
+	for _, v := range args.FoldMatches(keys) {
+		if s, ok := stringValue(v); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// commandLine quotes argv and code for the shell: the interpreter, its options, the code as one word.
+func commandLine(argv []string, code string) string {
+	var b strings.Builder
+	for _, a := range argv {
+		b.WriteString(a)
+		b.WriteByte(' ')
+	}
+	b.WriteString("'" + strings.ReplaceAll(code, "'", `'\''`) + "'")
+	return b.String()
+}
