@@ -29,10 +29,17 @@ const CodeHeaderMismatch = -32020
 type Handler struct {
 	serve  SessionFunc
 	params *ParamHeaders
+	// IdleTimeout ends a session no request has used for this long, as a client that went away without
+	// a DELETE leaves it (its server connection, its command, its goroutines). Zero means DefaultIdleTimeout.
+	// Set it before serving.
+	IdleTimeout time.Duration
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 }
+
+// DefaultIdleTimeout is how long a session may go unused before the Handler ends it.
+const DefaultIdleTimeout = 30 * time.Minute
 
 // SessionFunc proxies one client session until the client or the servers end it.
 type SessionFunc func(ctx context.Context, client Conn) error
@@ -59,6 +66,7 @@ type httpSession struct {
 	once     sync.Once
 
 	mu      sync.Mutex
+	used    time.Time             // when a request last used the session
 	waiting map[idKey]chan []byte // an open request's POST, by id: its answer and the messages before it
 	stream  chan []byte           // the GET stream, when the client has one open
 	listen  chan []byte           // an open subscriptions/listen POST (2026-07-28), the stateless stream
@@ -139,8 +147,36 @@ func (h *Handler) session(id string) *httpSession {
 		return nil
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.sessions[id]
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s != nil {
+		s.mu.Lock()
+		s.used = time.Now()
+		s.mu.Unlock()
+	}
+	return s
+}
+
+// sweep ends the sessions no request has used for IdleTimeout, unless a request or a stream is open in
+// them. It runs as a session starts, so that the sessions of clients gone for good do not pile up.
+func (h *Handler) sweep() {
+	idle := h.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	h.mu.Lock()
+	var stale []*httpSession
+	for _, s := range h.sessions {
+		s.mu.Lock()
+		if time.Since(s.used) > idle && len(s.open) == 0 && s.stream == nil {
+			stale = append(stale, s)
+		}
+		s.mu.Unlock()
+	}
+	h.mu.Unlock()
+	for _, s := range stale {
+		h.end(s)
+	}
 }
 
 // start opens a proxy session to the server; kept, it is found again by its id.
@@ -148,8 +184,9 @@ func (h *Handler) start(keep bool) *httpSession {
 	var b [16]byte
 	rand.Read(b[:])
 	s := &httpSession{id: hex.EncodeToString(b[:]), incoming: make(chan []byte, 16), done: make(chan struct{}),
-		waiting: map[idKey]chan []byte{}}
+		waiting: map[idKey]chan []byte{}, used: time.Now()}
 	if keep {
+		h.sweep()
 		h.mu.Lock()
 		h.sessions[s.id] = s
 		h.mu.Unlock()
@@ -159,6 +196,21 @@ func (h *Handler) start(keep bool) *httpSession {
 		h.end(s)
 	}()
 	return s
+}
+
+// Close ends every session: their server connections close (a remote server's session is deleted, a
+// command's input closed). Requests that arrive after it start new sessions.
+func (h *Handler) Close() error {
+	h.mu.Lock()
+	all := make([]*httpSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		h.end(s)
+	}
+	return nil
 }
 
 func (h *Handler) end(s *httpSession) {

@@ -246,3 +246,40 @@ func TestParamHeadersWithoutAListing(t *testing.T) {
 		t.Errorf("a call before any listing: %d %s", resp.StatusCode, got)
 	}
 }
+
+// A session its client left without a DELETE is ended once it has gone unused for the idle timeout,
+// when a new session starts; a session in use stays.
+func TestHandlerEndsIdleSessions(t *testing.T) {
+	t.Parallel()
+	px, _ := newProxy(t)
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, nil))
+	t.Cleanup(upstream.Close)
+	h := mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }), nil)
+	h.IdleTimeout = 200 * time.Millisecond
+	warden := httptest.NewServer(h)
+	t.Cleanup(warden.Close)
+	t.Cleanup(func() { h.Close() }) // first: the sessions' streams to the upstream end before it closes
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	open := func() string {
+		resp, _ := do(t, http.MethodPost, warden.URL, initialize, nil)
+		return resp.Header.Get("Mcp-Session-Id")
+	}
+	ping := func(session string) int {
+		resp, _ := do(t, http.MethodPost, warden.URL, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Mcp-Session-Id": session})
+		return resp.StatusCode
+	}
+	left, kept := open(), open()
+	for range 4 { // kept is used every 100 ms, left never
+		time.Sleep(100 * time.Millisecond)
+		if code := ping(kept); code != 200 {
+			t.Fatalf("the session in use: %d", code)
+		}
+	}
+	open() // a new session sweeps
+	if code := ping(left); code != 404 {
+		t.Errorf("the session left unused for longer than the idle timeout: %d, want 404", code)
+	}
+	if code := ping(kept); code != 200 {
+		t.Errorf("the session in use: %d, want 200", code)
+	}
+}

@@ -361,7 +361,9 @@ func serveMCP(ctx context.Context, serve mcpproxy.SessionFunc, params *mcpproxy.
 		return fmt.Errorf("--listen: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpproxy.NewHandler(serve, params))
+	handler := mcpproxy.NewHandler(serve, params)
+	defer handler.Close() // every session's server connection, and each command started for one
+	mux.Handle("/mcp", handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: defaultReadHeaderTimeout, IdleTimeout: defaultIdleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
