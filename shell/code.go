@@ -343,7 +343,38 @@ func (z *analyzer) executesCall(ci int, rest, prog string, via []string, depth i
 		z.line(ci, Word{Value: strings.Join(parts, " "), Literal: true}, prog, via, depth)
 		return
 	}
-	z.line(ci, Word{Value: lits[0], Literal: true}, prog, via, depth)
+	line := lits[0]
+	if openEnded(args) {
+		// "rm -rf " + home, 'rm -rf ' . $ENV{HOME}, "rm -rf %s" % d, f"rm -rf {d}": the line goes on with a
+		// value known only at run time, which may be any word.
+		line += ` "$WARDEN_RUNTIME_VALUE"`
+	}
+	z.line(ci, Word{Value: line, Literal: true}, prog, via, depth)
+}
+
+// openEnded says whether the first string literal of a call's arguments is completed at run time: joined
+// to another value (+, ., ..), formatted (%, .format, .replace), or an f-string with a {placeholder}.
+func openEnded(args string) bool {
+	i := strings.IndexAny(args, "'\"")
+	if i < 0 {
+		return false
+	}
+	fString := i > 0 && (args[i-1] == 'f' || args[i-1] == 'F')
+	q := args[i]
+	j := i + 1
+	for ; j < len(args) && args[j] != q; j++ {
+		if args[j] == '\\' {
+			j++
+		}
+	}
+	if j >= len(args) {
+		return false
+	}
+	if fString && strings.Contains(args[i+1:j], "{") {
+		return true
+	}
+	rest := strings.TrimLeft(args[j+1:], " \t\n")
+	return rest != "" && strings.ContainsRune("+.%", rune(rest[0]))
 }
 
 // callArguments returns the text of a call's arguments: from after the name to the parenthesis that
