@@ -14,9 +14,10 @@ import (
 // specification's elicitation chapter (revisions 2025-11-25 and 2026-07-28) says servers must not ask for
 // passwords, API keys, access tokens or payment credentials in form mode, which sends the answer through
 // the client and the model's context; URL mode keeps it between the user and the server's own page.
-var secretField = regexp.MustCompile(`(?i)\b(pass ?(word|wd|phrase|code)s?|passwd|secrets?|(api|access|private|secret|signing|encryption) ?keys?|` +
-	`((auth|access|bearer|refresh|session|api|personal ?access|github|slack|bot) ?)?tokens?|credentials?|ssn|social ?security( number)?|` +
-	`credit ?card|card ?(number|no)|cvv|cvc|security ?code|iban|one ?time ?(code|password)|otp|2fa|mfa|` +
+var secretField = regexp.MustCompile(`(?i)\b(pass ?(word|wd|phrase|code)s?|passwd|pin( code)?|secrets?|(api|access|private|secret|signing|encryption) ?keys?|` +
+	`((auth|access|bearer|refresh|session|api|personal ?access|github|slack|bot) ?)?tokens?|credentials?|(session )?cookies?|ssn|social ?security( number)?|` +
+	`credit ?card|card ?(number|no)|cvv|cvc|security ?code|iban|(bank )?account (number|no)|routing (number|no)|` +
+	`one ?time ?(code|password)|otp|2fa|mfa|(verification|auth|authentication|login|sms) code|` +
 	`seed ?phrase|mnemonic|recovery ?(phrase|codes?))\b`)
 
 // words spells a field's name as words, so that one pattern reads apiKey, api_key, API-Key and "API key"
