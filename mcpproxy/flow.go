@@ -79,7 +79,9 @@ var (
 	assignment = regexp.MustCompile(`(?i)[A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth(?:orization)?|session|cookie)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?([^\s"',;]{8,})`)
 	// longToken is a run of the characters keys and tokens are written in.
 	longToken = regexp.MustCompile(`[A-Za-z0-9_+/=.-]{20,}`)
-	uuid      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	// urlPassword is the password a URL carries in its user info: postgres://app:PASSWORD@db/app.
+	urlPassword = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s@/]{4,})@`)
+	uuid        = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	// privateValue is a value of a private server worth remembering: a run of 16 characters or more
 	// without spaces or quotes.
 	privateValue = regexp.MustCompile(`[^\s"'<>(),;]{16,}`)
@@ -93,15 +95,18 @@ func secretsIn(text string) []string {
 			out = append(out, text[m.Start:m.End])
 		}
 	}
-	for _, m := range assignment.FindAllStringSubmatch(text, -1) {
-		out = append(out, m[1])
+	for _, re := range []*regexp.Regexp{assignment, urlPassword} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1])
+		}
 	}
 	for _, tok := range longToken.FindAllString(text, -1) {
 		if randomLooking(tok) {
 			out = append(out, tok)
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // randomLooking says whether a token looks generated rather than written: three kinds of character
