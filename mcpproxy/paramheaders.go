@@ -37,12 +37,11 @@ const (
 	base64Close       = "?="
 )
 
-// schemaProperties is what of a JSON schema the registry reads.
-type schemaProperties struct {
-	Properties map[string]struct {
-		Header     json.RawMessage `json:"x-mcp-header"`
-		Properties json.RawMessage `json:"properties"`
-	} `json:"properties"`
+// schema is what of a JSON schema the registry reads: each property's x-mcp-header mark, and the
+// properties of an object property, at any depth.
+type schema struct {
+	Header     json.RawMessage   `json:"x-mcp-header"`
+	Properties map[string]schema `json:"properties"`
 }
 
 // learn reads the bindings of every tool of a tools/list result.
@@ -59,24 +58,20 @@ func (p *ParamHeaders) learn(result json.RawMessage) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, t := range r.Tools {
-		p.tools[t.Name] = collectBindings(t.InputSchema, nil, nil)
+		var sc schema // a tool whose schema does not read has no bindings; the others still do
+		json.Unmarshal(t.InputSchema, &sc)
+		p.tools[t.Name] = collectBindings(sc.Properties, nil, nil)
 	}
 }
 
-func collectBindings(schema json.RawMessage, prefix []string, out []paramBinding) []paramBinding {
-	var s schemaProperties
-	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
-		return out
-	}
-	for name, prop := range s.Properties {
+func collectBindings(props map[string]schema, prefix []string, out []paramBinding) []paramBinding {
+	for name, prop := range props {
 		path := append(append([]string(nil), prefix...), name)
 		var header string
 		if json.Unmarshal(prop.Header, &header) == nil && header != "" {
 			out = append(out, paramBinding{path: path, header: header})
 		}
-		if len(prop.Properties) > 0 {
-			out = collectBindings(json.RawMessage(`{"properties":`+string(prop.Properties)+`}`), path, out)
-		}
+		out = collectBindings(prop.Properties, path, out)
 	}
 	return out
 }

@@ -68,10 +68,7 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 	var tw *warden.TripwireError
 	switch {
 	case errors.As(err, &tw):
-		s.mu.Lock()
-		s.halted = tw
-		s.mu.Unlock()
-		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(tw)))
+		s.halt(m.ID, tw)
 		return nil, false
 	case err != nil:
 		// The engine fails closed inside a stage; an error here is the session's context ending.
@@ -91,6 +88,14 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 		return encodeRequest(m.ID, m.Method, rewritten), true
 	}
 	return m.Raw, true
+}
+
+// halt ends the session's requests: this one, answered with the halt, and every one after it.
+func (s *session) halt(id json.RawMessage, tw *warden.TripwireError) {
+	s.mu.Lock()
+	s.halted = tw
+	s.mu.Unlock()
+	s.toClient(encodeError(id, CodeHalted, "Warden halted this session: "+haltReason(tw)))
 }
 
 // toolError is a tools/call answer that reports a failure to the model: a tool result with isError.
@@ -256,10 +261,7 @@ func (s *session) authorizeRequest(ctx context.Context, m *Message) bool {
 	var tw *warden.TripwireError
 	switch {
 	case errors.As(err, &tw):
-		s.mu.Lock()
-		s.halted = tw
-		s.mu.Unlock()
-		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(tw)))
+		s.halt(m.ID, tw)
 		return false
 	case err != nil:
 		s.toClient(encodeError(m.ID, CodeDenied, "Guardrail could not check "+m.Method+": "+err.Error()))
