@@ -295,26 +295,6 @@ func TestUnmappedToolsNameTheirPolicy(t *testing.T) {
 	}
 }
 
-func TestCanonicalJSON(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ desc, in, want string }{
-		{"members are sorted and white space dropped", `{ "b": 1, "a": [true, null] }`, `{"a":[true,null],"b":1}`},
-		{"numbers print as ECMAScript does", `[1.0, 2.50, 1e21, 1e-7, 100, -0.5, 123456789012]`, `[1,2.5,1e+21,1e-7,100,-0.5,123456789012]`},
-		{"strings escape only what JSON requires", `["€<>&", "a\u0001b", "\n\t\"\\"]`, "[\"€<>&\",\"a\\u0001b\",\"\\n\\t\\\"\\\\\"]"},
-		{"names sort by UTF-16 code units", `{"€": 1, "z": 2, "😀": 3, "a": 4}`, `{"a":4,"z":2,"€":1,"😀":3}`},
-		{"nested objects are sorted too", `{"x": {"d": 1, "c": {"b": 2, "a": 1}}}`, `{"x":{"c":{"a":1,"b":2},"d":1}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			t.Parallel()
-			got, err := oap.Canonical([]byte(tt.in))
-			if err != nil || string(got) != tt.want {
-				t.Errorf("got %s (%v)\nwant %s", got, err, tt.want)
-			}
-		})
-	}
-}
-
 func TestPassportValidation(t *testing.T) {
 	t.Parallel()
 	minimal := []byte(`{"spec_version": "oap/1.0", "status": "active", "capabilities": [{"id": "system.command.execute"}], "limits": {}}`)

@@ -1,19 +1,17 @@
 package oap
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
+
+	"github.com/agentwarden/warden/internal/jcs"
 )
 
 // SpecVersion is the only passport version this evaluator reads.
@@ -151,111 +149,6 @@ func Digest(data []byte) (string, error) {
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
-// Canonical returns a JSON document in the JSON Canonicalization Scheme (RFC 8785): no insignificant
-// white space, object members sorted by their names' UTF-16 code units, numbers as ECMAScript prints
-// them, strings with only the escapes JSON requires.
-func Canonical(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := writeCanonical(&b, v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-func writeCanonical(b *bytes.Buffer, v any) error {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case json.Number:
-		f, err := x.Float64()
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return fmt.Errorf("number %s cannot be canonicalized", x)
-		}
-		b.WriteString(esNumber(f))
-	case string:
-		writeString(b, x)
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeCanonical(b, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(a, c string) int { return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(c))) })
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, k)
-			b.WriteByte(':')
-			if err := writeCanonical(b, x[k]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	}
-	return nil
-}
-
-// esNumber prints a number as ECMAScript's Number.prototype.toString does.
-func esNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-6 && abs < 1e21 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // 1e+21, 1.5e-07
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := exp[0]
-	exp = strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + string(sign) + exp
-}
-
-func writeString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-}
+// Canonical returns a JSON document in the JSON Canonicalization Scheme (RFC 8785); see internal/jcs. A
+// document that is not I-JSON (a member named twice, data after it) is an error.
+func Canonical(data []byte) ([]byte, error) { return jcs.Canonical(data) }
