@@ -18,13 +18,17 @@ const (
 	ActionModify
 	// ActionRetry sends feedback to the model and asks for a new answer (stream self-correction).
 	ActionRetry
+	// ActionAsk holds a tool call until a person approves it: the call does not run now. With approvals
+	// configured (Spec.Approvals) the engine resolves it: a call a person approved passes once, one a
+	// person denied is rejected, any other is filed as a pending approval request (Outcome.Approval).
+	ActionAsk
 	// ActionReject withholds the subject and tells the model why, so it can adapt; the run goes on.
 	ActionReject
 	// ActionHalt is a tripwire: the run ends with a *TripwireError.
 	ActionHalt
 )
 
-var actionNames = [...]string{ActionUnset: "unset", ActionAllow: "allow", ActionModify: "modify", ActionRetry: "retry", ActionReject: "reject", ActionHalt: "halt"}
+var actionNames = [...]string{ActionUnset: "unset", ActionAllow: "allow", ActionModify: "modify", ActionRetry: "retry", ActionAsk: "ask", ActionReject: "reject", ActionHalt: "halt"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -44,11 +48,11 @@ func (a *Action) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown action %q (want allow, modify, retry, reject or halt)", b)
+	return fmt.Errorf("unknown action %q (want allow, modify, retry, ask, reject or halt)", b)
 }
 
-// Blocks reports whether the action stops the subject from going through as it was (reject or halt).
-func (a Action) Blocks() bool { return a == ActionReject || a == ActionHalt }
+// Blocks reports whether the action stops the subject from going through as it was (ask, reject or halt).
+func (a Action) Blocks() bool { return a == ActionAsk || a == ActionReject || a == ActionHalt }
 
 // Reason explains a decision. Code is a namespaced label (oap.* where the Open Agent Passport defines one,
 // warden.* for Warden's own); Message is for the model or the operator.
@@ -92,6 +96,12 @@ func Reject(code, message string) Decision {
 // Halt returns a tripwire decision: the run ends.
 func Halt(code, message string) Decision {
 	return Decision{Action: ActionHalt, Reasons: []Reason{{Code: code, Message: message}}}
+}
+
+// Ask returns a decision that holds a tool call until a person approves it; the message says why it needs
+// approval, for the person deciding and for the model.
+func Ask(code, message string) Decision {
+	return Decision{Action: ActionAsk, Reasons: []Reason{{Code: code, Message: message}}}
 }
 
 // Retry returns a decision that asks the model to try again; feedback, the first reason's message, is

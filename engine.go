@@ -30,6 +30,12 @@ type Spec struct {
 	Stream     []Entry
 	// Recorder receives every stage's evaluations; nil records nothing beyond what callers are returned.
 	Recorder Recorder
+	// Approvals resolves the tool-call stage's ask decisions. Without it a call a guardrail asks about is
+	// rejected (warden.approval_unavailable): nothing waits for a person no one can reach.
+	Approvals Approvals
+	// PolicyVersion names the configuration the guardrails came from (a digest of it, say). An approval is
+	// bound to it, so that one given under a policy lapses when the policy changes.
+	PolicyVersion string
 }
 
 // Engine runs a fixed set of guardrails. It is immutable after NewEngine and safe for concurrent use; one
@@ -44,13 +50,15 @@ type Engine struct {
 	output        []bound[OutputCheck]
 	stream        []bound[PartCheck]
 	recorder      Recorder
+	approvals     Approvals
+	policy        string
 }
 
 // NewEngine checks a Spec and prepares it. Every problem is reported, joined: a nil guardrail, one that does
 // not implement its stage's interface, a missing or repeated name, an option that does not apply to the
 // stage, an invalid tool pattern.
 func NewEngine(spec Spec) (*Engine, error) {
-	e := &Engine{recorder: spec.Recorder}
+	e := &Engine{recorder: spec.Recorder, approvals: spec.Approvals, policy: spec.PolicyVersion}
 	var errs []error
 	var input []bound[InputCheck]
 	input, errs = bind[InputCheck](StageInput, spec.Input, errs, func(g any, to *stageGuardrail) (ok bool) {
@@ -144,8 +152,12 @@ type Outcome[T any] struct {
 	// Decision is the stage's effective decision: allow, modify (Replacement is Value), or the decision of
 	// the guardrail that rejected, asked to retry or halted.
 	Decision Decision
-	// Message is the text the model sees in place of a rejected subject; empty otherwise.
+	// Message is the text the model sees in place of a rejected subject, or of a tool call that waits for
+	// approval; empty otherwise.
 	Message string
+	// Approval is the approval request of a tool call a guardrail asked about: pending (Decision.Action is
+	// ActionAsk), granted (the call passes, this once) or denied (rejected). Nil when nothing asked.
+	Approval *Approval
 	// Evaluations has one entry per configured guardrail of the stage, in definition order.
 	Evaluations []Evaluation
 }
@@ -268,6 +280,11 @@ func (e *Engine) CheckResponse(ctx context.Context, c ResponseCheck) (Outcome[Re
 // before; the first reject or halt ends the stage. A reject is not an error: the tool must not run, and
 // Outcome.Message is the tool result the model sees instead. A call whose arguments are incomplete is
 // rejected before any guardrail runs. A halt returns a *TripwireError.
+//
+// An ask does not end the stage: a later guardrail may still reject or halt. When the stage ends on an ask,
+// Spec.Approvals resolves it (see ActionAsk): the outcome allows a call a person approved, once; rejects one
+// they denied; and otherwise asks, with Outcome.Approval the pending request and Outcome.Message what the
+// model reads while the call waits.
 func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[ToolCall], error) {
 	var start time.Duration
 	if c.Time.IsZero() {
@@ -287,6 +304,9 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCallCheck) (Outcome[To
 		func(c ToolCallCheck) ToolCall { return c.Call },
 		func(c ToolCallCheck, v ToolCall) ToolCallCheck { c.Call = v; return c },
 		func(out Outcome[ToolCall], c ToolCallCheck) Outcome[ToolCall] {
+			if out.Decision.Action == ActionAsk {
+				return e.resolveAsk(ctx, c, out)
+			}
 			out.Message = DenyMessage(c.Call.Name, out.Decision)
 			return out
 		})
@@ -387,15 +407,16 @@ func safeHoldback(h StreamHoldback, pending string) (n int) {
 }
 
 // checkStage runs one stage's chain on a subject and builds its outcome: get and set reach the subject's
-// value inside its check, and rejected, when set, says what the model sees in place of a rejected subject.
+// value inside its check, and held, when set, finishes the outcome of a subject the stage rejected or asked
+// about (what the model sees in its place), before the stage is recorded.
 func checkStage[C, T any](e *Engine, ctx context.Context, s Stage, list []bound[C], c C, run RunInfo, tool string, start time.Duration,
-	get func(C) T, set func(C, T) C, rejected func(Outcome[T], C) Outcome[T]) (Outcome[T], error) {
+	get func(C) T, set func(C, T) C, held func(Outcome[T], C) Outcome[T]) (Outcome[T], error) {
 	final, d, evs, decisive := runChain(ctx, list, c, tool, start, func(c C, r any) C { return set(c, r.(T)) })
 	out := Outcome[T]{Stage: s, Value: get(final), Decision: d, Evaluations: evs}
-	if d.Action == ActionReject && rejected != nil {
-		out = rejected(out, c)
+	if held != nil && (d.Action == ActionReject || d.Action == ActionAsk) {
+		out = held(out, c)
 	}
-	record(e, ctx, s, run, d, evs, c)
+	record(e, ctx, s, run, out.Decision, evs, c)
 	return out, haltError(s, d, evs, decisive)
 }
 

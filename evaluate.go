@@ -255,15 +255,16 @@ func matchTool(patterns []string, tool string) bool {
 }
 
 // runChain runs guardrails in definition order, each on the subject as modified by the ones before it; the
-// first reject, retry or halt ends the chain and the rest are recorded as not reached. It returns the final
-// subject, the stage's effective decision, one evaluation per guardrail and the index of the decisive one
-// (-1 when none blocked).
+// first reject, retry or halt ends the chain and the rest are recorded as not reached. An ask does not end
+// it (a later guardrail may still reject), but the first ask is the stage's decision when nothing blocks.
+// It returns the final subject, the stage's effective decision, one evaluation per guardrail and the index
+// of the decisive one (-1 when none blocked).
 //
 // now is a clock reading taken just before the call.
 func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, now time.Duration, apply func(C, any) C) (C, Decision, []Evaluation, int) {
 	evs := make([]Evaluation, len(list))
 	final := Decision{Action: ActionAllow}
-	decisive := -1
+	decisive, asked := -1, -1
 	done := ctx.Done()
 	for i := range list {
 		if decisive >= 0 {
@@ -279,7 +280,14 @@ func runChain[C any](ctx context.Context, list []bound[C], c C, tool string, now
 		case ActionReject, ActionHalt, ActionRetry:
 			final = ev.Decision
 			decisive = i
+		case ActionAsk:
+			if asked < 0 {
+				asked = i
+			}
 		}
+	}
+	if decisive < 0 && asked >= 0 {
+		final = evs[asked].Decision
 	}
 	return c, final, evs, decisive
 }

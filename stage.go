@@ -51,6 +51,8 @@ func (s Stage) accepts(a Action) bool {
 		return true
 	case ActionReject:
 		return s == StageToolCall || s == StageToolResult
+	case ActionAsk:
+		return s == StageToolCall
 	case ActionRetry:
 		return s == StageResponse || s == StageStream
 	}
@@ -67,12 +69,31 @@ type RunInfo struct {
 	RunID    string
 	// UserID is the end user the agent acts for. It is not written to audit events.
 	UserID string
+	// Credential identifies the credential the caller presented (the gateway puts a digest of the API key
+	// here, never the key), so that a run without a named user still belongs to someone.
+	Credential string
 	// IsSubagent is true when a subagent, not the lead agent, makes the call.
 	IsSubagent bool
 	// Scope is the task the agent was given, as declared by the caller.
 	Scope string
 	// Attributes carries further attribution (roles, tenant, …) for policies that use it.
 	Attributes map[string]string
+}
+
+// Principal names who a run acts for, for what binds to a person: approvals, budgets, rate limits. It is
+// the end user when one is named, else the credential, else the agent, each with its kind as a prefix
+// ("user:", "key:", "agent:") so that a user and a key of the same name stay apart; empty when the run
+// names none of them.
+func (r RunInfo) Principal() string {
+	switch {
+	case r.UserID != "":
+		return "user:" + r.UserID
+	case r.Credential != "":
+		return "key:" + r.Credential
+	case r.AgentID != "":
+		return "agent:" + r.AgentID
+	}
+	return ""
 }
 
 // InputCheck is the subject of the input stage: the new input of a run.
