@@ -51,7 +51,8 @@ type Rule struct {
 	Name string `yaml:"name" json:"name"`
 	// When is a boolean CEL expression, e.g. tool.name == "bash" && args.command.contains("curl").
 	When string `yaml:"when" json:"when"`
-	// Action is reject (default), halt or allow (stops checking the later rules).
+	// Action is reject (default), halt, allow (stops checking the later rules) or ask (the call waits for a
+	// person's approval; the later rules are still checked, and a reject or halt among them wins).
 	Action string `yaml:"action" json:"action"`
 	// Code and Message are the decision's reason (Code required unless action is allow).
 	Code    string `yaml:"code" json:"code"`
@@ -106,8 +107,10 @@ func (r *Rules) Provision(context.Context) error {
 			rule.action = warden.ActionHalt
 		case "allow":
 			rule.action = warden.ActionAllow
+		case "ask":
+			rule.action = warden.ActionAsk
 		default:
-			errs = append(errs, fmt.Sprintf("%s: action: unknown %q (want reject, halt or allow)", where, rule.Action))
+			errs = append(errs, fmt.Sprintf("%s: action: unknown %q (want reject, halt, allow or ask)", where, rule.Action))
 		}
 		if rule.Code == "" && rule.action != warden.ActionAllow {
 			errs = append(errs, where+": code: required")
@@ -153,9 +156,12 @@ func (r *Rules) Provision(context.Context) error {
 	return nil
 }
 
-// CheckToolCall evaluates the rules in order; the first that holds decides.
+// CheckToolCall evaluates the rules in order; the first that holds decides, except that an ask goes on to
+// the later rules: a reject or halt among them wins; an allow, or no other match whatever the default,
+// leaves the ask standing.
 func (r *Rules) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
 	vars := &activation{c: &c}
+	var asked *warden.Decision
 	for i, prg := range r.programs {
 		rule := &r.Rules[i]
 		out, _, err := prg.ContextEval(ctx, vars)
@@ -173,10 +179,25 @@ func (r *Rules) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (ward
 			msg := rule.Message
 			if msg == "" {
 				msg = "denied by rule " + rule.Name
+				if rule.action == warden.ActionAsk {
+					msg = "rule " + rule.Name + " asks for a person's approval"
+				}
 			}
 			d.Reasons = []warden.Reason{{Code: rule.Code, Message: msg}}
 		}
+		switch {
+		case rule.action == warden.ActionAsk:
+			if asked == nil {
+				asked = &d
+			}
+			continue
+		case asked != nil && rule.action == warden.ActionAllow:
+			return *asked, nil
+		}
 		return d, nil
+	}
+	if asked != nil { // a rule written for the call outranks the default for calls no rule names
+		return *asked, nil
 	}
 	return r.deflt, nil
 }

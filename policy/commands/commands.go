@@ -445,20 +445,37 @@ func (c *Commands) decide(s *subject) warden.Decision {
 		play = make([]bool, len(c.rules))
 	}
 	c.programs.inPlay(c.rules, s.a, play)
+	var asked *Rule // the first ask rule that matched: a later reject or halt still wins over it
 	for i := range c.rules {
 		r := &c.rules[i]
 		if c.programs.named[i] && !play[i] {
 			continue // it names programs and the line runs none of them
 		}
 		if r.matches(s, &c.classes) {
-			msg := r.Message
-			if msg == "" {
-				msg = "blocked by command policy rule " + r.ID
+			if r.action == warden.ActionAsk {
+				if asked == nil {
+					asked = r
+				}
+				continue
 			}
-			return warden.Decision{Action: r.action, Reasons: []warden.Reason{{Code: r.Code, Message: msg}}, PolicyID: "commands/" + r.ID}
+			return r.decision()
 		}
 	}
+	if asked != nil {
+		return asked.decision()
+	}
 	return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}
+}
+
+func (r *Rule) decision() warden.Decision {
+	msg := r.Message
+	if msg == "" {
+		msg = "blocked by command policy rule " + r.ID
+		if r.action == warden.ActionAsk {
+			msg = "command policy rule " + r.ID + " asks for a person's approval"
+		}
+	}
+	return warden.Decision{Action: r.action, Reasons: []warden.Reason{{Code: r.Code, Message: msg}}, PolicyID: "commands/" + r.ID}
 }
 
 func (c *Commands) deny(code, msg, id string) warden.Decision {

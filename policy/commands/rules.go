@@ -58,7 +58,9 @@ type Rule struct {
 	Classes []string `yaml:"classes" json:"classes"`
 	// Data are path classes of which one file whose content a sends effect carries must be in one.
 	Data []string `yaml:"data" json:"data"`
-	// Action is reject (default: the model is told and adapts) or halt (the run ends).
+	// Action is reject (default: the model is told and adapts), halt (the run ends) or ask (the call waits
+	// for a person's approval). An ask rule does not end the checking: a later reject or halt rule that
+	// matches the same line still wins.
 	Action string `yaml:"action" json:"action"`
 	// Code and Message are the decision's reason. Code is required.
 	Code    string `yaml:"code" json:"code"`
@@ -164,8 +166,10 @@ func (r *Rule) validate(classes *pathClasses) error {
 		r.action = warden.ActionReject
 	case "halt":
 		r.action = warden.ActionHalt
+	case "ask":
+		r.action = warden.ActionAsk
 	default:
-		errs = append(errs, fmt.Sprintf("action: unknown %q (want reject or halt)", r.Action))
+		errs = append(errs, fmt.Sprintf("action: unknown %q (want reject, halt or ask)", r.Action))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("rule %q: %s", r.ID, strings.Join(errs, "; "))
