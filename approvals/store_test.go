@@ -13,10 +13,10 @@ import (
 )
 
 // stores returns one fresh store of each kind; each test gets its own.
-func stores(t *testing.T) map[string]func(t *testing.T) approvals.Store {
-	return map[string]func(t *testing.T) approvals.Store{
-		"memory": func(t *testing.T) approvals.Store { return approvals.NewMemory() },
-		"sqlite": func(t *testing.T) approvals.Store {
+func stores() map[string]func(t testing.TB) approvals.Store {
+	return map[string]func(t testing.TB) approvals.Store{
+		"memory": func(testing.TB) approvals.Store { return approvals.NewMemory() },
+		"sqlite": func(t testing.TB) approvals.Store {
 			s, err := approvals.OpenSQLite(filepath.Join(t.TempDir(), "data", "approvals.db"))
 			if err != nil {
 				t.Fatal(err)
@@ -24,7 +24,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) approvals.Store {
 			t.Cleanup(func() { s.Close() })
 			return s
 		},
-		"redis": func(t *testing.T) approvals.Store {
+		"redis": func(t testing.TB) approvals.Store {
 			_, c := redistest.Start(t)
 			s, err := approvals.NewRedis(c, "test:approvals:")
 			if err != nil {
@@ -111,7 +111,7 @@ func TestStores(t *testing.T) {
 		{"an unknown request cannot be decided", []step{
 			{decide: "apr_nope", verdict: approve("alice"), wantErr: approvals.ErrNotFound}}},
 	}
-	for kind, open := range stores(t) {
+	for kind, open := range stores() {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			for _, tt := range tests {
@@ -172,7 +172,7 @@ func TestStores(t *testing.T) {
 func TestStoresKeepRecordsExactly(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for kind, open := range stores(t) {
+	for kind, open := range stores() {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
@@ -202,7 +202,7 @@ func TestStoresKeepRecordsExactly(t *testing.T) {
 func TestStoresListNewestFirst(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for kind, open := range stores(t) {
+	for kind, open := range stores() {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
@@ -256,7 +256,7 @@ func ids(rs []approvals.Record) string {
 func TestStoresGrantAnApprovalOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for kind, open := range stores(t) {
+	for kind, open := range stores() {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
