@@ -27,7 +27,7 @@ type Event struct {
 	// V is the event format version.
 	V    int       `json:"v"`
 	Time time.Time `json:"time"`
-	// Kind is "evaluation".
+	// Kind is "evaluation", or "approval" for a request filed or decided (Action ask, approve or deny).
 	Kind  string `json:"kind"`
 	Stage string `json:"stage"`
 	// Guardrail is the configured name, Module the module ID it came from.
@@ -57,6 +57,10 @@ type Event struct {
 	IsSubagent bool   `json:"is_subagent,omitempty"`
 	ToolName   string `json:"tool_name,omitempty"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// ApprovalID names the approval request of an approval event.
+	ApprovalID string `json:"approval_id,omitempty"`
+	// Approver is who decided, in an approval event.
+	Approver string `json:"approver,omitempty"`
 }
 
 // Sink stores audit events. Write receives the events of one stage's evaluation of one subject, in

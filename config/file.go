@@ -23,6 +23,62 @@ type File struct {
 	// MCP names the MCP servers `warden mcp` puts behind one client; absent means the one server its
 	// command line names.
 	MCP *MCP `yaml:"mcp"`
+	// Approvals lets a person approve the tool calls a guardrail asks about (action: ask); absent, such
+	// calls are rejected (warden.approval_unavailable).
+	Approvals *Approvals `yaml:"approvals"`
+}
+
+// Approvals configures human approval (docs/approval.md).
+type Approvals struct {
+	// Store is sqlite (default: a file in data_dir, kept across restarts), redis (shared by gateway
+	// replicas) or memory (forgotten when the process stops).
+	Store string `yaml:"store"`
+	// DataDir holds the SQLite file and the generated key. Default $XDG_STATE_HOME/warden, else
+	// ~/.local/state/warden.
+	DataDir string `yaml:"data_dir"`
+	// TTL is how long a request waits for a decision, and how long a decision then stands. Default 1h.
+	TTL warden.Duration `yaml:"ttl"`
+	// OnAsk is what a surface does with a call that waits for approval: wait (default) holds the answer
+	// until a person decides or wait_timeout passes, then runs the call or denies it; deny answers at once,
+	// telling the model the call awaits approval under an id, and the identical call passes once approved.
+	OnAsk string `yaml:"on_ask"`
+	// WaitTimeout bounds a wait; a call not decided by then is denied. Default 60s.
+	WaitTimeout warden.Duration `yaml:"wait_timeout"`
+	// Key protects approval state handed to clients (HMAC-SHA256): at least 32 bytes, written as hex or
+	// base64; write ${WARDEN_APPROVALS_KEY}. Default: a key generated once in data_dir.
+	Key string `yaml:"key"`
+	// Redis is the server of the redis store. Its prefix defaults to "warden:approvals:".
+	Redis RedisServer `yaml:"redis"`
+	// Webhook is told of each new request.
+	Webhook *ApprovalWebhook `yaml:"webhook"`
+	// Admin serves the approvals page and the API that `warden approvals` uses.
+	Admin *Admin `yaml:"admin"`
+}
+
+// ApprovalWebhook posts each new approval request to a URL.
+type ApprovalWebhook struct {
+	// URL receives a POST per new request. Required.
+	URL string `yaml:"url"`
+	// Format is json (default: the request's id, tool, principal, reason and page link; never the
+	// arguments) or slack (an incoming-webhook message).
+	Format string `yaml:"format"`
+	// Headers are sent with each POST ("Authorization: Bearer ${HOOK_TOKEN}").
+	Headers map[string]string `yaml:"headers"`
+	// Timeout bounds one POST. Default 5s.
+	Timeout warden.Duration `yaml:"timeout"`
+}
+
+// Admin configures the admin listener: the approvals page and its API.
+type Admin struct {
+	// Listen is the address; --admin wins. Default 127.0.0.1:8788.
+	Listen string `yaml:"listen"`
+	// URL is how people reach the listener (links in webhooks and MCP elicitations). Default
+	// http://LISTEN.
+	URL string `yaml:"url"`
+	// Tokens are bearer tokens by approver name, for the API and the CLI: write ${ALICE_TOKEN}.
+	Tokens map[string]string `yaml:"tokens"`
+	// Users are page logins (HTTP basic auth) by approver name, with their passwords: write ${ALICE_PASSWORD}.
+	Users map[string]string `yaml:"users"`
 }
 
 // MCP configures `warden mcp`.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/approvals"
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/ledger"
 	"github.com/redis/go-redis/v9"
@@ -37,6 +38,8 @@ func Default() []byte { return bytes.Clone(defaultConfig) }
 type Parsed struct {
 	Name string
 	File File
+	// version digests the guardrails section: approvals are bound to it.
+	version string
 	// pos holds the position of each guardrail entry, by stage, for module errors found at Build.
 	pos [][]entryPos
 }
@@ -62,8 +65,13 @@ type Loaded struct {
 	Parsed *Parsed
 	Engine *warden.Engine
 	// Ledger is the end-user violation ledger, nil when the config has none.
-	Ledger  ledger.Ledger
-	closers []io.Closer
+	Ledger ledger.Ledger
+	// Approvals resolves the engine's asks and takes people's decisions; nil when the config has no
+	// approvals section.
+	Approvals *approvals.Service
+	// ApprovalKey protects approval state handed to clients; set with Approvals.
+	ApprovalKey []byte
+	closers     []io.Closer
 }
 
 // Close releases every module and the audit sink, in reverse order of opening.
@@ -128,12 +136,17 @@ func Parse(name string, data []byte) (*Parsed, error) {
 		return nil, errs.err()
 	}
 	p.pos = entryPositions(root)
+	p.version = policyVersion(root)
 	p.check(root, errs)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
+
+// PolicyVersion digests the guardrails section as loaded (environment references expanded): approvals are
+// bound to it, so that one given under a policy lapses when the policy changes.
+func (p *Parsed) PolicyVersion() string { return p.version }
 
 // check applies the rules that need no module.
 func (p *Parsed) check(root *yaml.Node, errs *errorList) {
@@ -211,6 +224,9 @@ func (p *Parsed) check(root *yaml.Node, errs *errorList) {
 	if m := f.MCP; m != nil {
 		checkMCP(m, valueOf(root, "mcp"), errs)
 	}
+	if a := f.Approvals; a != nil {
+		checkApprovals(a, valueOf(root, "approvals"), errs)
+	}
 	switch f.Audit.Sink {
 	case "", "jsonl", "none":
 	default:
@@ -249,13 +265,24 @@ func (p *Parsed) Build(ctx context.Context, opts Options) (*Loaded, error) {
 			l.Close()
 			return nil, &Error{File: p.Name, Path: "audit.path", Msg: err.Error()}
 		}
-		spec.Recorder = rec
+		if rec != nil {
+			spec.Recorder = rec
+		}
 		if closer != nil {
 			l.closers = append(l.closers, closer)
 		}
 	}
+	auditRec, _ := spec.Recorder.(*audit.Recorder)
 	if opts.WrapRecorder != nil {
 		spec.Recorder = opts.WrapRecorder(spec.Recorder)
+	}
+	spec.PolicyVersion = p.version
+	if p.File.Approvals != nil {
+		if err := p.buildApprovals(l, auditRec); err != nil {
+			l.Close()
+			return nil, &Error{File: p.Name, Path: "approvals", Msg: err.Error()}
+		}
+		spec.Approvals = l.Approvals
 	}
 	engine, err := warden.NewEngine(spec)
 	if err != nil {
@@ -346,7 +373,7 @@ func closeModule(inst any) {
 	}
 }
 
-func openAudit(a Audit, opts Options) (warden.Recorder, io.Closer, error) {
+func openAudit(a Audit, opts Options) (*audit.Recorder, io.Closer, error) {
 	if a.Sink == "none" {
 		return nil, nil, nil
 	}
