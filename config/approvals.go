@@ -58,6 +58,10 @@ func checkApprovals(a *Approvals, node *yaml.Node, errs *errorList) {
 		line, col := at("wait_timeout")
 		errs.add(line, col, "approvals.wait_timeout", "", "must be positive")
 	}
+	if a.Store == "redis" && a.Key == "" {
+		line, col := at("store")
+		errs.add(line, col, "approvals.key", "", "the redis store needs a key every replica shares (write key: ${WARDEN_APPROVALS_KEY})")
+	}
 	if a.Key != "" {
 		if _, err := decodeKey(a.Key); err != nil {
 			line, col := at("key")
@@ -174,8 +178,7 @@ func (p *Parsed) buildApprovals(l *Loaded, auditRec *audit.Recorder) error {
 	a := p.File.Approvals
 	var store approvals.Store
 	var dir string
-	needDir := a.Store == "" || a.Store == "sqlite" || a.Key == ""
-	if needDir {
+	if a.Store == "" || a.Store == "sqlite" {
 		var err error
 		if dir, err = a.dataDir(); err != nil {
 			return err
@@ -230,10 +233,16 @@ func (p *Parsed) buildApprovals(l *Loaded, auditRec *audit.Recorder) error {
 	return nil
 }
 
-// approvalKey decodes the configured key, or reads (creating it once) the key file in dir.
+// approvalKey decodes the configured key; else it reads the key file in dir, creating it once; with no
+// dir (the memory store) the key lives as long as the process, as the store does.
 func approvalKey(configured, dir string) ([]byte, error) {
 	if configured != "" {
 		return decodeKey(configured)
+	}
+	if dir == "" {
+		b := make([]byte, minKeyBytes)
+		_, _ = rand.Read(b)
+		return b, nil
 	}
 	path := filepath.Join(dir, "approvals.key")
 	if b, err := os.ReadFile(path); err == nil {
@@ -241,17 +250,25 @@ func approvalKey(configured, dir string) ([]byte, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("key: %w", err)
 	}
+	// Written whole to a file of its own, then linked into place: a process starting beside this one
+	// either links first (and both use its key) or finds the whole key, never a half-written one.
 	b := make([]byte, minKeyBytes)
 	_, _ = rand.Read(b)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, os.ErrExist) { // another process made it first: use theirs
-		return approvalKey("", dir)
-	}
+	tmp, err := os.CreateTemp(dir, "approvals.key.*")
 	if err != nil {
 		return nil, fmt.Errorf("key: %w", err)
 	}
-	defer f.Close()
-	if _, err := f.WriteString(hex.EncodeToString(b) + "\n"); err != nil {
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.WriteString(hex.EncodeToString(b) + "\n")
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("key: %w", werr)
+	}
+	if err := os.Link(tmp.Name(), path); errors.Is(err, os.ErrExist) {
+		return approvalKey("", dir)
+	} else if err != nil {
 		return nil, fmt.Errorf("key: %w", err)
 	}
 	return b, nil

@@ -45,7 +45,8 @@ type Approvals struct {
 	// WaitTimeout bounds a wait; a call not decided by then is denied. Default 60s.
 	WaitTimeout warden.Duration `yaml:"wait_timeout"`
 	// Key protects approval state handed to clients (HMAC-SHA256): at least 32 bytes, written as hex or
-	// base64; write ${WARDEN_APPROVALS_KEY}. Default: a key generated once in data_dir.
+	// base64; write ${WARDEN_APPROVALS_KEY}. Default: a key generated once in data_dir (sqlite), or for the
+	// process (memory). The redis store needs it, so that every replica has the same.
 	Key string `yaml:"key"`
 	// Redis is the server of the redis store. Its prefix defaults to "warden:approvals:".
 	Redis RedisServer `yaml:"redis"`

@@ -140,6 +140,9 @@ func (x *exchange) serve() {
 	}
 	defer prep.Close()
 	run.UserID = prep.UserID
+	if run.UserID == "" && x.g.cfg.Pipeline.Credentials {
+		run.Credential = pipeline.CredentialDigest(clientCredential(x.r))
+	}
 	x.body = x.continuing(prep.Body)
 	// Parallel input guardrails run on while the request goes upstream (their halt cancels it); nothing
 	// of the answer is read or written until they have passed.
@@ -619,4 +622,14 @@ func redactURLError(err error) string {
 		}
 	}
 	return err.Error()
+}
+
+// clientCredential is the API key a client presented, in whichever header its provider uses.
+func clientCredential(r *http.Request) string {
+	for _, h := range [...]string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key"} {
+		if v := r.Header.Get(h); v != "" {
+			return v
+		}
+	}
+	return r.URL.Query().Get("key")
 }

@@ -172,6 +172,7 @@ type harness struct {
 	g       *gateway.Gateway
 	url     string // Warden's base URL
 	recs    *records
+	loaded  *config.Loaded
 }
 
 // records keeps the engine's evaluation records, to check what ran.
@@ -215,6 +216,7 @@ func newHarness(t *testing.T, configYAML string, opts ...harnessOption) *harness
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	h.loaded = l
 	cfg := gateway.Config{Pipeline: pipeline.New(l, nil), Metrics: h.metrics}
 	if lg := l.Parsed.File.Ledger; lg != nil {
 		cfg.UserHeader = lg.UserHeader

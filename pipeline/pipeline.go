@@ -9,6 +9,9 @@
 package pipeline
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/approvals"
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/ledger"
 )
@@ -35,12 +39,29 @@ type Pipeline struct {
 	Now func() time.Time
 	// OnDeny says what becomes of a response with a denied tool call; explain when empty.
 	OnDeny OnDeny
+	// Approvals, with AskWait above zero, holds a tool call a guardrail asked about until a person decides
+	// (on_ask: wait), for at most AskWait, and then checks it again: it runs once approved, and is denied
+	// (the OnDeny flow) when they deny it or nobody decides in time. Without them an asked call is denied
+	// at once, its message telling the model the id it waits under (on_ask: deny).
+	Approvals ApprovalWaiter
+	AskWait   time.Duration
+	// Credentials has a surface name the client's credential (a digest of its API key) as the run's
+	// principal when the request names no end user: approvals are bound to it.
+	Credentials bool
 	// OverlapInput lets parallel input guardrails run on while the request goes upstream: Request returns
 	// once the blocking ones have passed, and the caller sends the request on Prepared.Context, calls
 	// Prepared.Wait before it releases anything of the answer, and Prepared.Close when done. Without it
 	// Request returns only when every input guardrail has finished.
 	OverlapInput bool
 }
+
+// ApprovalWaiter waits for a person's decision on an approval request (approvals.Service is one).
+type ApprovalWaiter interface {
+	Await(ctx context.Context, id string) (approvals.Record, error)
+}
+
+// CodeApprovalTimeout denies a call nobody decided on within the wait.
+const CodeApprovalTimeout = "warden.approval_timeout"
 
 // OnDeny says what the pipeline does with a response in which tool-call authorization denied a call.
 type OnDeny string
@@ -178,5 +199,21 @@ func New(l *config.Loaded, logger *slog.Logger) *Pipeline {
 	if lc := l.Parsed.File.Ledger; lc != nil {
 		p.InjectEndUser = lc.InjectEndUser
 	}
+	if a := l.Parsed.File.Approvals; a != nil && l.Approvals != nil {
+		p.Credentials = true
+		if a.OnAsk != "deny" {
+			p.Approvals, p.AskWait = l.Approvals, a.WaitFor()
+		}
+	}
 	return p
+}
+
+// CredentialDigest names a client's credential without holding it: the first 16 bytes of its SHA-256, in
+// hex. Empty for no credential.
+func CredentialDigest(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:16])
 }

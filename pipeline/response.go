@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -127,6 +128,9 @@ func (p *Pipeline) authorize(ctx context.Context, run warden.RunInfo, resp warde
 	var deny *DeniedError
 	for i, call := range resp.Message.ToolCalls {
 		tc, err := p.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: run, Call: call})
+		if err == nil && tc.Decision.Action == warden.ActionAsk {
+			tc, err = p.awaitApproval(ctx, run, call, tc)
+		}
 		if err != nil {
 			return resp, err
 		}
@@ -171,4 +175,31 @@ func (p *Pipeline) countViolation(ctx context.Context, user string, evs []warden
 	if !until.IsZero() {
 		p.logger().WarnContext(ctx, "end user blocked after repeated provider safety stops", "until", until)
 	}
+}
+
+// awaitApproval holds a call a guardrail asked about until a person decides, under on_ask: wait, and checks
+// it again: the check consumes the approval, or reports the denial. A call nobody decided on in time is
+// denied (warden.approval_timeout). Under on_ask: deny it returns the ask as it is: not allowed, its message
+// telling the model the id the call waits under.
+func (p *Pipeline) awaitApproval(ctx context.Context, run warden.RunInfo, call warden.ToolCall, asked warden.Outcome[warden.ToolCall]) (warden.Outcome[warden.ToolCall], error) {
+	if p.Approvals == nil || p.AskWait <= 0 || asked.Approval == nil {
+		return asked, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, p.AskWait)
+	_, err := p.Approvals.Await(wctx, asked.Approval.ID)
+	cancel()
+	if ctx.Err() != nil {
+		return asked, context.Cause(ctx) // the client is gone: nothing runs
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		p.logger().ErrorContext(ctx, "waiting for an approval failed", "approval", asked.Approval.ID, "error", err)
+	}
+	tc, err := p.Engine.CheckToolCall(ctx, warden.ToolCallCheck{Run: run, Call: call})
+	if err != nil || tc.Decision.Action != warden.ActionAsk {
+		return tc, err
+	}
+	d := warden.Decision{Action: warden.ActionReject, Guardrail: tc.Decision.Guardrail, PolicyID: tc.Decision.PolicyID,
+		Reasons: []warden.Reason{{Code: CodeApprovalTimeout, Message: fmt.Sprintf("nobody approved the call within %s (request %s)", p.AskWait, tc.Approval.ID)}}}
+	tc.Decision, tc.Message = d, warden.DenyMessage(call.Name, d)
+	return tc, nil
 }

@@ -1,0 +1,149 @@
+package gateway_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/approvals"
+	"github.com/agentwarden/warden/pipeline"
+)
+
+// askTests is a config whose command policy asks a person before `go test` runs: the call every healthy
+// fixture makes.
+const askConfig = `version: 1
+guardrails:
+  tool_call:
+    - use: commands
+      config:
+        rules:
+          - {id: tests-need-a-person, programs: [go], args: [test], action: ask, code: acme.ask_tests, message: runs the test suite}
+approvals:
+  store: memory
+  on_ask: %s
+  wait_timeout: %s
+audit: {sink: none}
+`
+
+// decideFirst waits for the first pending request and decides it, as a person on the page would.
+func decideFirst(t *testing.T, h *harness, approve bool) {
+	t.Helper()
+	svc := h.loaded.Approvals
+	go func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			pending, err := svc.List(context.Background(), approvals.Query{Pending: true})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if len(pending) > 0 {
+				if _, err := svc.Decide(context.Background(), pending[0].ID, approvals.Verdict{Approve: approve, Approver: "alice", Note: "not now"}); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}()
+}
+
+// TestOnAsk drives every format, whole and streamed, through an official SDK client while a guardrail asks a
+// person about the answer's tool call.
+func TestOnAsk(t *testing.T) {
+	t.Parallel()
+	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
+	answers := map[string]reply{
+		"openai-chat":             {body: fixture(t, "openai", "healthy_tool_calls.json")},
+		"openai-responses":        {body: fixture(t, "openai", "responses_healthy_function_call.json")},
+		"anthropic":               {body: fixture(t, "anthropic", "healthy_tool_use.json")},
+		"gemini":                  {body: fixture(t, "gemini", "healthy_function_call.json")},
+		"openai-chat stream":      sse(fixture(t, "openai", "stream_tool_call.sse")),
+		"openai-responses stream": sse(fixture(t, "openai", "responses_stream_function_call.sse")),
+		"anthropic stream":        sse(fixture(t, "anthropic", "stream_tool_use.sse")),
+		"gemini stream":           sse(fixture(t, "gemini", "stream_function_call.sse")),
+	}
+	goTest := []string{`bash {"command":"go test ./..."}`}
+	tests := []struct {
+		desc      string
+		onAsk     string
+		wait      string
+		decide    func(t *testing.T, h *harness)
+		wantCalls []string
+		wantText  string
+	}{
+		{desc: "wait: a person approves and the call reaches the client", onAsk: "wait", wait: "20s",
+			decide: func(t *testing.T, h *harness) { decideFirst(t, h, true) }, wantCalls: goTest},
+		{desc: "wait: a person denies and the model reads their note", onAsk: "wait", wait: "20s",
+			decide: func(t *testing.T, h *harness) { decideFirst(t, h, false) }, wantText: "warden.approval_denied"},
+		{desc: "wait: nobody decides in time and the call is denied", onAsk: "wait", wait: "200ms",
+			wantText: "warden.approval_timeout"},
+		{desc: "deny: the model reads the id the call waits under", onAsk: "deny", wait: "20s",
+			wantText: "waits for approval under id apr_"},
+	}
+	for _, tc := range tests {
+		for _, format := range []string{"openai-chat", "openai-responses", "anthropic", "gemini", "openai-chat stream", "openai-responses stream", "anthropic stream", "gemini stream"} {
+			t.Run(format+"/"+tc.desc, func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t, fmt.Sprintf(askConfig, tc.onAsk, tc.wait), withOnDeny(pipeline.DenyExplain))
+				h.up.answer(answers[format])
+				if tc.decide != nil {
+					tc.decide(t, h)
+				}
+				got, err := askers[format](t, h, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if noSpace(got.calls) != noSpace(tc.wantCalls) {
+					t.Errorf("tool calls = %q, want %q", got.calls, tc.wantCalls)
+				}
+				if !strings.Contains(got.text, tc.wantText) {
+					t.Errorf("text = %q, want it to contain %q", got.text, tc.wantText)
+				}
+				if n := len(h.up.received()); n != 1 {
+					t.Errorf("%d requests upstream, want 1", n)
+				}
+			})
+		}
+	}
+}
+
+// TestOnAskDenyPassesTheApprovedCallOnce: under on_ask deny, the identical call passes once a person
+// approved it, and only once.
+func TestOnAskDenyPassesTheApprovedCallOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fmt.Sprintf(askConfig, "deny", "1s"), withOnDeny(pipeline.DenyExplain))
+	body := fixture(t, "openai", "healthy_tool_calls.json")
+	h.up.answer(reply{body: body}, reply{body: body}, reply{body: body})
+	first, err := askers["openai-chat"](t, h, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.calls) != 0 || !strings.Contains(first.text, "under id apr_") {
+		t.Fatalf("first answer: calls %q, text %q; want the call held under an id", first.calls, first.text)
+	}
+	pending, err := h.loaded.Approvals.List(context.Background(), approvals.Query{Pending: true})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending: %v (%v), want one request", pending, err)
+	}
+	if !strings.Contains(first.text, pending[0].ID) {
+		t.Errorf("the model was told %q, not the request's id %s", first.text, pending[0].ID)
+	}
+	if _, err := h.loaded.Approvals.Decide(context.Background(), pending[0].ID, approvals.Verdict{Approve: true, Approver: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := askers["openai-chat"](t, h, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.calls) != 1 {
+		t.Errorf("after approval: calls %q, want the call", second.calls)
+	}
+	third, err := askers["openai-chat"](t, h, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(third.calls) != 0 || !strings.Contains(third.text, "under id apr_") {
+		t.Errorf("the same call again: calls %q, want it held anew", third.calls)
+	}
+}
