@@ -27,7 +27,7 @@ import (
 )
 
 func newMCPCommand(s streams) *cobra.Command {
-	var configFile, name, logFormat, pinsFile, onChange, upstreamURL, listen string
+	var configFile, name, logFormat, pinsFile, onChange, upstreamURL, listen, adminAddr string
 	var headers []string
 	var showDenied, repin bool
 	var timeout time.Duration
@@ -125,6 +125,11 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 			if a := l.Parsed.File.Audit; a.Path == "stdout" && a.Sink != "none" {
 				return fmt.Errorf("%s: audit.path: stdout is the MCP client's channel under warden mcp; write the audit to stderr or a file", l.Parsed.Name)
 			}
+			adminCtx, stopAdmin := context.WithCancel(cmd.Context())
+			defer stopAdmin()
+			if _, err := startAdmin(adminCtx, l, adminAddr, logger); err != nil {
+				return err
+			}
 			servers := l.Parsed.File.MCP
 			switch {
 			case servers != nil && (len(args) > 0 || upstreamURL != ""):
@@ -197,6 +202,7 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	f.StringVar(&adminAddr, "admin", "", "serve the approvals page and API on `address` (default: approvals.admin.listen when configured; off otherwise)")
 	return cmd
 }
 

@@ -89,7 +89,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 denied.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newVersionCommand(s), newConfigCommand(s), newCheckCommand(s), newPolicyCommand(s), newGuardCommand(s), newLedgerCommand(s), newScanCommand(s), newCalibrateCommand(s), newServeCommand(s), newMCPCommand(s), newBenchCommand(s))
+	root.AddCommand(newVersionCommand(s), newConfigCommand(s), newCheckCommand(s), newPolicyCommand(s), newGuardCommand(s), newLedgerCommand(s), newApprovalsCommand(s), newScanCommand(s), newCalibrateCommand(s), newServeCommand(s), newMCPCommand(s), newBenchCommand(s))
 	return root
 }
 

@@ -24,7 +24,7 @@ import (
 const defaultListen = "127.0.0.1:8787"
 
 func newServeCommand(s streams) *cobra.Command {
-	var configFile, listen, logFormat string
+	var configFile, listen, logFormat, adminAddr string
 	var upstreamFlags []string
 	var drain time.Duration
 	cmd := &cobra.Command{
@@ -51,6 +51,10 @@ instead. Keys and content never reach the logs. Each answer carries X-Warden-Eva
 evaluated / configured for the stages the exchange went through) and X-Warden-Decision (what was decided
 about the answer the client got: allow, modify, reject, halt); a stream's headers say pending, and its
 trailers carry the final values.
+
+A tool call a guardrail asks about (action: ask) waits for a person when the config has an approvals
+section: on_ask wait holds the answer until someone approves or denies it on the approvals page (--admin,
+or approvals.admin in the config) or with warden approvals; see docs/approval.md.
 
 On SIGINT or SIGTERM Warden stops accepting connections, answers /readyz with 503, and lets exchanges in
 flight, streams included, finish for up to --drain before closing them.`,
@@ -107,6 +111,10 @@ flight, streams included, finish for up to --drain before closing them.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if _, err := startAdmin(ctx, l, adminAddr, logger); err != nil {
+				ln.Close()
+				return err
+			}
 			return serveGateway(ctx, ln, g, logger, drain, serverTimeouts{header: gc.ReadHeaderTimeout.Std(), idle: gc.IdleTimeout.Std()})
 		},
 	}
@@ -115,6 +123,7 @@ flight, streams included, finish for up to --drain before closing them.`,
 	cmd.Flags().StringArrayVar(&upstreamFlags, "upstream", nil, "`NAME=URL`: send upstream NAME's traffic to URL (repeatable), e.g. openai=http://127.0.0.1:9000")
 	cmd.Flags().DurationVar(&drain, "drain", 30*time.Second, "on shutdown, how long exchanges in flight may take to finish")
 	cmd.Flags().StringVar(&logFormat, "log-format", "text", "log lines as text or json (stderr)")
+	cmd.Flags().StringVar(&adminAddr, "admin", "", "serve the approvals page and API on `address` (default: approvals.admin.listen when configured; off otherwise)")
 	return cmd
 }
 
