@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/approvals"
+	"github.com/agentwarden/warden/internal/redistest"
 )
 
 // BenchmarkApproveToRelease measures what a person's decision costs a waiting call: from Decide to the
@@ -69,4 +70,45 @@ func BenchmarkResolve(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkApproveToReleaseAcrossReplicas is the same over Redis with the decision taken on one replica and
+// the call waiting on another: the release travels by pub/sub.
+func BenchmarkApproveToReleaseAcrossReplicas(b *testing.B) {
+	ctx := context.Background()
+	_, c := redistest.Start(b)
+	replica := func() *approvals.Service {
+		store, err := approvals.NewRedis(c, "bench:approvals:")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := approvals.New(approvals.Config{Store: store, Poll: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		return s
+	}
+	waiting, deciding := replica(), replica()
+	var total time.Duration
+	for i := 0; b.Loop(); i++ {
+		a, err := waiting.Resolve(ctx, warden.ApprovalAsk{Run: warden.RunInfo{UserID: "u"}, Call: warden.NewToolCall("c", "deploy", fmt.Appendf(nil, `{"n":%d}`, i)), Policy: "p"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		released := make(chan time.Time, 1)
+		go func() {
+			if _, err := waiting.Await(ctx, a.ID); err != nil {
+				b.Error(err)
+			}
+			released <- time.Now()
+		}()
+		time.Sleep(time.Millisecond)
+		start := time.Now()
+		if _, err := deciding.Decide(ctx, a.ID, approvals.Verdict{Approve: true, Approver: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+		total += (<-released).Sub(start)
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs-to-release")
 }
