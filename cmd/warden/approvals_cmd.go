@@ -63,9 +63,10 @@ each request's page.`,
 
 	var all, asJSON bool
 	list := &cobra.Command{
-		Use:   "list [--all] [--json]",
-		Short: "List the requests waiting for a decision (--all: every recent one)",
-		Args:  argsUsage(cobra.NoArgs),
+		Use:     "list [--all] [--json]",
+		Short:   "List the requests waiting for a decision (--all: every recent one)",
+		Example: "  warden approvals list\n  warden approvals list --all --json --admin http://127.0.0.1:8788",
+		Args:    argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := client()
 			if err != nil {
@@ -109,9 +110,10 @@ each request's page.`,
 	for _, verdict := range []string{"approve", "deny"} {
 		var note string
 		c := &cobra.Command{
-			Use:   verdict + " ID [--note TEXT]",
-			Short: strings.ToUpper(verdict[:1]) + verdict[1:] + " a waiting request",
-			Args:  argsUsage(cobra.ExactArgs(1)),
+			Use:     verdict + " ID [--note TEXT]",
+			Short:   strings.ToUpper(verdict[:1]) + verdict[1:] + " a waiting request",
+			Example: "  warden approvals " + verdict + " apr_3f9c0d… --note \"" + map[string]string{"approve": "release day", "deny": "push to a branch instead"}[verdict] + "\"",
+			Args:    argsUsage(cobra.ExactArgs(1)),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				c, err := client()
 				if err != nil {
