@@ -44,6 +44,17 @@ type Config struct {
 	// Logger gets the proxy's own events: faults of a peer, messages refused. Never content. Nil
 	// discards them.
 	Logger *slog.Logger
+	// Approvals, with AskWait above zero, lets a tools/call a guardrail asked about wait for a person
+	// (see approval.go): the call is held up to AskWait and checked again. Without them the call is
+	// answered at once with a tool error naming the approval request (on_ask: deny).
+	Approvals ApprovalWaiter
+	AskWait   time.Duration
+	// ApprovalPage gives the page where a person decides request id, for clients that take URL-mode
+	// elicitation; nil, or "", sends none.
+	ApprovalPage func(id string) string
+	// StateKey seals the requestState of an input-required result (HMAC-SHA256); without it, clients of
+	// the 2026-07-28 generation are held rather than sent the page.
+	StateKey []byte
 }
 
 // Proxy guards MCP sessions between clients and one server. It is immutable once made and safe for
@@ -151,6 +162,11 @@ type session struct {
 	fromClient map[idKey]*pending
 	fromServer map[idKey]string
 	halted     *warden.TripwireError
+	// caps is what the client said it can do at initialize; elicited the approval requests whose page it
+	// was sent; held the tools/call requests waiting for a person, by id, with what ends the wait.
+	caps     clientCaps
+	elicited map[string]bool
+	held     map[idKey]context.CancelFunc
 }
 
 // pending is a client request forwarded to the server: what its answer must be checked as.
@@ -204,6 +220,9 @@ func (s *session) fromClientMessage(ctx context.Context, m *Message) {
 			s.p.log.Warn("mcp: dropped a client notification of an unknown method", "method", m.Method)
 			return
 		}
+		if m.Method == "notifications/cancelled" && s.cancelHeld(m.Params) {
+			return // the server never saw the request
+		}
 		s.toServer(m.Raw)
 	case Request:
 		s.fromClientRequest(ctx, m)
@@ -219,9 +238,12 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	case halted != nil:
 		s.toClient(encodeError(m.ID, CodeHalted, "Warden halted this session: "+haltReason(halted)))
 		return
-	case dup:
+	case dup || s.isHeld(m.ID):
 		s.toClient(encodeError(m.ID, CodeInvalidRequest, "a request with this id is still open"))
 		return
+	}
+	if m.Method == "initialize" {
+		s.noteInitialize(m)
 	}
 	handling, known := clientRequests[m.Method]
 	if !known {
@@ -240,6 +262,11 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	if !ok {
 		return
 	}
+	s.forward(m, p, out)
+}
+
+// forward sends a client's request on to the server and opens it: its answer is awaited and checked.
+func (s *session) forward(m *Message, p *pending, out []byte) {
 	if s.p.cfg.RequestTimeout > 0 {
 		p.progress = progressToken(m.Params)
 	}

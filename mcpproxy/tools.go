@@ -74,20 +74,30 @@ func (s *session) authorize(ctx context.Context, m *Message, p *pending) ([]byte
 		// The engine fails closed inside a stage; an error here is the session's context ending.
 		s.toClient(toolError(m.ID, "Guardrail could not check the call of tool '"+p.call.Name+"': "+err.Error()))
 		return nil, false
+	case out.Decision.Action == warden.ActionAsk && out.Approval != nil:
+		return s.ask(ctx, m, p, params, out)
 	case !out.Allowed():
 		s.toClient(toolError(m.ID, out.Message))
 		return nil, false
-	case string(out.Value.Arguments) != string(c.args):
+	}
+	_, retried := params.Get("requestState") // a retry after the approval's input request, maybe
+	retried = retried && len(s.p.cfg.StateKey) > 0
+	if !retried && string(out.Value.Arguments) == string(c.args) {
+		return m.Raw, true
+	}
+	if retried {
+		s.stripOwnState(params) // the server sees the call as the client first made it
+	}
+	if string(out.Value.Arguments) != string(c.args) {
 		p.call = out.Value
 		params.Set("arguments", out.Value.Arguments)
-		rewritten, err := params.MarshalJSON()
-		if err != nil {
-			s.toClient(encodeError(m.ID, CodeInternalError, "rewriting the call's arguments: "+err.Error()))
-			return nil, false
-		}
-		return encodeRequest(m.ID, m.Method, rewritten), true
 	}
-	return m.Raw, true
+	rewritten, err := params.MarshalJSON()
+	if err != nil {
+		s.toClient(encodeError(m.ID, CodeInternalError, "rewriting the call: "+err.Error()))
+		return nil, false
+	}
+	return encodeRequest(m.ID, m.Method, rewritten), true
 }
 
 // halt ends the session's requests: this one, answered with the halt, and every one after it.

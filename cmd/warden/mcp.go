@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentwarden/warden/approvals"
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/mcpproxy"
 	"github.com/redis/go-redis/v9"
@@ -127,9 +128,11 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 			}
 			adminCtx, stopAdmin := context.WithCancel(cmd.Context())
 			defer stopAdmin()
-			if _, err := startAdmin(adminCtx, l, adminAddr, logger); err != nil {
+			bound, err := startAdmin(adminCtx, l, adminAddr, logger)
+			if err != nil {
 				return err
 			}
+			asks := mcpAsks(l, bound)
 			servers := l.Parsed.File.MCP
 			switch {
 			case servers != nil && (len(args) > 0 || upstreamURL != ""):
@@ -143,7 +146,8 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 			}
 			proxyOf := func(name string) (*mcpproxy.Proxy, error) {
 				return mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
-					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout})
+					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout,
+					Approvals: asks.waiter, AskWait: asks.wait, ApprovalPage: asks.page, StateKey: l.ApprovalKey})
 			}
 			// One session function whatever the servers: the client is this process's stdin and stdout,
 			// or each HTTP client with --listen.
@@ -386,4 +390,32 @@ func serveMCP(ctx context.Context, serve mcpproxy.SessionFunc, params *mcpproxy.
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// mcpApprovals is how warden mcp lets a call a guardrail asked about wait for a person.
+type mcpApprovals struct {
+	waiter mcpproxy.ApprovalWaiter
+	wait   time.Duration
+	page   func(id string) string
+}
+
+// mcpAsks reads the approvals section: on_ask wait holds calls (and sends clients that take URL-mode
+// elicitation the page, when an admin listener serves one); deny answers at once.
+func mcpAsks(l *config.Loaded, admin net.Addr) mcpApprovals {
+	a := l.Parsed.File.Approvals
+	if a == nil || l.Approvals == nil || a.OnAsk == "deny" {
+		return mcpApprovals{}
+	}
+	out := mcpApprovals{waiter: l.Approvals, wait: a.WaitFor()}
+	base := ""
+	switch {
+	case a.Admin != nil && a.Admin.URL != "":
+		base = a.AdminURL()
+	case admin != nil:
+		base = "http://" + admin.String()
+	}
+	if base != "" {
+		out.page = func(id string) string { return approvals.PageLink(base, id) }
+	}
+	return out
 }
