@@ -12,6 +12,7 @@ import (
 	_ "github.com/agentwarden/warden/guardrail/recovery"  // error_recovery: stream
 	_ "github.com/agentwarden/warden/guardrail/redact"    // redact: stream
 	_ "github.com/agentwarden/warden/guardrail/regex"     // regex: stream
+	_ "github.com/agentwarden/warden/guardrail/session"   // call_budget, loop_breaker: tool_call; rate_limit: input
 	_ "github.com/agentwarden/warden/guardrail/terms"     // blocked_terms: stream
 	_ "github.com/agentwarden/warden/policy/allowlist"    // allowlist: tool_call
 	_ "github.com/agentwarden/warden/policy/arguments"    // arguments: tool_call

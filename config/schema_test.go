@@ -18,6 +18,7 @@ import (
 	"github.com/agentwarden/warden/guardrail/judge"
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/guardrail/regex"
+	"github.com/agentwarden/warden/guardrail/session"
 	"github.com/agentwarden/warden/guardrail/terms"
 	"github.com/agentwarden/warden/policy/allowlist"
 	wcel "github.com/agentwarden/warden/policy/cel"
@@ -171,6 +172,10 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"approvals", reflect.TypeFor[config.Approvals]()},
 		{"approvalWebhook", reflect.TypeFor[config.ApprovalWebhook]()},
 		{"admin", reflect.TypeFor[config.Admin]()},
+		{"call_budget", reflect.TypeFor[session.CallBudget]()},
+		{"loop_breaker", reflect.TypeFor[session.LoopBreaker]()},
+		{"rate_limit", reflect.TypeFor[session.RateLimit]()},
+		{"sessionRedis", reflect.TypeFor[session.RedisServer]()},
 		{"mcpServer", reflect.TypeFor[config.MCPServer]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},
 		{"allowlist", reflect.TypeFor[allowlist.Allowlist]()},

@@ -133,6 +133,8 @@ func (x *exchange) serve() {
 	if h := x.g.cfg.UserHeader; h != "" {
 		run.UserID = x.r.Header.Get(h)
 	}
+	// Who the request is for when it names no end user: approvals, budgets and rate limits count by it.
+	run.Credential = pipeline.CredentialDigest(clientCredential(x.r))
 	prep, err := x.g.cfg.Pipeline.Request(ctx, x.f, body, run)
 	if err != nil {
 		x.refused(err)
@@ -140,9 +142,6 @@ func (x *exchange) serve() {
 	}
 	defer prep.Close()
 	run.UserID = prep.UserID
-	if run.UserID == "" && x.g.cfg.Pipeline.Credentials {
-		run.Credential = pipeline.CredentialDigest(clientCredential(x.r))
-	}
 	x.body = x.continuing(prep.Body)
 	// Parallel input guardrails run on while the request goes upstream (their halt cancels it); nothing
 	// of the answer is read or written until they have passed.

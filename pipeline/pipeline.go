@@ -45,9 +45,6 @@ type Pipeline struct {
 	// at once, its message telling the model the id it waits under (on_ask: deny).
 	Approvals ApprovalWaiter
 	AskWait   time.Duration
-	// Credentials has a surface name the client's credential (a digest of its API key) as the run's
-	// principal when the request names no end user: approvals are bound to it.
-	Credentials bool
 	// OverlapInput lets parallel input guardrails run on while the request goes upstream: Request returns
 	// once the blocking ones have passed, and the caller sends the request on Prepared.Context, calls
 	// Prepared.Wait before it releases anything of the answer, and Prepared.Close when done. Without it
@@ -183,8 +180,18 @@ func refuse(f *Format, status int, code, msg string, cause error) *Refusal {
 
 // halted turns a tripwire into a refusal naming the guardrail and its reason, never the content.
 func halted(f *Format, tw *warden.TripwireError) *Refusal {
+	if wait, err := time.ParseDuration(tw.Decision.Metadata[MetaRetryAfter]); err == nil && wait >= 0 {
+		// A guardrail that says when to come back (a rate limit) refused for now, not for good.
+		r := refuse(f, http.StatusTooManyRequests, tw.Decision.FirstReason().Code, haltMessage(tw), tw)
+		r.RetryAfter = max(wait, time.Second)
+		return r
+	}
 	return refuse(f, http.StatusForbidden, tw.Decision.FirstReason().Code, haltMessage(tw), tw)
 }
+
+// MetaRetryAfter is the Decision.Metadata key by which a halting guardrail says how long the client should
+// wait, as a Go duration (the rate_limit guardrail's): the gateway answers 429 with Retry-After.
+const MetaRetryAfter = "retry_after"
 
 func subject(s warden.Stage) string {
 	if s == warden.StageInput || s == warden.StageToolResult {
@@ -199,11 +206,8 @@ func New(l *config.Loaded, logger *slog.Logger) *Pipeline {
 	if lc := l.Parsed.File.Ledger; lc != nil {
 		p.InjectEndUser = lc.InjectEndUser
 	}
-	if a := l.Parsed.File.Approvals; a != nil && l.Approvals != nil {
-		p.Credentials = true
-		if a.OnAsk != "deny" {
-			p.Approvals, p.AskWait = l.Approvals, a.WaitFor()
-		}
+	if a := l.Parsed.File.Approvals; a != nil && l.Approvals != nil && a.OnAsk != "deny" {
+		p.Approvals, p.AskWait = l.Approvals, a.WaitFor()
 	}
 	return p
 }
