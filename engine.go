@@ -52,6 +52,7 @@ type Engine struct {
 	recorder      Recorder
 	approvals     Approvals
 	policy        string
+	usage         []UsageObserver
 }
 
 // NewEngine checks a Spec and prepares it. Every problem is reported, joined: a nil guardrail, one that does
@@ -95,6 +96,13 @@ func NewEngine(spec Spec) (*Engine, error) {
 	})
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	for _, list := range [][]Entry{spec.Input, spec.Response, spec.ToolCall, spec.ToolResult, spec.Output, spec.Stream} {
+		for _, en := range list {
+			if o, ok := en.Guardrail.(UsageObserver); ok && en.Options.Mode != ModeOff && !observes(e.usage, o) {
+				e.usage = append(e.usage, o) // once, though one guardrail be listed at two stages
+			}
+		}
 	}
 	return e, nil
 }
@@ -486,4 +494,23 @@ func haltError(s Stage, d Decision, evs []Evaluation, decisive int) error {
 
 func newTripwire(s Stage, ev Evaluation, results []Evaluation) *TripwireError {
 	return &TripwireError{Stage: s, Guardrail: ev.Guardrail, Decision: ev.Decision, Results: results, cause: ev.Err}
+}
+
+func observes(list []UsageObserver, o UsageObserver) bool {
+	for _, x := range list {
+		if isSame(x, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSame compares two observers without panicking on uncomparable dynamic types.
+func isSame(a, b UsageObserver) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
 }

@@ -175,6 +175,7 @@ func TestSchemaPropertiesMatchTheGoTypes(t *testing.T) {
 		{"call_budget", reflect.TypeFor[session.CallBudget]()},
 		{"loop_breaker", reflect.TypeFor[session.LoopBreaker]()},
 		{"rate_limit", reflect.TypeFor[session.RateLimit]()},
+		{"token_budget", reflect.TypeFor[session.TokenBudget]()},
 		{"sessionRedis", reflect.TypeFor[session.RedisServer]()},
 		{"mcpServer", reflect.TypeFor[config.MCPServer]()},
 		{"judge", reflect.TypeFor[judge.Judge]()},

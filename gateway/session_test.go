@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,5 +86,51 @@ audit: {sink: none}
 	}
 	if got[0] != 1 || got[1] != 1 || got[2] != 0 || !strings.Contains(last.text, "warden.loop_detected") {
 		t.Errorf("calls per answer %v, last text %q: want the third identical call stopped", got, last.text)
+	}
+}
+
+// TestTokenBudgetReadsUsage: the tokens each answer cost, read from the provider's usage fields (a whole
+// body's, a stream's events), count against the principal's budget; once spent, the next request is
+// refused with 429 before it goes upstream.
+func TestTokenBudgetReadsUsage(t *testing.T) {
+	t.Parallel()
+	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
+	chatStream := bytes.Replace(fixture(t, "openai", "stream_tool_call.sse"), []byte("data: [DONE]"),
+		[]byte(`data: {"id":"chatcmpl-S1","object":"chat.completion.chunk","created":1732000100,"model":"kimi-k2","choices":[],"usage":{"prompt_tokens":82,"completion_tokens":17,"total_tokens":99}}`+"\n\ndata: [DONE]"), 1)
+	responsesStream := bytes.Replace(fixture(t, "openai", "responses_stream_function_call.sse"), []byte(`"usage":null`),
+		[]byte(`"usage":{"input_tokens":300,"output_tokens":40,"total_tokens":340}`), -1)
+	answers := map[string]reply{
+		"openai-chat":             {body: fixture(t, "openai", "healthy_tool_calls.json")},
+		"openai-responses":        {body: fixture(t, "openai", "responses_healthy_function_call.json")},
+		"anthropic":               {body: fixture(t, "anthropic", "healthy_tool_use.json")},
+		"gemini":                  {body: fixture(t, "gemini", "healthy_function_call.json")},
+		"openai-chat stream":      sse(chatStream),
+		"openai-responses stream": sse(responsesStream),
+		"anthropic stream":        sse(fixture(t, "anthropic", "stream_tool_use.sse")),
+		"gemini stream":           sse(fixture(t, "gemini", "stream_function_call.sse")),
+	}
+	for format, answer := range answers {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			// Every answer above costs more than 50 tokens: one answer spends the budget.
+			h := newHarness(t, `version: 1
+guardrails:
+  input:
+    - use: token_budget
+      config: {max_tokens: 50, counter: "tokens-`+strings.ReplaceAll(format, " ", "-")+`"}
+audit: {sink: none}
+`)
+			h.up.answer(answer, answer)
+			if _, err := askers[format](t, h, false); err != nil {
+				t.Fatalf("the first request: %v", err)
+			}
+			_, err := askers[format](t, h, false)
+			if s := sdkStatus(err); s != http.StatusTooManyRequests {
+				t.Fatalf("after the budget was spent: %v (status %d), want 429", err, s)
+			}
+			if n := len(h.up.received()); n != 1 {
+				t.Errorf("%d requests upstream, want 1", n)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentwarden/warden/internal/usage"
 	"io"
 	"net/http"
 	"sort"
@@ -76,6 +77,10 @@ type Format struct {
 	// answer: the explanation of a denied call whose follow-up the provider did not take, which the
 	// format's JoinStreams guard joins after the stream before it. Nil when the format cannot join streams.
 	MessageStream func(text string) []byte
+	// Usage reads the token counts a whole response body, or one event of a stream (its data), reports;
+	// false when it reports none. Nil when the format's streams are not read this way (Bedrock's binary
+	// event stream): its whole bodies then report nothing either.
+	Usage func(data []byte) (warden.Usage, bool)
 	// EndUser reads the end-user id the request body names; nil when the format has no such field.
 	EndUser func(body []byte) (string, error)
 	// WithEndUser fills that field when the body names no end user; nil when the format has no such field.
@@ -208,6 +213,7 @@ func init() {
 	}
 	Register(&Format{
 		Name:           "openai-chat",
+		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}}, In: []string{"prompt_tokens"}, Out: []string{"completion_tokens"}}),
 		Title:          "OpenAI Chat Completions",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeChatRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeChatResponse(b) },
@@ -235,6 +241,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:           "openai-responses",
+		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}, {"response", "usage"}}, In: []string{"input_tokens"}, Out: []string{"output_tokens"}}),
 		Title:          "OpenAI Responses",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeResponsesRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return openai.DecodeResponse(b) },
@@ -263,6 +270,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:          "anthropic",
+		Usage:         usageOf(usage.Fields{Paths: [][]string{{"usage"}, {"message", "usage"}}, In: []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}, Out: []string{"output_tokens"}}),
 		Title:         "Anthropic Messages",
 		DecodeRequest: func(b []byte) (Request, error) { return anthropic.DecodeRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) {
@@ -301,6 +309,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:           "gemini",
+		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usageMetadata"}}, In: []string{"promptTokenCount"}, Out: []string{"candidatesTokenCount", "thoughtsTokenCount"}}),
 		Title:          "Gemini generateContent",
 		DecodeRequest:  func(b []byte) (Request, error) { return gemini.DecodeRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return gemini.DecodeResponse(b) },
@@ -329,6 +338,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:           "bedrock",
+		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}}, In: []string{"inputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"}, Out: []string{"outputTokens"}}),
 		Title:          "Amazon Bedrock Converse",
 		DecodeRequest:  func(b []byte) (Request, error) { return bedrock.DecodeRequest(b) },
 		DecodeResponse: func(b []byte) (Response, error) { return bedrock.DecodeResponse(b) },
@@ -361,3 +371,8 @@ type anthropicResponse struct{ *anthropic.Message }
 func (r anthropicResponse) Len() int                           { return 1 }
 func (r anthropicResponse) Response(int) warden.Response       { return r.Message.Response() }
 func (r anthropicResponse) Set(_ int, x warden.Response) error { return r.Message.Set(x) }
+
+// usageOf reads usage where f says a format reports it.
+func usageOf(f usage.Fields) func([]byte) (warden.Usage, bool) {
+	return func(data []byte) (warden.Usage, bool) { return usage.Read(data, f) }
+}

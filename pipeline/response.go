@@ -19,6 +19,7 @@ func (p *Pipeline) Response(ctx context.Context, f *Format, status int, body []b
 	if status != 0 && status/100 != 2 {
 		return p.upstreamError(ctx, f, status, body, run)
 	}
+	p.observeBody(ctx, f, body, run)
 	r, err := f.DecodeResponse(body)
 	if err != nil {
 		return nil, refuse(f, http.StatusBadGateway, CodeBadUpstream, "Warden could not read the provider's response: "+err.Error(), err)

@@ -89,6 +89,11 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 	if p.OnDeny == DenyRetry && (f.FollowUp == nil || f.JoinStreams == nil) {
 		p = p.WithOnDeny(DenyExplain)
 	}
+	if f.Usage != nil && p.Engine.ObservesUsage() {
+		tap := &usageTap{r: in, read: f.Usage}
+		in = tap
+		defer func() { p.Engine.ObserveUsage(ctx, info.Run, tap.u) }()
+	}
 	var gate warden.TextGate
 	var streamGate *stream.Gate
 	if p.Engine.Has(warden.StageStream) {

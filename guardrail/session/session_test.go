@@ -267,3 +267,49 @@ func TestConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestTokenBudget(t *testing.T) {
+	t.Parallel()
+	input := func(e *warden.Engine, run warden.RunInfo) (warden.Outcome[[]warden.Message], error) {
+		return e.CheckInput(context.Background(), warden.InputCheck{Run: run, Messages: []warden.Message{warden.TextMessage(warden.RoleUser, "hi")}})
+	}
+	tests := []struct {
+		desc   string
+		budget session.TokenBudget
+		spent  []warden.Usage
+		want   bool // the next request passes
+	}{
+		{"under the budget, requests pass", session.TokenBudget{MaxTokens: 100}, []warden.Usage{{InputTokens: 40, OutputTokens: 20}}, true},
+		{"once the budget is reached, a request is refused", session.TokenBudget{MaxTokens: 100}, []warden.Usage{{InputTokens: 40, OutputTokens: 20}, {InputTokens: 30, OutputTokens: 10}}, false},
+		{"counting input only", session.TokenBudget{MaxTokens: 100, Count: "input"}, []warden.Usage{{InputTokens: 60, OutputTokens: 500}}, true},
+		{"counting output only", session.TokenBudget{MaxTokens: 100, Count: "output"}, []warden.Usage{{InputTokens: 5, OutputTokens: 100}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			b := tt.budget
+			b.Counter = unique(t)
+			e := engine(t, warden.StageInput, &b)
+			run := warden.RunInfo{UserID: "u1"}
+			for _, u := range tt.spent {
+				if _, err := input(e, run); err != nil {
+					t.Fatalf("a request before the budget was spent: %v", err)
+				}
+				e.ObserveUsage(context.Background(), run, u)
+			}
+			out, err := input(e, run)
+			if (err == nil) != tt.want {
+				t.Fatalf("the next request: %v, want passing = %v", err, tt.want)
+			}
+			if !tt.want {
+				wait, perr := time.ParseDuration(out.Decision.Metadata[session.MetaRetryAfter])
+				if perr != nil || wait <= 0 || wait > 24*time.Hour || out.Decision.FirstReason().Code != session.CodeTokenBudget {
+					t.Errorf("refusal %+v: want %s and the wait until the next day", out.Decision, session.CodeTokenBudget)
+				}
+				if _, err := input(e, warden.RunInfo{UserID: "u2"}); err != nil {
+					t.Errorf("another user: %v", err)
+				}
+			}
+		})
+	}
+}

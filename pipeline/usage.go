@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/usage"
+)
+
+// observeBody tells the engine's usage observers what a whole response cost.
+func (p *Pipeline) observeBody(ctx context.Context, f *Format, body []byte, run warden.RunInfo) {
+	if f.Usage == nil || !p.Engine.ObservesUsage() {
+		return
+	}
+	if u, ok := f.Usage(body); ok {
+		p.Engine.ObserveUsage(ctx, run, u)
+	}
+}
+
+// maxUsageLine bounds the event line a usageTap keeps while it waits for the line's end: usage comes in
+// small events, and a longer line is passed on without being read.
+const maxUsageLine = 1 << 20
+
+// usageTap reads a provider stream as the stream guard reads it and keeps the largest usage its events
+// report (see usage.Max): input at the start and output at the end in Anthropic's, a running total in
+// Gemini's, one last event in OpenAI's. It changes nothing of what it reads.
+type usageTap struct {
+	r    io.Reader
+	read func([]byte) (warden.Usage, bool)
+	line []byte
+	skip bool // the current line grew past maxUsageLine
+	u    warden.Usage
+}
+
+func (t *usageTap) Read(b []byte) (int, error) {
+	n, err := t.r.Read(b)
+	t.scan(b[:n])
+	return n, err
+}
+
+func (t *usageTap) scan(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			t.keep(b)
+			return
+		}
+		t.keep(b[:i])
+		if !t.skip {
+			t.event(bytes.TrimSuffix(t.line, []byte("\r")))
+		}
+		t.line, t.skip = t.line[:0], false
+		b = b[i+1:]
+	}
+}
+
+func (t *usageTap) keep(b []byte) {
+	if t.skip {
+		return
+	}
+	if len(t.line)+len(b) > maxUsageLine {
+		t.skip = true
+		return
+	}
+	t.line = append(t.line, b...)
+}
+
+func (t *usageTap) event(line []byte) {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok || !bytes.Contains(data, []byte("sage")) { // usage, usageMetadata: most events carry neither
+		return
+	}
+	if u, ok := t.read(bytes.TrimSpace(data)); ok {
+		t.u = usage.Max(t.u, u)
+	}
+}

@@ -1,0 +1,47 @@
+package pipeline
+
+import (
+	"bytes"
+	"io"
+	"testing"
+	"testing/iotest"
+
+	"github.com/agentwarden/warden"
+)
+
+func TestUsageTap(t *testing.T) {
+	t.Parallel()
+	anthropic := formats["anthropic"]
+	chat := formats["openai-chat"]
+	tests := []struct {
+		desc   string
+		f      *Format
+		stream string
+		want   warden.Usage
+	}{
+		{"input at the start and output at the end add up", anthropic,
+			"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n" +
+				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n" +
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":20}}\n\n",
+			warden.Usage{InputTokens: 40, OutputTokens: 20}},
+		{"one last chunk after the finish", chat,
+			"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\r\n\r\n" +
+				"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":82,\"completion_tokens\":17}}\r\n\r\ndata: [DONE]\r\n\r\n",
+			warden.Usage{InputTokens: 82, OutputTokens: 17}},
+		{"a stream without usage reports none", chat, "data: {\"choices\":[]}\n\ndata: [DONE]\n\n", warden.Usage{}},
+		{"text that mentions usage is not an event", chat, "data: {\"choices\":[{\"delta\":{\"content\":\"usage: {\\\"prompt_tokens\\\": 9}\"}}]}\n\n", warden.Usage{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			tap := &usageTap{r: iotest.OneByteReader(bytes.NewReader([]byte(tt.stream))), read: tt.f.Usage}
+			got, err := io.ReadAll(tap)
+			if err != nil || string(got) != tt.stream {
+				t.Fatalf("the tap changed the stream: %q (%v)", got, err)
+			}
+			if tap.u != tt.want {
+				t.Errorf("usage %+v, want %+v", tap.u, tt.want)
+			}
+		})
+	}
+}
