@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden/approvals"
+	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/agentwarden/warden/pipeline"
 )
 
@@ -145,5 +146,61 @@ func TestOnAskDenyPassesTheApprovedCallOnce(t *testing.T) {
 	}
 	if len(third.calls) != 0 || !strings.Contains(third.text, "under id apr_") {
 		t.Errorf("the same call again: calls %q, want it held anew", third.calls)
+	}
+}
+
+// TestReplicasOnOneRedis: two gateway replicas share approvals and session counts through one Redis. A
+// call waiting on one is released by an approval given on the other, and the loop breaker counts the calls
+// both answered.
+func TestReplicasOnOneRedis(t *testing.T) {
+	t.Parallel()
+	addr, _ := redistest.Start(t)
+	cfg := `version: 1
+guardrails:
+  tool_call:
+    - use: commands
+      config:
+        rules:
+          - {id: tests-need-a-person, programs: [go], args: [test], action: ask, code: acme.ask_tests}
+approvals:
+  store: redis
+  key: 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+  redis: {addr: "` + addr + `", prefix: "replicas:"}
+  wait_timeout: 20s
+audit: {sink: none}
+`
+	a := newHarness(t, cfg, withOnDeny(pipeline.DenyExplain))
+	b := newHarness(t, cfg, withOnDeny(pipeline.DenyExplain))
+	a.up.answer(reply{body: fixture(t, "openai", "healthy_tool_calls.json")})
+	decideFirst(t, b, true) // the person uses replica b's service; the call waits on replica a
+	got, err := askers["openai-chat"](t, a, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noSpace(got.calls) != noSpace([]string{`bash {"command":"go test ./..."}`}) {
+		t.Errorf("replica a answered calls %q, text %q: want the call approved on replica b", got.calls, got.text)
+	}
+
+	loop := `version: 1
+guardrails:
+  tool_call:
+    - use: loop_breaker
+      config: {max_repeats: 1, per: principal, store: redis, redis: {addr: "` + addr + `", prefix: "replicas:"}}
+audit: {sink: none}
+`
+	c, d := newHarness(t, loop, withOnDeny(pipeline.DenyExplain)), newHarness(t, loop, withOnDeny(pipeline.DenyExplain))
+	body := fixture(t, "openai", "healthy_tool_calls.json")
+	c.up.answer(reply{body: body})
+	d.up.answer(reply{body: body})
+	first, err := askers["openai-chat"](t, c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := askers["openai-chat"](t, d, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.calls) != 1 || len(second.calls) != 0 || !strings.Contains(second.text, "warden.loop_detected") {
+		t.Errorf("replica c passed %d calls, replica d %d (%q): want the repeat on d stopped", len(first.calls), len(second.calls), second.text)
 	}
 }
