@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden/approvals"
+	"github.com/agentwarden/warden/gateway"
 	"github.com/agentwarden/warden/internal/redistest"
 	"github.com/agentwarden/warden/pipeline"
 )
@@ -202,5 +203,91 @@ audit: {sink: none}
 	}
 	if len(first.calls) != 1 || len(second.calls) != 0 || !strings.Contains(second.text, "warden.loop_detected") {
 		t.Errorf("replica c passed %d calls, replica d %d (%q): want the repeat on d stopped", len(first.calls), len(second.calls), second.text)
+	}
+}
+
+// TestWaitingStreamsStayAlive: a stream whose call waits for a person carries keep-alives meanwhile, which
+// every official SDK reads past. Gemini's carries none: its Go SDK fails on an SSE comment.
+func TestWaitingStreamsStayAlive(t *testing.T) {
+	t.Parallel()
+	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
+	answers := map[string]reply{
+		"openai-chat stream":      sse(fixture(t, "openai", "stream_tool_call.sse")),
+		"openai-responses stream": sse(fixture(t, "openai", "responses_stream_function_call.sse")),
+		"anthropic stream":        sse(fixture(t, "anthropic", "stream_tool_use.sse")),
+		"gemini stream":           sse(fixture(t, "gemini", "stream_function_call.sse")),
+	}
+	keepAlive := func(c *gateway.Config) { c.Pipeline.KeepAlive = 20 * time.Millisecond }
+	for format, answer := range answers {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fmt.Sprintf(askConfig, "wait", "20s"), withOnDeny(pipeline.DenyExplain), keepAlive)
+			h.up.answer(answer)
+			decideLater(t, h, 200*time.Millisecond)
+			got, err := askers[format](t, h, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.calls) != 1 {
+				t.Errorf("calls %q, text %q: want the approved call after the keep-alives", got.calls, got.text)
+			}
+		})
+	}
+	t.Run("the keep-alive is an SSE comment between events", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, fmt.Sprintf(askConfig, "wait", "20s"), withOnDeny(pipeline.DenyExplain), keepAlive)
+		h.up.answer(answers["openai-chat stream"])
+		decideLater(t, h, 200*time.Millisecond)
+		_, body := h.post(t, "/v1/chat/completions", "application/json", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`, nil)
+		if !strings.Contains(body, "\n\n: waiting for a person's approval\n\n") || !strings.Contains(body, `"tool_calls"`) {
+			t.Errorf("stream %q: want keep-alive comments between events, then the call", body)
+		}
+	})
+}
+
+// decideLater approves the first pending request once it has waited for after.
+func decideLater(t *testing.T, h *harness, after time.Duration) {
+	svc := h.loaded.Approvals
+	go func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			pending, _ := svc.List(context.Background(), approvals.Query{Pending: true})
+			if len(pending) > 0 {
+				time.Sleep(after)
+				if _, err := svc.Decide(context.Background(), pending[0].ID, approvals.Verdict{Approve: true, Approver: "alice"}); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}()
+}
+
+// TestTypeScriptClientsReadAWaitingAnswer: the official TypeScript SDKs read an answer whose call waited for
+// a person, streamed (with keep-alives) and whole.
+func TestTypeScriptClientsReadAWaitingAnswer(t *testing.T) {
+	t.Parallel()
+	dir := tsClients(t)
+	sse := func(b []byte) reply { return reply{contentType: "text/event-stream", body: b} }
+	answers := map[string][2]reply{ // whole, stream
+		"chat":      {{body: fixture(t, "openai", "healthy_tool_calls.json")}, sse(fixture(t, "openai", "stream_tool_call.sse"))},
+		"responses": {{body: fixture(t, "openai", "responses_healthy_function_call.json")}, sse(fixture(t, "openai", "responses_stream_function_call.sse"))},
+		"anthropic": {{body: fixture(t, "anthropic", "healthy_tool_use.json")}, sse(fixture(t, "anthropic", "stream_tool_use.sse"))},
+		"gemini":    {{body: fixture(t, "gemini", "healthy_function_call.json")}, sse(fixture(t, "gemini", "stream_function_call.sse"))},
+	}
+	keepAlive := func(c *gateway.Config) { c.Pipeline.KeepAlive = 20 * time.Millisecond }
+	for format, rs := range answers {
+		for i, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", format, stream), func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t, fmt.Sprintf(askConfig, "wait", "20s"), withOnDeny(pipeline.DenyExplain), keepAlive)
+				h.up.answer(rs[i])
+				decideLater(t, h, 150*time.Millisecond)
+				r := runTS(t, dir, format, stream, h.url)
+				checkTS(t, r, 0)
+				if len(r.Calls) != 1 || !strings.Contains(r.Calls[0], "go test") {
+					t.Errorf("the client read calls %q (%s), want the approved call", r.Calls, r.Error)
+				}
+			})
+		}
 	}
 }

@@ -77,6 +77,10 @@ type Format struct {
 	// answer: the explanation of a denied call whose follow-up the provider did not take, which the
 	// format's JoinStreams guard joins after the stream before it. Nil when the format cannot join streams.
 	MessageStream func(text string) []byte
+	// KeepAlive is what a stream may carry between events that every client of the format ignores: an SSE
+	// comment. Nil when the format has none: Bedrock's binary event stream, and Gemini's, whose Go SDK
+	// fails on a comment line.
+	KeepAlive []byte
 	// Usage reads the token counts a whole response body, or one event of a stream (its data), reports;
 	// false when it reports none. Nil when the format's streams are not read this way (Bedrock's binary
 	// event stream): its whole bodies then report nothing either.
@@ -213,6 +217,7 @@ func init() {
 	}
 	Register(&Format{
 		Name:           "openai-chat",
+		KeepAlive:      sseComment,
 		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}}, In: []string{"prompt_tokens"}, Out: []string{"completion_tokens"}}),
 		Title:          "OpenAI Chat Completions",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeChatRequest(b) },
@@ -241,6 +246,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:           "openai-responses",
+		KeepAlive:      sseComment,
 		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}, {"response", "usage"}}, In: []string{"input_tokens"}, Out: []string{"output_tokens"}}),
 		Title:          "OpenAI Responses",
 		DecodeRequest:  func(b []byte) (Request, error) { return openai.DecodeResponsesRequest(b) },
@@ -270,6 +276,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:          "anthropic",
+		KeepAlive:     sseComment,
 		Usage:         usageOf(usage.Fields{Paths: [][]string{{"usage"}, {"message", "usage"}}, In: []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}, Out: []string{"output_tokens"}}),
 		Title:         "Anthropic Messages",
 		DecodeRequest: func(b []byte) (Request, error) { return anthropic.DecodeRequest(b) },
@@ -376,3 +383,6 @@ func (r anthropicResponse) Set(_ int, x warden.Response) error { return r.Messag
 func usageOf(f usage.Fields) func([]byte) (warden.Usage, bool) {
 	return func(data []byte) (warden.Usage, bool) { return usage.Read(data, f) }
 }
+
+// sseComment is a server-sent events comment: "Any line that starts with a colon is ignored."
+var sseComment = []byte(": waiting for a person's approval\n\n")

@@ -45,6 +45,9 @@ type Pipeline struct {
 	// at once, its message telling the model the id it waits under (on_ask: deny).
 	Approvals ApprovalWaiter
 	AskWait   time.Duration
+	// KeepAlive is how often a stream that waits for a decision carries the format's keep-alive (an SSE
+	// comment); zero means DefaultKeepAlive, below zero none.
+	KeepAlive time.Duration
 	// OverlapInput lets parallel input guardrails run on while the request goes upstream: Request returns
 	// once the blocking ones have passed, and the caller sends the request on Prepared.Context, calls
 	// Prepared.Wait before it releases anything of the answer, and Prepared.Close when done. Without it

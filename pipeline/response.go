@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/safety"
@@ -187,7 +188,7 @@ func (p *Pipeline) awaitApproval(ctx context.Context, run warden.RunInfo, call w
 		return asked, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, p.AskWait)
-	_, err := p.Approvals.Await(wctx, asked.Approval.ID)
+	err := p.await(wctx, asked.Approval.ID)
 	cancel()
 	if ctx.Err() != nil {
 		return asked, context.Cause(ctx) // the client is gone: nothing runs
@@ -203,4 +204,39 @@ func (p *Pipeline) awaitApproval(ctx context.Context, run warden.RunInfo, call w
 		Reasons: []warden.Reason{{Code: CodeApprovalTimeout, Message: fmt.Sprintf("nobody approved the call within %s (request %s)", p.AskWait, tc.Approval.ID)}}}
 	tc.Decision, tc.Message = d, warden.DenyMessage(call.Name, d)
 	return tc, nil
+}
+
+// keepAliveKey carries, in a streamed answer's context, what writes a keep-alive between its events.
+type keepAliveKey struct{}
+
+// DefaultKeepAlive is how often a stream that waits for a person's decision carries a keep-alive.
+const DefaultKeepAlive = 15 * time.Second
+
+// await waits for the decision on request id; in a stream it writes a keep-alive every KeepAlive
+// meanwhile, so that no proxy or client between drops a connection that looks idle.
+func (p *Pipeline) await(ctx context.Context, id string) error {
+	keep, _ := ctx.Value(keepAliveKey{}).(func())
+	every := p.KeepAlive
+	if every == 0 {
+		every = DefaultKeepAlive
+	}
+	if keep == nil || every < 0 {
+		_, err := p.Approvals.Await(ctx, id)
+		return err
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Approvals.Await(ctx, id)
+		done <- err
+	}()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			keep()
+		}
+	}
 }

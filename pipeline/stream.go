@@ -108,14 +108,23 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 	// The response stage may wait (a webhook authorizer, a remote guardrail): what out buffered reaches
 	// the client first, so that released text never waits on the checks of what comes after it.
 	flushOut, _ := out.(http.Flusher)
+	dctx := ctx
+	if f.KeepAlive != nil {
+		// A call that waits for a person keeps the stream alive meanwhile, between events.
+		dctx = context.WithValue(ctx, keepAliveKey{}, func() {
+			if _, err := out.Write(f.KeepAlive); err == nil && flushOut != nil {
+				flushOut.Flush()
+			}
+		})
+	}
 	decide := func(r warden.Response) (warden.Response, error) {
 		if flushOut != nil {
 			flushOut.Flush()
 		}
 		if held != nil {
-			return p.decideHeld(ctx, info.Run, r, held.take())
+			return p.decideHeld(dctx, info.Run, r, held.take())
 		}
-		return p.Decide(ctx, info.Run, r)
+		return p.Decide(dctx, info.Run, r)
 	}
 	err := rounds.guard.Guard(in, out, flush, decide, gate)
 	var r *Refusal
