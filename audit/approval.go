@@ -34,6 +34,6 @@ func (a ApprovalEvents) Decided(ctx context.Context, r approvals.Record) {
 }
 
 func approvalEvent(r approvals.Record, action string, at time.Time) Event {
-	return Event{V: Version, Time: at.UTC(), Kind: "approval", Stage: warden.StageToolCall.String(), Guardrail: r.Guardrail, Status: "evaluated",
+	return Event{V: Version, Time: at.UTC(), Kind: "approval", Stage: warden.StageToolCall.String(), Guardrail: r.Guardrail, Mode: warden.ModeEnforce.String(), Status: "evaluated",
 		Action: action, Effect: action, Decision: string(r.Status), Reasons: []warden.Reason{{Code: r.Code}}, ToolName: r.Tool, ApprovalID: r.ID}
 }

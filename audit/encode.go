@@ -71,6 +71,8 @@ func appendEvent(b []byte, e *Event) ([]byte, error) {
 	}
 	b = appendOmitEmpty(b, "tool_name", e.ToolName)
 	b = appendOmitEmpty(b, "tool_call_id", e.ToolCallID)
+	b = appendOmitEmpty(b, "approval_id", e.ApprovalID)
+	b = appendOmitEmpty(b, "approver", e.Approver)
 	return append(b, '}'), nil
 }
 
