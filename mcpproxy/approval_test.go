@@ -178,6 +178,44 @@ func TestApprovalThroughURLElicitation(t *testing.T) {
 		}
 	})
 
+	t.Run("2026-07-28: a request state replayed after its approval was used is refused", func(t *testing.T) {
+		t.Parallel()
+		svc := newApprovals(t)
+		opts := &mcp.ClientOptions{Capabilities: urlCaps, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept"}, nil }}
+		cs := sdkClientWith(t, approvalProxy(t, svc, 5*time.Second), opts, "2026-07-28")
+		first, err := deploy(context.Background(), cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !first.NeedsInput() || first.RequestState == "" || len(first.InputRequests) != 1 {
+			t.Fatalf("first call: %+v, want an input-required result with a request state", first)
+		}
+		var id string
+		for _, ir := range first.InputRequests {
+			if p, ok := ir.(*mcp.ElicitParams); ok && p.Mode == "url" {
+				id = p.ElicitationID
+			}
+		}
+		if _, err := svc.Decide(context.Background(), id, approvals.Verdict{Approve: true, Approver: "alice"}); err != nil {
+			t.Fatalf("deciding %q: %v", id, err)
+		}
+		retry := func() *mcp.CallToolResult {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "deploy --env prod"},
+				RequestState: first.RequestState, InputResponses: mcp.InputResponseMap{"warden_approval": &mcp.ElicitResult{Action: "accept"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		if res := retry(); textOf(res) != "ran: deploy --env prod" {
+			t.Fatalf("the retry with the state: %q, want the deploy to run", textOf(res))
+		}
+		if res := retry(); !res.IsError || !strings.Contains(textOf(res), "does not name this call's request") {
+			t.Errorf("the same state replayed: %q (isError %v), want it refused", textOf(res), res.IsError)
+		}
+	})
+
 	t.Run("2025-11-25: URLElicitationRequired, then the completion notice, then the retry runs", func(t *testing.T) {
 		t.Parallel()
 		svc := newApprovals(t)
