@@ -81,10 +81,12 @@ type Format struct {
 	// comment. Nil when the format has none: Bedrock's binary event stream, and Gemini's, whose Go SDK
 	// fails on a comment line.
 	KeepAlive []byte
-	// Usage reads the token counts a whole response body, or one event of a stream (its data), reports;
-	// false when it reports none. Nil when the format's streams are not read this way (Bedrock's binary
-	// event stream): its whole bodies then report nothing either.
+	// Usage reads the token counts a whole response body, or one event of a stream (an SSE event's data,
+	// an event-stream message's payload), reports; false when it reports none. Nil when the format reports
+	// none.
 	Usage func(data []byte) (warden.Usage, bool)
+	// EventStream says the format's streams are AWS event streams (binary frames), not server-sent events.
+	EventStream bool
 	// EndUser reads the end-user id the request body names; nil when the format has no such field.
 	EndUser func(body []byte) (string, error)
 	// WithEndUser fills that field when the body names no end user; nil when the format has no such field.
@@ -345,6 +347,7 @@ func init() {
 	})
 	Register(&Format{
 		Name:           "bedrock",
+		EventStream:    true,
 		Usage:          usageOf(usage.Fields{Paths: [][]string{{"usage"}}, In: []string{"inputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"}, Out: []string{"outputTokens"}}),
 		Title:          "Amazon Bedrock Converse",
 		DecodeRequest:  func(b []byte) (Request, error) { return bedrock.DecodeRequest(b) },

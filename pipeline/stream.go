@@ -90,7 +90,7 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		p = p.WithOnDeny(DenyExplain)
 	}
 	if f.Usage != nil && p.Engine.ObservesUsage() {
-		tap := &usageTap{r: in, read: f.Usage}
+		tap := &usageTap{r: in, read: f.Usage, frames: f.EventStream}
 		in = tap
 		defer func() { p.Engine.ObserveUsage(ctx, info.Run, tap.u) }()
 	}

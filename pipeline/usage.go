@@ -3,10 +3,12 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/usage"
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
 
 // observeBody tells the engine's usage observers what a whole response cost.
@@ -29,15 +31,47 @@ const maxUsageLine = 1 << 20
 type usageTap struct {
 	r    io.Reader
 	read func([]byte) (warden.Usage, bool)
-	line []byte
-	skip bool // the current line grew past maxUsageLine
-	u    warden.Usage
+	// frames is set for an AWS event stream (Bedrock): its messages are length-prefixed binary frames,
+	// whose payloads are read instead of SSE data lines.
+	frames bool
+	line   []byte
+	skip   bool // the current line grew past maxUsageLine
+	u      warden.Usage
 }
 
 func (t *usageTap) Read(b []byte) (int, error) {
 	n, err := t.r.Read(b)
-	t.scan(b[:n])
+	if t.frames {
+		t.scanFrames(b[:n])
+	} else {
+		t.scan(b[:n])
+	}
 	return n, err
+}
+
+// scanFrames reads AWS event-stream messages (a 4-byte big-endian total length first) and the usage of
+// their JSON payloads: Bedrock's metadata event carries it.
+func (t *usageTap) scanFrames(b []byte) {
+	if t.skip {
+		return
+	}
+	t.line = append(t.line, b...)
+	for len(t.line) >= 12 {
+		total := int(binary.BigEndian.Uint32(t.line))
+		if total < 16 || total > maxUsageLine {
+			t.skip = true // not a frame this tap can follow: read nothing more
+			return
+		}
+		if len(t.line) < total {
+			return
+		}
+		if m, err := eventstream.NewDecoder().Decode(bytes.NewReader(t.line[:total]), nil); err == nil && bytes.Contains(m.Payload, []byte("sage")) {
+			if u, ok := t.read(m.Payload); ok {
+				t.u = usage.Max(t.u, u)
+			}
+		}
+		t.line = append(t.line[:0], t.line[total:]...)
+	}
 }
 
 func (t *usageTap) scan(b []byte) {

@@ -7,6 +7,7 @@ import (
 	"testing/iotest"
 
 	"github.com/agentwarden/warden"
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
 
 func TestUsageTap(t *testing.T) {
@@ -43,5 +44,33 @@ func TestUsageTap(t *testing.T) {
 				t.Errorf("usage %+v, want %+v", tap.u, tt.want)
 			}
 		})
+	}
+}
+
+func TestUsageTapReadsEventStreams(t *testing.T) {
+	t.Parallel()
+	var stream bytes.Buffer
+	enc := eventstream.NewEncoder()
+	for _, ev := range []struct{ typ, payload string }{
+		{"messageStart", `{"role":"assistant"}`},
+		{"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"the usage is fine"}}`},
+		{"messageStop", `{"stopReason":"end_turn"}`},
+		{"metadata", `{"usage":{"inputTokens":412,"outputTokens":58,"totalTokens":470,"cacheReadInputTokens":8},"metrics":{"latencyMs":900}}`},
+	} {
+		m := eventstream.Message{Payload: []byte(ev.payload)}
+		m.Headers.Set(":event-type", eventstream.StringValue(ev.typ))
+		m.Headers.Set(":message-type", eventstream.StringValue("event"))
+		if err := enc.Encode(&stream, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := stream.String()
+	tap := &usageTap{r: iotest.OneByteReader(&stream), read: formats["bedrock"].Usage, frames: true}
+	got, err := io.ReadAll(tap)
+	if err != nil || string(got) != want {
+		t.Fatalf("the tap changed the stream (%v)", err)
+	}
+	if tap.u != (warden.Usage{InputTokens: 420, OutputTokens: 58}) {
+		t.Errorf("usage %+v, want the metadata event's, cache reads as input", tap.u)
 	}
 }
