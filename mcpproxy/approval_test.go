@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -182,7 +184,9 @@ func TestApprovalThroughURLElicitation(t *testing.T) {
 		t.Parallel()
 		svc := newApprovals(t)
 		opts := &mcp.ClientOptions{Capabilities: urlCaps, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept"}, nil }}
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}}
 		cs := sdkClientWith(t, approvalProxy(t, svc, 5*time.Second), opts, "2026-07-28")
 		first, err := deploy(context.Background(), cs)
 		if err != nil {
@@ -283,4 +287,58 @@ func textOfSafe(r *mcp.CallToolResult) string {
 		return ""
 	}
 	return textOf(r)
+}
+
+type withAuth struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (a withAuth) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+a.token)
+	return a.next.RoundTrip(r)
+}
+
+// TestServedSessionsBelongToTheirCredential: over served HTTP, a session is the principal of the key that
+// opened it; an approval given for one key's call does not pass another key's identical call.
+func TestServedSessionsBelongToTheirCredential(t *testing.T) {
+	t.Parallel()
+	svc := newApprovals(t)
+	px := approvalProxy(t, svc, 0) // on_ask deny: the model is told, the identical call passes once approved
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, nil))
+	t.Cleanup(upstream.Close)
+	served := httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn {
+		return mcpproxy.NewHTTPConn(upstream.URL, upstream.Client(), nil, nil)
+	}), nil))
+	t.Cleanup(served.Close)
+	connect := func(token string) *mcp.ClientSession {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		t.Cleanup(cancel)
+		hc := &http.Client{Transport: withAuth{token, http.DefaultTransport}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: served.URL, HTTPClient: hc}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	alice, bob := connect("key-alice"), connect("key-bob")
+	first, err := deploy(context.Background(), alice)
+	if err != nil || !first.IsError {
+		t.Fatalf("alice's first call: %v %q, want it held", err, textOfSafe(first))
+	}
+	pending, _ := svc.List(context.Background(), approvals.Query{Pending: true})
+	if len(pending) != 1 || !strings.HasPrefix(pending[0].Principal, "key:") {
+		t.Fatalf("pending %+v, want one request bound to alice's key", pending)
+	}
+	if _, err := svc.Decide(context.Background(), pending[0].ID, approvals.Verdict{Approve: true, Approver: "ops"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := deploy(context.Background(), bob); err != nil || !res.IsError {
+		t.Errorf("bob's identical call after alice's approval: %v %q, want it held", err, textOfSafe(res))
+	}
+	if res, err := deploy(context.Background(), alice); err != nil || textOf(res) != "ran: deploy --env prod" {
+		t.Errorf("alice's call after her approval: %v %q, want it to run", err, textOfSafe(res))
+	}
 }

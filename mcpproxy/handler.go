@@ -3,6 +3,7 @@ package mcpproxy
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -180,7 +181,7 @@ func (h *Handler) sweep() {
 }
 
 // start opens a proxy session to the server; kept, it is found again by its id.
-func (h *Handler) start(keep bool) *httpSession {
+func (h *Handler) start(keep bool, r *http.Request) *httpSession {
 	var b [16]byte
 	rand.Read(b[:])
 	s := &httpSession{id: hex.EncodeToString(b[:]), incoming: make(chan []byte, 16), done: make(chan struct{}),
@@ -191,11 +192,34 @@ func (h *Handler) start(keep bool) *httpSession {
 		h.sessions[s.id] = s
 		h.mu.Unlock()
 	}
+	// The session belongs to the credential that opened it: approvals and budgets count by it.
+	ctx := WithCredential(context.Background(), credentialOf(r))
 	go func() {
-		h.serve(context.Background(), s)
+		h.serve(ctx, s)
 		h.end(s)
 	}()
 	return s
+}
+
+// credentialOf names the credential a request presents without holding it: a digest of its Authorization.
+func credentialOf(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(auth))
+	return hex.EncodeToString(sum[:16])
+}
+
+type credentialKey struct{}
+
+// WithCredential gives the sessions served under ctx a credential (warden.RunInfo.Credential) when the
+// proxy's Config.Run names none: the Handler passes a digest of the Authorization that opened each session.
+func WithCredential(ctx context.Context, credential string) context.Context {
+	if credential == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, credentialKey{}, credential)
 }
 
 // Close ends every session: their server connections close (a remote server's session is deleted, a
@@ -249,10 +273,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "no such session: it ended or never was")
 		return
 	case s == nil && m.Kind == Request && m.Method == "initialize":
-		s = h.start(true)
+		s = h.start(true, r)
 		w.Header().Set("Mcp-Session-Id", s.id)
 	case s == nil && m.Kind == Request:
-		s = h.start(false) // a stateless request: a session of its own
+		s = h.start(false, r) // a stateless request: a session of its own
 		defer h.end(s)
 	case s == nil:
 		w.WriteHeader(http.StatusAccepted) // a notification or answer of no session has no one to reach

@@ -121,6 +121,9 @@ func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	if s.run.RunID == "" {
 		s.run.RunID = newSessionID()
 	}
+	if c, ok := ctx.Value(credentialKey{}).(string); ok && s.run.Credential == "" {
+		s.run.Credential = c
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { client.Close(); server.Close() })
