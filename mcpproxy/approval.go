@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -22,9 +23,9 @@ import (
 //     whose one input request is a URL-mode elicitation of the request's approval page, and a requestState
 //     sealed with the approvals key. When it retries with that state, the call is held until a person
 //     decides (Config.AskWait) and checked again.
-//   - A client of an earlier generation that takes URL-mode elicitation gets the URLElicitationRequired
-//     error (-32042) naming the page; once a person decides, the proxy sends it
-//     notifications/elicitation/complete, and its retry is checked again.
+//   - A client of an earlier generation that takes URL-mode elicitation is sent elicitation/create of the
+//     page while its call is held; once a person decides, notifications/elicitation/complete, and the
+//     call's answer.
 //   - Any other client's call is held until a person decides, up to Config.AskWait, and checked again;
 //     with no AskWait it is answered at once with a tool error that names the request (on_ask: deny).
 //
@@ -38,9 +39,6 @@ type ApprovalWaiter interface {
 
 // CodeApprovalTimeout is the reason code of a call nobody decided on in time.
 const CodeApprovalTimeout = "warden.approval_timeout"
-
-// CodeURLElicitationRequired is MCP's URLElicitationRequired error.
-const CodeURLElicitationRequired = -32042
 
 const (
 	approvalInput     = "warden_approval" // the id of the input request of an input-required result
@@ -164,11 +162,11 @@ func (s *session) ask(ctx context.Context, m *Message, p *pending, params *jsono
 	case page != "" && caps.urlElicitation && version >= newGeneration && len(cfg.StateKey) > 0:
 		s.inputRequired(m, a, page, out.Message)
 		return nil, false
-	case page != "" && caps.urlElicitation && !s.shown(a.ID):
-		s.urlElicitationRequired(ctx, m, a, page, out.Message)
+	case page != "" && caps.urlElicitation:
+		s.elicit(ctx, m, p, params, a, page, out.Message)
 		return nil, false
 	}
-	s.hold(ctx, m, p, params, a.ID)
+	s.holdUntil(ctx, m, p, params, a.ID, nil)
 	return nil, false
 }
 
@@ -195,38 +193,58 @@ func (s *session) inputRequired(m *Message, a *warden.Approval, page, message st
 	s.toClient(b)
 }
 
-// urlElicitationRequired answers an earlier generation's call with the URLElicitationRequired error, and
-// tells the client when a person has decided, so that it retries.
-func (s *session) urlElicitationRequired(ctx context.Context, m *Message, a *warden.Approval, page, message string) {
-	data, _ := json.Marshal(map[string]any{"elicitations": []any{pageElicitation(a, page, message)}})
-	s.toClient(encodeErrorObject(m.ID, &Error{Code: CodeURLElicitationRequired, Message: "a person must approve this call first", Data: data}))
+// elicit asks an earlier generation's client, through elicitation/create in URL mode, to show a person the
+// approval page, and holds the call meanwhile. The client's answer says whether it showed it: declined or
+// cancelled, the call is refused at once; accepted, the call waits for the decision as any held call does.
+// Once a person has decided, the client is sent notifications/elicitation/complete.
+func (s *session) elicit(ctx context.Context, m *Message, p *pending, params *jsonobj.Object, a *warden.Approval, page, message string) {
+	answer := make(chan string, 1) // the client's action: accept, decline, cancel, or "" for an error
 	s.mu.Lock()
-	if s.elicited == nil {
-		s.elicited = map[string]bool{}
+	s.ownSeq++
+	id, _ := json.Marshal(fmt.Sprintf("warden-approval-%d", s.ownSeq))
+	if s.own == nil {
+		s.own = map[idKey]chan string{}
 	}
-	s.elicited[a.ID] = true
+	s.own[idKey(id)] = answer
 	s.mu.Unlock()
+	body, _ := json.Marshal(pageElicitation(a, page, message))
+	s.toClient(encodeRequest(id, "elicitation/create", body))
 	waiter := s.p.cfg.Approvals
 	go func() {
 		if _, err := waiter.Await(ctx, a.ID); err != nil {
 			return // the session ended, or the request is gone: nobody to tell
 		}
-		params, _ := json.Marshal(map[string]string{"elicitationId": a.ID})
-		s.toClient(encodeRequest(nil, "notifications/elicitation/complete", params))
+		note, _ := json.Marshal(map[string]string{"elicitationId": a.ID})
+		s.toClient(encodeRequest(nil, "notifications/elicitation/complete", note))
 	}()
+	s.holdUntil(ctx, m, p, params, a.ID, answer)
 }
 
-// shown reports whether the client was already sent the page of request id.
-func (s *session) shown(id string) bool {
+// ownAnswer takes the client's answer to an elicitation the proxy itself sent; false when the response
+// answers no request of the proxy's.
+func (s *session) ownAnswer(m *Message) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.elicited[id]
+	ch, ok := s.own[idKey(m.ID)]
+	delete(s.own, idKey(m.ID))
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	var r struct {
+		Action string `json:"action"`
+	}
+	if m.Error == nil {
+		_ = json.Unmarshal(m.Result, &r)
+	}
+	ch <- r.Action
+	return true
 }
 
-// hold keeps the call from the server until a person decides or AskWait passes, then checks it again and
-// forwards it or answers. The request's id stays taken meanwhile, and the client's cancellation ends the
-// hold.
-func (s *session) hold(ctx context.Context, m *Message, p *pending, params *jsonobj.Object, approvalID string) {
+// holdUntil keeps the call from the server until a person decides or AskWait passes, then checks it again
+// and forwards it or answers. The request's id stays taken meanwhile, and the client's cancellation ends
+// the hold. shown, when set, brings the client's answer to the elicitation of the page: a decline or a
+// cancel refuses the call at once.
+func (s *session) holdUntil(ctx context.Context, m *Message, p *pending, params *jsonobj.Object, approvalID string, shown <-chan string) {
 	hctx, cancel := context.WithTimeout(ctx, s.p.cfg.AskWait)
 	s.mu.Lock()
 	if s.held == nil {
@@ -236,13 +254,34 @@ func (s *session) hold(ctx context.Context, m *Message, p *pending, params *json
 	s.mu.Unlock()
 	go func() {
 		defer cancel()
-		_, _ = s.p.cfg.Approvals.Await(hctx, approvalID)
+		decided := make(chan struct{})
+		go func() {
+			_, _ = s.p.cfg.Approvals.Await(hctx, approvalID)
+			close(decided)
+		}()
+		refused := ""
+		select {
+		case <-decided:
+		case action := <-shown:
+			if action != "accept" {
+				refused = map[string]string{"decline": "declined"}[action]
+				if refused == "" {
+					refused = "cancelled"
+				}
+				cancel()
+			}
+			<-decided
+		}
 		s.mu.Lock()
 		_, stillHeld := s.held[idKey(m.ID)]
 		delete(s.held, idKey(m.ID))
 		s.mu.Unlock()
-		if !stillHeld || ctx.Err() != nil {
+		switch {
+		case !stillHeld || ctx.Err() != nil:
 			return // cancelled by the client, or the session ended
+		case refused != "":
+			s.toClient(toolError(m.ID, "Guardrail held the call of tool '"+p.call.Name+"' for a person's approval, and the approval page was "+refused+" (request "+approvalID+")."))
+			return
 		}
 		s.release(ctx, m, p, params)
 	}()

@@ -2,8 +2,6 @@ package mcpproxy_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +12,6 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/approvals"
 	"github.com/agentwarden/warden/mcpproxy"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -220,45 +217,56 @@ func TestApprovalThroughURLElicitation(t *testing.T) {
 		}
 	})
 
-	t.Run("2025-11-25: URLElicitationRequired, then the completion notice, then the retry runs", func(t *testing.T) {
+	t.Run("2025-11-25: elicitation/create of the page while the call is held, then the call runs", func(t *testing.T) {
 		t.Parallel()
 		svc := newApprovals(t)
 		completed := make(chan string, 1)
+		var shown []string
 		opts := &mcp.ClientOptions{Capabilities: urlCaps,
-			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				shown = append(shown, req.Params.Mode+" "+req.Params.URL)
+				go func() { // the person decides after the page was opened
+					time.Sleep(50 * time.Millisecond)
+					svc.Decide(context.Background(), req.Params.ElicitationID, approvals.Verdict{Approve: true, Approver: "alice"})
+				}()
 				return &mcp.ElicitResult{Action: "accept"}, nil
 			},
 			ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
 				completed <- req.Params.ElicitationID
 			}}
 		cs := sdkClientWith(t, approvalProxy(t, svc, 10*time.Second), opts, "2025-11-25")
-		_, err := deploy(context.Background(), cs)
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeURLElicitationRequired {
-			t.Fatalf("first call: %v, want URLElicitationRequired", err)
-		}
-		var data struct {
-			Elicitations []mcp.ElicitParams `json:"elicitations"`
-		}
-		if err := json.Unmarshal(rpcErr.Data, &data); err != nil || len(data.Elicitations) != 1 || data.Elicitations[0].Mode != "url" ||
-			data.Elicitations[0].URL != pageBase+data.Elicitations[0].ElicitationID {
-			t.Fatalf("error data %s: want one URL elicitation of the approval page", rpcErr.Data)
-		}
-		id := data.Elicitations[0].ElicitationID
-		if _, err := svc.Decide(context.Background(), id, approvals.Verdict{Approve: true, Approver: "alice"}); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case got := <-completed:
-			if got != id {
-				t.Errorf("completion of %s, want %s", got, id)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("no notifications/elicitation/complete after the decision")
-		}
 		res, err := deploy(context.Background(), cs)
 		if err != nil || textOf(res) != "ran: deploy --env prod" {
-			t.Errorf("the retry: %v %q, want the deploy to run", err, textOfSafe(res))
+			t.Fatalf("the held call: %v %q, want the deploy to run", err, textOfSafe(res))
+		}
+		if len(shown) != 1 || !strings.HasPrefix(shown[0], "url "+pageBase+"apr_") {
+			t.Errorf("the client was shown %q, want the approval page once", shown)
+		}
+		select {
+		case id := <-completed:
+			if !strings.HasSuffix(shown[0], id) {
+				t.Errorf("completion of %s, want the shown request's", id)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("no notifications/elicitation/complete after the decision")
+		}
+	})
+
+	t.Run("2025-11-25: a declined page refuses the call at once", func(t *testing.T) {
+		t.Parallel()
+		svc := newApprovals(t)
+		opts := &mcp.ClientOptions{Capabilities: urlCaps,
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}}
+		cs := sdkClientWith(t, approvalProxy(t, svc, 30*time.Second), opts, "2025-11-25")
+		start := time.Now()
+		res, err := deploy(context.Background(), cs)
+		if err != nil || !res.IsError || !strings.Contains(textOf(res), "approval page was declined") {
+			t.Errorf("declined: %v %q, want the call refused", err, textOfSafe(res))
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Error("the call waited out its hold after the page was declined")
 		}
 	})
 }

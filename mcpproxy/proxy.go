@@ -165,11 +165,13 @@ type session struct {
 	fromClient map[idKey]*pending
 	fromServer map[idKey]string
 	halted     *warden.TripwireError
-	// caps is what the client said it can do at initialize; elicited the approval requests whose page it
-	// was sent; held the tools/call requests waiting for a person, by id, with what ends the wait.
-	caps     clientCaps
-	elicited map[string]bool
-	held     map[idKey]context.CancelFunc
+	// caps is what the client said it can do at initialize; held the tools/call requests waiting for a
+	// person, by id, with what ends the wait.
+	caps clientCaps
+	held map[idKey]context.CancelFunc
+	// own are the proxy's own requests to the client (the elicitation of an approval page), by id.
+	own    map[idKey]chan string
+	ownSeq int
 }
 
 // pending is a client request forwarded to the server: what its answer must be checked as.
@@ -213,6 +215,9 @@ func (s *session) readClient(ctx context.Context) error {
 func (s *session) fromClientMessage(ctx context.Context, m *Message) {
 	switch m.Kind {
 	case Response:
+		if s.ownAnswer(m) {
+			return
+		}
 		if _, ok := take(s, s.fromServer, m.ID); !ok {
 			s.p.log.Warn("mcp: dropped a client response to no request of the server's", "id", string(m.ID))
 			return
