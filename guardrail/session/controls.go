@@ -165,15 +165,9 @@ func (g *CallBudget) Provision(context.Context) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if g.Window == 0 {
-		g.Window = warden.Duration(24 * time.Hour)
-	}
-	if g.Code == "" {
-		g.Code = CodeCallBudget
-	}
-	if g.Counter == "" {
-		g.Counter = "call_budget"
-	}
+	or(&g.Window, warden.Duration(24*time.Hour))
+	or(&g.Code, CodeCallBudget)
+	or(&g.Counter, "call_budget")
 	g.b, err = open(g.Store, g.Redis)
 	return err
 }
@@ -249,18 +243,10 @@ func (g *LoopBreaker) Provision(context.Context) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if g.MaxRepeats == 0 {
-		g.MaxRepeats = 3
-	}
-	if g.Window == 0 {
-		g.Window = warden.Duration(10 * time.Minute)
-	}
-	if g.Code == "" {
-		g.Code = CodeLoop
-	}
-	if g.Counter == "" {
-		g.Counter = "loop_breaker"
-	}
+	or(&g.MaxRepeats, 3)
+	or(&g.Window, warden.Duration(10*time.Minute))
+	or(&g.Code, CodeLoop)
+	or(&g.Counter, "loop_breaker")
 	g.b, err = open(g.Store, g.Redis)
 	return err
 }
@@ -339,22 +325,14 @@ func (g *RateLimit) Provision(context.Context) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if g.Every == 0 {
-		g.Every = warden.Duration(time.Minute)
-	}
-	if g.Burst == 0 {
-		g.Burst = g.Requests
-	}
+	or(&g.Every, warden.Duration(time.Minute))
+	or(&g.Burst, g.Requests)
 	g.interval = g.Every.Std() / time.Duration(g.Requests)
 	if g.interval < time.Millisecond {
 		return fmt.Errorf("requests: %d every %s is more than one a millisecond", g.Requests, g.Every.Std())
 	}
-	if g.Code == "" {
-		g.Code = CodeRateLimited
-	}
-	if g.Counter == "" {
-		g.Counter = "rate_limit"
-	}
+	or(&g.Code, CodeRateLimited)
+	or(&g.Counter, "rate_limit")
 	g.b, err = open(g.Store, g.Redis)
 	return err
 }
@@ -378,4 +356,12 @@ func (g *RateLimit) CheckInput(ctx context.Context, c warden.InputCheck) (warden
 	d := warden.Halt(g.Code, fmt.Sprintf("more than %d requests every %s; try again in %s", g.Requests, g.Every.Std(), wait.Round(time.Millisecond)))
 	d.Metadata = map[string]string{MetaRetryAfter: strconv.FormatInt(wait.Milliseconds(), 10) + "ms"}
 	return d, nil
+}
+
+// or sets *v to def when it is the zero value: a default.
+func or[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }

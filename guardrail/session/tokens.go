@@ -70,15 +70,9 @@ func (g *TokenBudget) Provision(context.Context) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if g.Window == 0 {
-		g.Window = warden.Duration(24 * time.Hour)
-	}
-	if g.Code == "" {
-		g.Code = CodeTokenBudget
-	}
-	if g.Counter == "" {
-		g.Counter = "token_budget"
-	}
+	or(&g.Window, warden.Duration(24*time.Hour))
+	or(&g.Code, CodeTokenBudget)
+	or(&g.Counter, "token_budget")
 	if g.now == nil {
 		g.now = time.Now
 	}
