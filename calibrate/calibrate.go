@@ -27,6 +27,9 @@ type Sample struct {
 	Label bool
 	// Difficulty is the author's easy / medium / hard, when given; results are broken down by it.
 	Difficulty string
+	// Source names where the case came from (a public dataset, the team's golden set): the unit of the
+	// leave-one-source-out figure.
+	Source string
 }
 
 // Options are the calibration's parameters; the zero value of a field means its default.
@@ -180,6 +183,8 @@ type Result struct {
 	Difficulties []Breakdown `json:"difficulties,omitempty"`
 	// Note says what limited the calibration ("too few cases: threshold chosen on all of them").
 	Note string `json:"note,omitempty"`
+	// SourceOut is the leave-one-source-out figure, when the cases come from two sources or more.
+	SourceOut *SourceOut `json:"leave_one_source_out,omitempty"`
 }
 
 // Calibrate chooses a detector's threshold on samples and measures it. It needs at least one positive
@@ -232,6 +237,7 @@ func Calibrate(detector string, samples []Sample, opt Options) (Result, error) {
 	r.Sweep = sweep(samples, opt.Grid)
 	r.Curve = curve(samples)
 	r.Difficulties = byDifficulty(samples, predicted)
+	r.SourceOut = leaveOneSourceOut(samples, opt, rng)
 	return r, nil
 }
 

@@ -213,3 +213,81 @@ func TestSnapPrefersTheHigherGridValueOnATie(t *testing.T) {
 		}
 	}
 }
+
+func TestLeaveOneSourceOut(t *testing.T) {
+	t.Parallel()
+	// Source a scores its positives 0.8 and negatives 0.1; source b, whose data differs, 0.4 and 0.1; source
+	// c has only negatives at 0.5. Each is judged at a threshold chosen on the others.
+	var samples []Sample
+	add := func(src string, n int, score float64, label bool) {
+		for range n {
+			samples = append(samples, Sample{Source: src, Score: score, Label: label})
+		}
+	}
+	add("a", 10, 0.8, true)
+	add("a", 10, 0.1, false)
+	add("b", 10, 0.4, true)
+	add("b", 10, 0.1, false)
+	add("c", 10, 0.5, false)
+	r, err := Calibrate("d", samples, Options{Seed: 1, Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	so := r.SourceOut
+	if so == nil || len(so.Sources) != 3 {
+		t.Fatalf("leave-one-source-out: %+v, want three sources", so)
+	}
+	byName := map[string]SourceFigure{}
+	for _, f := range so.Sources {
+		byName[f.Source] = f
+	}
+	// Without a, b's positives at 0.4 sit below c's negatives at 0.5: the best threshold on b and c lets
+	// a's positives pass whatever it is.
+	if f := byName["a"]; f.Counts.TP != 10 || f.Counts.FP != 0 {
+		t.Errorf("source a held out: %+v", f)
+	}
+	// Without b, a and c choose a threshold above 0.5, which misses b's positives at 0.4: the figure a
+	// user with b's data would see.
+	if f := byName["b"]; f.Threshold <= 0.5 || f.Counts.FN != 10 {
+		t.Errorf("source b held out: %+v, want a threshold above 0.5 that misses its positives", f)
+	}
+	if f := byName["c"]; f.Counts.TP+f.Counts.FN != 0 || f.Cases != 10 {
+		t.Errorf("source c held out: %+v", f)
+	}
+	if so.Counts.TP+so.Counts.FN+so.Counts.FP+so.Counts.TN != len(samples) {
+		t.Errorf("pooled counts %+v do not cover every case", so.Counts)
+	}
+	if so.F1 >= r.F1 {
+		t.Errorf("leave-one-source-out F1 %.3f not below the pooled out-of-fold %.3f on data whose sources differ", so.F1, r.F1)
+	}
+}
+
+func TestLeaveOneSourceOutNeedsTwoSourcesAndBothClasses(t *testing.T) {
+	t.Parallel()
+	var one []Sample
+	for i := range 20 {
+		one = append(one, Sample{Source: "a", Score: 0.9 * float64(i%2), Label: i%2 == 1})
+	}
+	r, err := Calibrate("d", one, Options{Seed: 1, Bootstrap: 50})
+	if err != nil || r.SourceOut != nil {
+		t.Errorf("one source: %+v (%v), want no leave-one-source-out figure", r.SourceOut, err)
+	}
+	// Positives from one source, negatives from another (injection's public data): neither can be judged.
+	var split []Sample
+	for i := range 20 {
+		src := map[bool]string{true: "attacks", false: "benign"}[i%2 == 1]
+		split = append(split, Sample{Source: src, Score: 0.9 * float64(i%2), Label: i%2 == 1})
+	}
+	r, err = Calibrate("d", split, Options{Seed: 1, Bootstrap: 50})
+	if err != nil || r.SourceOut == nil {
+		t.Fatalf("two sources: %+v (%v)", r.SourceOut, err)
+	}
+	for _, f := range r.SourceOut.Sources {
+		if f.Note == "" {
+			t.Errorf("source %s held out with one class on the other side: no note", f.Source)
+		}
+	}
+	if r.SourceOut.Counts != (Counts{}) {
+		t.Errorf("pooled counts %+v, want none", r.SourceOut.Counts)
+	}
+}

@@ -92,7 +92,10 @@ func (c *Collector) Add(t *trace.Trace) error {
 		c.cannotJudge[t.Label.Detector]++
 		return nil
 	}
-	s := Sample{Label: t.Label.Expected, Difficulty: t.Label.Difficulty}
+	s := Sample{Label: t.Label.Expected, Difficulty: t.Label.Difficulty, Source: t.Label.Source}
+	if s.Source == "" {
+		s.Source = NoSource
+	}
 	if r.Detected {
 		s.Score = r.Score
 	}
@@ -100,6 +103,9 @@ func (c *Collector) Add(t *trace.Trace) error {
 	c.data.Cases++
 	return nil
 }
+
+// NoSource is the source of cases whose records name none (the team's golden set).
+const NoSource = "(no source named)"
 
 // Exclude counts a trace that a filter left out.
 func (c *Collector) Exclude() { c.data.Excluded++ }

@@ -164,6 +164,7 @@ func fromEval(raw []byte) (*Trace, error) {
 		Quality:   q,
 		Human:     strings.HasPrefix(q, "human") || strings.HasPrefix(q, "by construction"),
 		Ambiguous: rec.Meta.Ambiguous,
+		Source:    dataset(rec.Source),
 	}
 	return t, nil
 }
@@ -219,4 +220,13 @@ func textOf(raw json.RawMessage) string {
 		}
 	}
 	return string(raw)
+}
+
+// dataset names a record's source without its version and path: github:owner/repo@commit:path is the
+// dataset github:owner/repo.
+func dataset(source string) string {
+	if i := strings.IndexByte(source, '@'); i >= 0 {
+		return source[:i]
+	}
+	return source
 }

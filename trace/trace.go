@@ -94,6 +94,8 @@ type Label struct {
 	Ambiguous bool   `json:"ambiguous,omitempty"`
 	// Difficulty is easy, medium or hard, where the author said.
 	Difficulty string `json:"difficulty,omitempty"`
+	// Source names the dataset the record came from ("github:owner/repo"), where it says.
+	Source string `json:"source,omitempty"`
 }
 
 // Trace is one recorded agent run.

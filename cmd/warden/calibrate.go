@@ -195,8 +195,43 @@ func printCalibration(out io.Writer, rep calibrate.Report) {
 			fmt.Fprintf(out, "%s: %s\n", d.Detector, d.Note)
 		}
 	}
+	printSourceOut(out, rep)
 	fmt.Fprintf(out, "\n%d cases from %d file(s), sha256 %s; corpora %s; %d folds, %d resamples, seed %d\n",
 		rep.Data.Cases, len(rep.Data.Files), rep.Data.SHA256[:16], rep.CorpusHash[:16], rep.Folds, rep.Bootstrap, rep.Seed)
+}
+
+// printSourceOut prints the leave-one-source-out figures of the detectors whose cases come from several
+// sources: each source judged at the threshold chosen on the others.
+func printSourceOut(out io.Writer, rep calibrate.Report) {
+	var any bool
+	for _, d := range rep.Detectors {
+		any = any || d.SourceOut != nil
+	}
+	if !any {
+		return
+	}
+	fmt.Fprintln(out, "\nLeave one source out (each source judged at the threshold chosen on the others):")
+	w := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "DETECTOR\tSOURCE\tCASES (+/-)\tTHRESHOLD\tF1\tPRECISION\tRECALL\tFPR")
+	for _, d := range rep.Detectors {
+		so := d.SourceOut
+		if so == nil {
+			continue
+		}
+		for _, f := range so.Sources {
+			if f.Note != "" {
+				fmt.Fprintf(w, "%s\t%s\t%d (%d/%d)\t-\t-\t-\t-\t-\n", d.Detector, f.Source, f.Cases, f.Positives, f.Negatives)
+				continue
+			}
+			fmt.Fprintf(w, "%s\t%s\t%d (%d/%d)\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n", d.Detector, f.Source, f.Cases, f.Positives, f.Negatives,
+				f.Threshold, f.F1, f.Counts.Precision(), f.Counts.Recall(), f.Counts.FalsePositiveRate())
+		}
+		if so.Counts != (calibrate.Counts{}) {
+			fmt.Fprintf(w, "%s\tall, pooled\t\t\t%.3f [%.3f, %.3f]\t%.3f\t%.3f\t%.3f\n", d.Detector, so.F1, so.CI.F1.Low, so.CI.F1.High, so.Precision, so.Recall, so.FalsePositiveRate)
+		}
+	}
+	w.Flush()
+	fmt.Fprintln(out, "(a source shown with - holds one class only where the others hold the other: it cannot be judged this way)")
 }
 
 func writeCalibration(s streams, rep calibrate.Report, outDir, reportDir string) error {
