@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden/detect"
+	"github.com/agentwarden/warden/detect/learn"
 	"github.com/agentwarden/warden/trace"
 )
 
@@ -53,6 +54,10 @@ type Collector struct {
 	samples     map[string][]Sample
 	cannotJudge map[string]int
 	data        Data
+	// features, kept when Train is set, are each sample's learned-layer features, in step with samples.
+	features map[string][][]learn.Feature
+	// Train keeps what the learned layer trains on; set it before the first Add.
+	Train bool
 }
 
 // NewCollector builds the named detectors (all when names is empty); traces labelled for another
@@ -100,8 +105,46 @@ func (c *Collector) Add(t *trace.Trace) error {
 		s.Score = r.Score
 	}
 	c.samples[t.Label.Detector] = append(c.samples[t.Label.Detector], s)
+	if c.Train {
+		if c.features == nil {
+			c.features = map[string][][]learn.Feature{}
+		}
+		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], Features(t, r))
+	}
 	c.data.Cases++
 	return nil
+}
+
+// Features are what a detector's learned layer reads of a trace: its texts, hashed, beside the rule
+// detector's own verdict.
+func Features(t *trace.Trace, r detect.Result) []learn.Feature {
+	fired, score := 0.0, 0.0
+	if r.Detected {
+		fired, score = 1, r.Score
+	}
+	return learn.Extract(learn.Texts(t), map[string]float64{"rule.fired": fired, "rule.score": score})
+}
+
+// Trained is one detector's learned layer as `warden calibrate --train` made it: its figures, the model
+// trained on every case, and the model's threshold.
+type Trained struct {
+	Result    Result
+	Model     *learn.Model
+	Threshold float64
+}
+
+// TrainAll trains and measures the learned layer of every detector with enough cases (Collector.Train must
+// have been set): see Learned. Detectors with too few cases are left out and named in skipped.
+func (c *Collector) TrainAll(opt Options, lopt learn.Options) (trained []Trained, skipped []string, err error) {
+	for _, n := range slices.Sorted(maps.Keys(c.features)) {
+		r, m, t, err := Learned(n, c.samples[n], c.features[n], opt, lopt)
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		trained = append(trained, Trained{Result: r, Model: m, Threshold: t})
+	}
+	return trained, skipped, nil
 }
 
 // NoSource is the source of cases whose records name none (the team's golden set).

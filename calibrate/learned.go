@@ -1,0 +1,186 @@
+package calibrate
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/agentwarden/warden/detect/learn"
+)
+
+// innerFolds is the cross-validation inside a training set that chooses a learned model's threshold on
+// scores the model was not trained on.
+const innerFolds = 3
+
+// Learned trains a detector's learned layer on samples (each with its features, the rule's score among
+// them) and measures it without ever judging a case with a model or a threshold that saw it:
+//
+//   - out of fold: folds stratified by source and label; each fold is scored by a model trained on the
+//     others, at a threshold chosen by an inner cross-validation on those others;
+//   - leave one source out: each source is scored by a model trained on the other sources, at a threshold
+//     chosen the same way on them.
+//
+// It returns the figures and the model trained on every sample, with its threshold chosen by an inner
+// cross-validation on all of them: what a user ships.
+func Learned(detector string, samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options) (Result, *learn.Model, float64, error) {
+	if err := opt.Validate(); err != nil {
+		return Result{}, nil, 0, err
+	}
+	opt = opt.withDefaults()
+	r := Result{Detector: detector, Cases: len(samples)}
+	pos, neg := splitByLabel(samples)
+	r.Positives, r.Negatives = len(pos), len(neg)
+	if len(pos) < opt.Folds || len(neg) < opt.Folds {
+		return r, nil, 0, fmt.Errorf("%s: training needs %d positive and %d negative cases at least; have %d and %d", detector, opt.Folds, opt.Folds, len(pos), len(neg))
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, nameStream(detector)))
+	all := make([]int, len(samples))
+	for i := range all {
+		all[i] = i
+	}
+	fold := sourceFolds(samples, all, opt.Folds, rng)
+	scored := slices.Clone(samples)
+	predicted := make([]bool, len(samples))
+	for f := range opt.Folds {
+		var train, test []int
+		for i := range samples {
+			if fold[i] == f {
+				test = append(test, i)
+			} else {
+				train = append(train, i)
+			}
+		}
+		m, t := fit(samples, features, train, opt, lopt, rng)
+		r.FoldThresholds = append(r.FoldThresholds, t)
+		for _, i := range test {
+			scored[i].Score = m.Score(features[i])
+			predicted[i] = scored[i].Score >= t
+		}
+	}
+	r.Threshold = snap(mean(r.FoldThresholds), opt.Grid)
+	for i, s := range samples {
+		r.Counts.add(predicted[i], s.Label)
+	}
+	r.Precision, r.Recall, r.F1 = r.Counts.Precision(), r.Counts.Recall(), r.Counts.F1()
+	r.FalsePositiveRate = r.Counts.FalsePositiveRate()
+	r.BaselineF1 = Counts{TP: len(pos), FP: len(neg)}.F1()
+	r.CI.Precision, r.CI.Recall, r.CI.F1 = bootstrap(samples, predicted, opt.Bootstrap, rng)
+	r.ECE = ece(scored, nil)
+	r.Sweep = sweep(scored, opt.Grid)
+	r.Curve = curve(scored)
+	r.Difficulties = byDifficulty(samples, predicted)
+	r.SourceOut = learnedSourceOut(samples, features, opt, lopt, rng)
+	m, t := fit(samples, features, all, opt, lopt, rng)
+	return r, m, t, nil
+}
+
+// fit trains on the samples in train and chooses the threshold of highest F1 on scores of an inner
+// cross-validation over them.
+func fit(samples []Sample, features [][]learn.Feature, train []int, opt Options, lopt learn.Options, rng *rand.Rand) (*learn.Model, float64) {
+	inner := sourceFolds(samples, train, innerFolds, rng)
+	oof := make([]Sample, 0, len(train))
+	for f := range innerFolds {
+		var fitOn, judge []int
+		for k, i := range train {
+			if inner[k] == f {
+				judge = append(judge, i)
+			} else {
+				fitOn = append(fitOn, i)
+			}
+		}
+		m := learn.Train(examples(samples, features, fitOn), lopt)
+		for _, i := range judge {
+			s := samples[i]
+			s.Score = m.Score(features[i])
+			oof = append(oof, s)
+		}
+	}
+	return learn.Train(examples(samples, features, train), lopt), bestThreshold(oof, nil, opt.Grid)
+}
+
+func examples(samples []Sample, features [][]learn.Feature, idx []int) []learn.Example {
+	out := make([]learn.Example, len(idx))
+	for k, i := range idx {
+		out[k] = learn.Example{Features: features[i], Label: samples[i].Label}
+	}
+	return out
+}
+
+// sourceFolds assigns the samples in idx (by position in idx) to k folds, each holding a near-equal share
+// of every source's positives and of its negatives.
+func sourceFolds(samples []Sample, idx []int, k int, rng *rand.Rand) []int {
+	groups := map[string][]int{}
+	for pos, i := range idx {
+		key := fmt.Sprintf("%t\x00%s", samples[i].Label, samples[i].Source)
+		groups[key] = append(groups[key], pos)
+	}
+	fold := make([]int, len(idx))
+	next := 0
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[key]
+		rng.Shuffle(len(g), func(a, b int) { g[a], g[b] = g[b], g[a] })
+		for _, pos := range g {
+			fold[pos] = next % k
+			next++
+		}
+	}
+	return fold
+}
+
+// learnedSourceOut is leaveOneSourceOut for a learned layer: the held-out source's model and threshold
+// both come from the other sources only.
+func learnedSourceOut(samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options, rng *rand.Rand) *SourceOut {
+	bySource := map[string][]int{}
+	for i, s := range samples {
+		bySource[s.Source] = append(bySource[s.Source], i)
+	}
+	if len(bySource) < 2 {
+		return nil
+	}
+	out := &SourceOut{}
+	var held []Sample
+	var predicted []bool
+	for _, src := range slices.Sorted(maps.Keys(bySource)) {
+		f := SourceFigure{Source: src, Cases: len(bySource[src])}
+		var train []int
+		trainPos, trainNeg := 0, 0
+		for i, s := range samples {
+			switch {
+			case s.Source == src && s.Label:
+				f.Positives++
+			case s.Source == src:
+				f.Negatives++
+			default:
+				train = append(train, i)
+				if s.Label {
+					trainPos++
+				} else {
+					trainNeg++
+				}
+			}
+		}
+		if trainPos < innerFolds || trainNeg < innerFolds {
+			f.Note = fmt.Sprintf("the other sources have %d positive and %d negative cases: too few to train without this source", trainPos, trainNeg)
+			out.Sources = append(out.Sources, f)
+			continue
+		}
+		m, t := fit(samples, features, train, opt, lopt, rng)
+		f.Threshold = t
+		for _, i := range bySource[src] {
+			p := m.Score(features[i]) >= t
+			f.Counts.add(p, samples[i].Label)
+			out.Counts.add(p, samples[i].Label)
+			held = append(held, samples[i])
+			predicted = append(predicted, p)
+		}
+		f.F1 = f.Counts.F1()
+		out.Sources = append(out.Sources, f)
+	}
+	if len(held) > 0 {
+		out.Precision, out.Recall, out.F1 = out.Counts.Precision(), out.Counts.Recall(), out.Counts.F1()
+		out.FalsePositiveRate = out.Counts.FalsePositiveRate()
+		out.CI.Precision, out.CI.Recall, out.CI.F1 = bootstrap(held, predicted, opt.Bootstrap, rng)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package learn
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The weights file: "WLM1", the bucket bits (a byte), the bias (float64, little endian), the threshold
+// (float64), the length and bytes of the training data's SHA-256 in hex, then every nonzero weight as the
+// gap from the previous index (uvarint) and its value (float32).
+const magic = "WLM1"
+
+// File is a model as shipped: its weights, the threshold it was calibrated at, and the hash of the data it
+// was trained on.
+type File struct {
+	Model     *Model
+	Threshold float64
+	// DataSHA256 names the training data: the same hash, the same data.
+	DataSHA256 string
+}
+
+// MarshalBinary writes the file.
+func (f File) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(magic)
+	b.WriteByte(Bits)
+	_ = binary.Write(&b, binary.LittleEndian, f.Model.Bias)
+	_ = binary.Write(&b, binary.LittleEndian, f.Threshold)
+	b.Write(binary.AppendUvarint(nil, uint64(len(f.DataSHA256))))
+	b.WriteString(f.DataSHA256)
+	var n int
+	for _, w := range f.Model.Weights {
+		if w != 0 {
+			n++
+		}
+	}
+	b.Write(binary.AppendUvarint(nil, uint64(n)))
+	prev := 0
+	for i, w := range f.Model.Weights {
+		if w == 0 {
+			continue
+		}
+		b.Write(binary.AppendUvarint(nil, uint64(i-prev)))
+		_ = binary.Write(&b, binary.LittleEndian, math.Float32bits(w))
+		prev = i
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalBinary reads a file MarshalBinary wrote.
+func (f *File) UnmarshalBinary(data []byte) error {
+	r := bytes.NewReader(data)
+	head := make([]byte, len(magic)+1)
+	if _, err := r.Read(head); err != nil || string(head[:len(magic)]) != magic {
+		return errors.New("learn: not a weights file")
+	}
+	if head[len(magic)] != Bits {
+		return fmt.Errorf("learn: the file has %d bucket bits, this build %d", head[len(magic)], Bits)
+	}
+	m := &Model{Weights: make([]float32, buckets)}
+	if err := binary.Read(r, binary.LittleEndian, &m.Bias); err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	if err := binary.Read(r, binary.LittleEndian, &f.Threshold); err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	hl, err := binary.ReadUvarint(r)
+	if err != nil || hl > 128 {
+		return errors.New("learn: a bad data hash")
+	}
+	h := make([]byte, hl)
+	if _, err := r.Read(h); err != nil && hl > 0 {
+		return fmt.Errorf("learn: %w", err)
+	}
+	n, err := binary.ReadUvarint(r)
+	if err != nil || n > buckets {
+		return errors.New("learn: a bad weight count")
+	}
+	idx := 0
+	for k := uint64(0); k < n; k++ {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil {
+			return fmt.Errorf("learn: weight %d: %w", k, err)
+		}
+		if gap >= buckets || idx+int(gap) >= buckets || k > 0 && gap == 0 {
+			return fmt.Errorf("learn: weight %d beyond the buckets or repeated", k)
+		}
+		idx += int(gap)
+		var bits uint32
+		if err := binary.Read(r, binary.LittleEndian, &bits); err != nil {
+			return fmt.Errorf("learn: weight %d: %w", k, err)
+		}
+		m.Weights[idx] = math.Float32frombits(bits)
+	}
+	if r.Len() != 0 {
+		return errors.New("learn: data after the weights")
+	}
+	f.Model, f.DataSHA256 = m, string(h)
+	return nil
+}

@@ -1,0 +1,245 @@
+// Package learn is the detectors' learned layer: a small linear model per detector over hashed word and
+// character n-grams of a trace's request, reply and tool traffic, beside the rule detector's own score.
+//
+// Texts never enter a model: features are hashed into a fixed number of buckets, so the weights a model
+// ships hold no phrase of the data it was trained on. Training is logistic regression with L2
+// regularisation by AdaGrad in a fixed number of passes over a seeded shuffle: the same data and seed give
+// the same weights, bit for bit.
+package learn
+
+import (
+	"hash/fnv"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/agentwarden/warden/trace"
+)
+
+// Bits is the log2 of the number of feature buckets.
+const Bits = 16
+
+const buckets = 1 << Bits
+
+// Feature is one coordinate of a sparse feature vector.
+type Feature struct {
+	Index uint32
+	Value float32
+}
+
+// Text is one field of a trace the features are read from, and the prefix that keeps its features apart
+// from another field's ("i" the request, "o" the reply, "t" tool calls and results).
+type Text struct {
+	Field string
+	Text  string
+}
+
+// maxText bounds how much of one field is read: features of the first 16 KiB say what a text is about.
+const maxText = 16 << 10
+
+// Extract turns texts and named signals (a rule detector's score, say) into a sparse feature vector:
+// lowercased word unigrams and bigrams and character 3- to 5-grams within words, per field, counted and
+// scaled to unit length; signals are added as they are, under their names. The result is sorted by index,
+// with each index once.
+func Extract(texts []Text, signals map[string]float64) []Feature {
+	counts := map[uint32]float64{}
+	for _, t := range texts {
+		text := t.Text
+		if len(text) > maxText {
+			text = text[:maxText]
+		}
+		words := tokenize(text)
+		prev := ""
+		for _, w := range words {
+			counts[hash(t.Field, "w", w)]++
+			if prev != "" {
+				counts[hash(t.Field, "b", prev+" "+w)]++
+			}
+			prev = w
+			padded := "<" + w + ">"
+			r := []rune(padded)
+			for n := 3; n <= 5; n++ {
+				for i := 0; i+n <= len(r); i++ {
+					counts[hash(t.Field, "c", string(r[i:i+n]))] += 0.5
+				}
+			}
+		}
+	}
+	var norm float64
+	for k, v := range counts {
+		v = 1 + math.Log(v) // damp repeats: a word said ten times is not ten times the evidence
+		counts[k] = v
+		norm += v * v
+	}
+	norm = math.Sqrt(norm)
+	out := make([]Feature, 0, len(counts)+len(signals))
+	for k, v := range counts {
+		out = append(out, Feature{Index: k, Value: float32(v / norm)})
+	}
+	for name, v := range signals {
+		out = append(out, Feature{Index: hash("s", "", name), Value: float32(v)})
+	}
+	slices.SortFunc(out, func(a, b Feature) int { return int(a.Index) - int(b.Index) })
+	return merge(out)
+}
+
+// merge adds up features that hashed to one index.
+func merge(fs []Feature) []Feature {
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && out[n-1].Index == f.Index {
+			out[n-1].Value += f.Value
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func tokenize(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+}
+
+func hash(field, kind, s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(field))
+	h.Write([]byte{0})
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(s))
+	return h.Sum32() & (buckets - 1)
+}
+
+// Example is one labelled feature vector.
+type Example struct {
+	Features []Feature
+	Label    bool
+}
+
+// Options are the training's parameters; zero means the default.
+type Options struct {
+	// Epochs over the data; default 20.
+	Epochs int
+	// Rate is AdaGrad's step; default 0.5.
+	Rate float64
+	// L2 is the regularisation per example step; default 1e-4.
+	L2 float64
+	// Seed orders the examples of each pass.
+	Seed uint64
+}
+
+// Model is a trained logistic regression: a bias and a weight per bucket. It is immutable once trained and
+// safe for concurrent use.
+type Model struct {
+	Bias    float64
+	Weights []float32 // len buckets
+}
+
+// Train fits a model to examples. Positives and negatives are weighted to count equally, so a detector
+// trained on a skewed set does not learn the skew.
+func Train(examples []Example, opt Options) *Model {
+	if opt.Epochs == 0 {
+		opt.Epochs = 20
+	}
+	if opt.Rate == 0 {
+		opt.Rate = 0.5
+	}
+	if opt.L2 == 0 {
+		opt.L2 = 1e-4
+	}
+	var pos int
+	for _, e := range examples {
+		if e.Label {
+			pos++
+		}
+	}
+	neg := len(examples) - pos
+	wPos, wNeg := 1.0, 1.0
+	if pos > 0 && neg > 0 {
+		wPos, wNeg = float64(len(examples))/(2*float64(pos)), float64(len(examples))/(2*float64(neg))
+	}
+	w := make([]float64, buckets)
+	g2 := make([]float64, buckets) // AdaGrad's sums of squared gradients
+	var b, gb float64
+	order := make([]int, len(examples))
+	for i := range order {
+		order[i] = i
+	}
+	state := opt.Seed*0x9E3779B97F4A7C15 + 1
+	next := func() uint64 { // splitmix64: a fixed, dependency-free stream
+		state += 0x9E3779B97F4A7C15
+		z := state
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		return z ^ (z >> 31)
+	}
+	for range opt.Epochs {
+		for i := len(order) - 1; i > 0; i-- {
+			j := int(next() % uint64(i+1))
+			order[i], order[j] = order[j], order[i]
+		}
+		for _, k := range order {
+			e := examples[k]
+			z := b
+			for _, f := range e.Features {
+				z += w[f.Index] * float64(f.Value)
+			}
+			p := sigmoid(z)
+			y, cw := 0.0, wNeg
+			if e.Label {
+				y, cw = 1, wPos
+			}
+			g := cw * (p - y)
+			for _, f := range e.Features {
+				gi := g*float64(f.Value) + opt.L2*w[f.Index]
+				g2[f.Index] += gi * gi
+				w[f.Index] -= opt.Rate * gi / (math.Sqrt(g2[f.Index]) + 1e-8)
+			}
+			gb += g * g
+			b -= opt.Rate * g / (math.Sqrt(gb) + 1e-8)
+		}
+	}
+	m := &Model{Bias: b, Weights: make([]float32, buckets)}
+	for i, v := range w {
+		m.Weights[i] = float32(v)
+	}
+	return m
+}
+
+// Score is the model's probability that the features show the detector's failure.
+func (m *Model) Score(fs []Feature) float64 {
+	z := m.Bias
+	for _, f := range fs {
+		z += float64(m.Weights[f.Index]) * float64(f.Value)
+	}
+	return sigmoid(z)
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// Texts are the fields of a trace a model reads: the request ("i"), the reply ("o"), the system prompt
+// ("s"), and the tool traffic ("t": each call's name and arguments, each result's content).
+func Texts(t *trace.Trace) []Text {
+	out := []Text{{Field: "i", Text: t.Input()}, {Field: "o", Text: t.FinalOutput()}}
+	if t.System != "" {
+		out = append(out, Text{Field: "s", Text: t.System})
+	}
+	var tools strings.Builder
+	for _, e := range t.Events {
+		switch e.Type {
+		case trace.ToolCall:
+			tools.WriteString(e.Name)
+			tools.WriteByte(' ')
+			tools.Write(e.Arguments)
+			tools.WriteByte('\n')
+		case trace.ToolResult:
+			tools.WriteString(e.Content)
+			tools.WriteByte('\n')
+		}
+	}
+	if tools.Len() > 0 {
+		out = append(out, Text{Field: "t", Text: tools.String()})
+	}
+	return out
+}
