@@ -1,11 +1,14 @@
 package calibrate
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/detect/learn"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -289,5 +292,46 @@ func TestLeaveOneSourceOutNeedsTwoSourcesAndBothClasses(t *testing.T) {
 	}
 	if r.SourceOut.Counts != (Counts{}) {
 		t.Errorf("pooled counts %+v, want none", r.SourceOut.Counts)
+	}
+}
+
+// TestLearned: the learned layer is measured out of fold and source by source, and the same data and seed
+// give the same figures and weights.
+func TestLearned(t *testing.T) {
+	t.Parallel()
+	var samples []Sample
+	var features [][]learn.Feature
+	add := func(src, text string, label bool, rule float64) {
+		samples = append(samples, Sample{Source: src, Label: label, Score: rule})
+		features = append(features, learn.Extract([]learn.Text{{Field: "o", Text: text}}, map[string]float64{"rule.score": rule}))
+	}
+	for i := range 20 {
+		add("a", fmt.Sprintf("sorry I cannot help with request %d", i), true, 0.8)
+		add("a", fmt.Sprintf("here is the answer to question %d", i), false, 0)
+		add("b", fmt.Sprintf("I must decline task %d, I won't", i), true, 0.6)
+		add("b", fmt.Sprintf("done: the result of task %d is ready", i), false, 0.1)
+	}
+	r, m, th, err := Learned("over_refusal", samples, features, Options{Seed: 3, Bootstrap: 50}, learn.Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.TP+r.Counts.FP+r.Counts.FN+r.Counts.TN != len(samples) || len(r.FoldThresholds) != 5 {
+		t.Errorf("out-of-fold judgements %+v over %d folds, want every case once", r.Counts, len(r.FoldThresholds))
+	}
+	if r.F1 < 0.9 {
+		t.Errorf("F1 %.3f on a separable task", r.F1)
+	}
+	if r.SourceOut == nil || len(r.SourceOut.Sources) != 2 {
+		t.Fatalf("leave-one-source-out: %+v", r.SourceOut)
+	}
+	if m == nil || th <= 0 {
+		t.Errorf("model %v, threshold %v", m != nil, th)
+	}
+	r2, m2, th2, _ := Learned("over_refusal", samples, features, Options{Seed: 3, Bootstrap: 50}, learn.Options{Seed: 3})
+	if r2.F1 != r.F1 || th2 != th || !slices.Equal(m.Weights, m2.Weights) {
+		t.Error("the same data and seed gave other figures or weights")
+	}
+	if _, _, _, err := Learned("x", samples[:6], features[:6], Options{Seed: 3}, learn.Options{}); err == nil {
+		t.Error("training on too few cases was accepted")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentwarden/warden/calibrate"
+	"github.com/agentwarden/warden/detect/learn"
 	"github.com/agentwarden/warden/trace"
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,8 @@ func newCalibrateCommand(s streams) *cobra.Command {
 		dropAmbiguous bool
 		outDir        string
 		reportDir     string
+		train         bool
+		lopt          learn.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --golden FILE [FILE...] [flags]",
@@ -83,6 +86,7 @@ or negative cases, 2 usage.`,
 			if err != nil {
 				return usageError{err}
 			}
+			c.Train = train
 			sum := sha256.New()
 			readErrors := 0
 			for _, name := range golden {
@@ -100,6 +104,16 @@ or negative cases, 2 usage.`,
 			if err := writeCalibration(s, rep, outDir, reportDir); err != nil {
 				return err
 			}
+			if train {
+				trained, skipped, err := c.TrainAll(opt, learn.Options{Seed: opt.Seed, Epochs: lopt.Epochs, L2: lopt.L2})
+				if err != nil {
+					return err
+				}
+				printLearned(s.out, trained, skipped)
+				if err := writeLearned(s, trained, rep.Data.SHA256, outDir); err != nil {
+					return err
+				}
+			}
 			if readErrors > 0 {
 				return exitCodeError{code: exitError, err: fmt.Errorf("%d record(s) could not be read (named above); the figures leave them out", readErrors)}
 			}
@@ -116,6 +130,9 @@ or negative cases, 2 usage.`,
 	cmd.Flags().BoolVar(&dropAmbiguous, "drop-ambiguous", false, "leave out cases labelled ambiguous")
 	cmd.Flags().StringVar(&outDir, "out", ".", "directory for calibration.json and thresholds.yaml (\"\" writes neither)")
 	cmd.Flags().StringVar(&reportDir, "report", "", "directory for an HTML report (index.html)")
+	cmd.Flags().IntVar(&lopt.Epochs, "train-epochs", 5, "passes over the data when training the learned layer")
+	cmd.Flags().Float64Var(&lopt.L2, "train-l2", 1e-2, "L2 regularisation of the learned layer: higher leans more on the rules, less on the words")
+	cmd.Flags().BoolVar(&train, "train", false, "also train each detector's learned layer on the data, report its out-of-fold and leave-one-source-out figures, and write its weights into --out/learned/")
 	return cmd
 }
 
@@ -198,6 +215,61 @@ func printCalibration(out io.Writer, rep calibrate.Report) {
 	printSourceOut(out, rep)
 	fmt.Fprintf(out, "\n%d cases from %d file(s), sha256 %s; corpora %s; %d folds, %d resamples, seed %d\n",
 		rep.Data.Cases, len(rep.Data.Files), rep.Data.SHA256[:16], rep.CorpusHash[:16], rep.Folds, rep.Bootstrap, rep.Seed)
+}
+
+// printLearned prints the learned layer's figures beside the rules'.
+func printLearned(out io.Writer, trained []calibrate.Trained, skipped []string) {
+	if len(trained) == 0 {
+		fmt.Fprintln(out, "\nLearned layer: no detector has enough cases to train")
+	} else {
+		fmt.Fprintln(out, "\nLearned layer (hashed n-grams and the rule's verdict; every figure out of fold, thresholds from an inner cross-validation):")
+		w := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "DETECTOR\tTHRESHOLD\tPRECISION\tRECALL\tF1 [95% CI]\tFPR\tLEAVE-ONE-SOURCE-OUT F1 [95% CI]")
+		for _, tr := range trained {
+			d := tr.Result
+			loso := "-"
+			if so := d.SourceOut; so != nil && so.Counts != (calibrate.Counts{}) {
+				loso = fmt.Sprintf("%.3f [%.3f, %.3f]", so.F1, so.CI.F1.Low, so.CI.F1.High)
+			}
+			fmt.Fprintf(w, "%s\t%.2f\t%.3f\t%.3f\t%.3f [%.3f, %.3f]\t%.3f\t%s\n", d.Detector, tr.Threshold, d.Precision, d.Recall, d.F1, d.CI.F1.Low, d.CI.F1.High, d.FalsePositiveRate, loso)
+		}
+		w.Flush()
+		printSourceOut(out, calibrate.Report{Detectors: results(trained)})
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(out, "not trained: %s\n", s)
+	}
+}
+
+func results(trained []calibrate.Trained) []calibrate.Result {
+	out := make([]calibrate.Result, len(trained))
+	for i, t := range trained {
+		out[i] = t.Result
+	}
+	return out
+}
+
+// writeLearned writes each trained model into outDir/learned/DETECTOR.wlm.
+func writeLearned(s streams, trained []calibrate.Trained, dataSHA string, outDir string) error {
+	if outDir == "" || len(trained) == 0 {
+		return nil
+	}
+	dir := filepath.Join(outDir, "learned")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, t := range trained {
+		b, err := learn.File{Model: t.Model, Threshold: t.Threshold, DataSHA256: dataSHA}.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, t.Result.Detector+".wlm")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.err, "wrote %s (%d KB)\n", path, len(b)/1024)
+	}
+	return nil
 }
 
 // printSourceOut prints the leave-one-source-out figures of the detectors whose cases come from several

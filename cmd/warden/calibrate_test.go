@@ -102,3 +102,24 @@ func TestCalibrateIsReproducible(t *testing.T) {
 		t.Errorf("two runs with one seed differ:\n%s\n%s", a, b)
 	}
 }
+
+func TestCalibrateTrain(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, stdout, stderr := runCLI("", "calibrate", "--train", "--out", out, "--bootstrap", "50",
+		"--golden", "../../testdata/golden/pii_leak.jsonl", "../../testdata/golden/secret_leak.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"Learned layer", "pii_leak", "secret_leak"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, name := range []string{"pii_leak.wlm", "secret_leak.wlm"} {
+		fi, err := os.Stat(filepath.Join(out, "learned", name))
+		if err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
