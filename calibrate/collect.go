@@ -115,6 +115,19 @@ func (c *Collector) Add(t *trace.Trace) error {
 	return nil
 }
 
+// Names lists the collector's detectors, sorted.
+func (c *Collector) Names() []string { return slices.Sorted(maps.Keys(c.detectors)) }
+
+// Use puts d in the place of the collector's detector of that name (a model-backed judge of it, say), so
+// that its scores are what is calibrated; false when the collector has no detector of that name.
+func (c *Collector) Use(name string, d detect.Detector) bool {
+	if _, ok := c.detectors[name]; !ok {
+		return false
+	}
+	c.detectors[name] = d
+	return true
+}
+
 // Features are what a detector's learned layer reads of a trace: its texts, hashed, beside the rule
 // detector's own verdict.
 func Features(t *trace.Trace, r detect.Result) []learn.Feature {

@@ -206,6 +206,18 @@ func NewScanner(ctx context.Context, names []string, thresholds map[string]float
 	return s, nil
 }
 
+// Use puts d in the place of the scanner's detector of that name (a model-backed judge of it, say),
+// keeping its threshold; false when the scanner runs no detector of that name.
+func (s *Scanner) Use(name string, d Detector) bool {
+	for i, n := range s.names {
+		if n == name {
+			s.detectors[i] = d
+			return true
+		}
+	}
+	return false
+}
+
 // Names lists the scanner's detectors in the order they run.
 func (s *Scanner) Names() []string { return slices.Clone(s.names) }
 

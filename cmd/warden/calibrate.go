@@ -32,6 +32,7 @@ func newCalibrateCommand(s streams) *cobra.Command {
 		reportDir     string
 		train         bool
 		lopt          learn.Options
+		jf            judgeFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --golden FILE [FILE...] [flags]",
@@ -87,6 +88,20 @@ or negative cases, 2 usage.`,
 				return usageError{err}
 			}
 			c.Train = train
+			j, err := jf.build()
+			if err != nil {
+				return err
+			}
+			if j != nil {
+				defer j.Close()
+				for _, n := range c.Names() {
+					d, err := j.Detector(n)
+					if err != nil {
+						return err
+					}
+					c.Use(n, d)
+				}
+			}
 			sum := sha256.New()
 			readErrors := 0
 			for _, name := range golden {
@@ -130,6 +145,7 @@ or negative cases, 2 usage.`,
 	cmd.Flags().BoolVar(&dropAmbiguous, "drop-ambiguous", false, "leave out cases labelled ambiguous")
 	cmd.Flags().StringVar(&outDir, "out", ".", "directory for calibration.json and thresholds.yaml (\"\" writes neither)")
 	cmd.Flags().StringVar(&reportDir, "report", "", "directory for an HTML report (index.html)")
+	jf.add(cmd.Flags())
 	cmd.Flags().IntVar(&lopt.Epochs, "train-epochs", 5, "passes over the data when training the learned layer")
 	cmd.Flags().Float64Var(&lopt.L2, "train-l2", 1e-2, "L2 regularisation of the learned layer: higher leans more on the rules, less on the words")
 	cmd.Flags().BoolVar(&train, "train", false, "also train each detector's learned layer on the data, report its out-of-fold and leave-one-source-out figures, and write its weights into --out/learned/")

@@ -34,6 +34,7 @@ func newScanCommand(s streams) *cobra.Command {
 		thresholds     []string
 		jsonl          bool
 		progress       string
+		jf             judgeFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "scan [flags] FILE...",
@@ -61,6 +62,12 @@ Output: a table of positive findings per trace and a summary; with --jsonl, one 
 detector that ran:
   {"id": "...", "source": "file:line", "findings": [{"detector": "over_refusal", "detected": true,
    "score": 0.82, "threshold": 0.5, "severity": "high", "evidence": [...]}]}
+
+With --judge URL --judge-model M, a model behind any OpenAI-compatible endpoint judges each trace for each
+detector instead of the rules, giving a structured verdict (present, confidence) that becomes the score;
+verdicts are cached by the hash of what was asked (--judge-cache keeps them across runs), and a trace the
+judge gave no verdict on is one the detector cannot judge. Calibrate its thresholds with
+'warden calibrate --judge' on labelled traces, as for the rules.
 
 Exit codes: 0 when the scan finished (whatever it found), 3 when a positive finding reaches --fail-on,
 1 when a record could not be read (each is named on stderr; the others are still scanned), 2 for usage.`,
@@ -110,6 +117,20 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 			if err != nil {
 				return usageError{err}
 			}
+			j, err := jf.build()
+			if err != nil {
+				return err
+			}
+			if j != nil {
+				defer j.Close()
+				for _, n := range scanner.Names() {
+					d, err := j.Detector(n)
+					if err != nil {
+						return err
+					}
+					scanner.Use(n, d)
+				}
+			}
 			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress}
 			return sc.run(cmd.Context(), f, args)
 		},
@@ -120,6 +141,7 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` whose detectors.thresholds replace the shipped thresholds")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "print one JSON line per trace with every finding")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a positive finding has this severity or worse (low, medium, high, critical)")
+	jf.add(cmd.Flags())
 	cmd.Flags().StringVar(&progress, "progress", "auto", "auto (on a terminal), always or never: a progress line on stderr")
 	return cmd
 }
