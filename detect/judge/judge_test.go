@@ -25,7 +25,7 @@ func fakeJudge(t *testing.T, content func(user string) string) (*httptest.Server
 			return
 		}
 		var req struct {
-			Messages []struct{ Content string } `json:"messages"`
+			Messages       []struct{ Content string } `json:"messages"`
 			ResponseFormat struct {
 				Type string `json:"type"`
 			} `json:"response_format"`
