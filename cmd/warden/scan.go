@@ -131,7 +131,7 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					scanner.Use(n, d)
 				}
 			}
-			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress}
+			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress, judged: j != nil}
 			return sc.run(cmd.Context(), f, args)
 		},
 	}
@@ -152,6 +152,8 @@ type scanRun struct {
 	jsonl    bool
 	fail     detect.Severity
 	progress string
+	// judged: a model judges each trace, so even a small input takes long enough to want progress shown.
+	judged bool
 
 	traces, positives, readErrors int
 	failed                        bool
@@ -199,7 +201,7 @@ func (r *scanRun) file(ctx context.Context, f trace.Format, name string, out *js
 		in = fh
 	}
 	counted := &countingReader{r: in}
-	show := r.progress == "always" || (r.progress == "auto" && isTerminal(r.s.err) && size > 4<<20)
+	show := r.progress == "always" || (r.progress == "auto" && isTerminal(r.s.err) && (size > 4<<20 || r.judged))
 	last := time.Now()
 	reader := trace.NewReader(counted, f, name)
 	for {
@@ -224,7 +226,7 @@ func (r *scanRun) file(ctx context.Context, f trace.Format, name string, out *js
 		r.record(t, findings, out)
 		if show && time.Since(last) > 200*time.Millisecond {
 			last = time.Now()
-			fmt.Fprintf(r.s.err, "\rscanning %s: %d traces, %s", name, r.traces, percent(counted.n, size))
+			fmt.Fprintf(r.s.err, "\r%s", progressLine(name, r.traces, counted.n, size))
 		}
 	}
 	if show {
@@ -292,11 +294,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func percent(n, size int64) string {
+// progressLine is the progress shown on a terminal: a bar of the bytes read when the input's size is
+// known, else how much was read.
+func progressLine(name string, traces int, n, size int64) string {
 	if size <= 0 {
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+		return fmt.Sprintf("scanning %s: %d traces, %.1f MB", name, traces, float64(n)/1e6)
 	}
-	return fmt.Sprintf("%.0f%% of %.1f MB", 100*float64(n)/float64(size), float64(size)/1e6)
+	const width = 30
+	frac := min(max(float64(n)/float64(size), 0), 1)
+	filled := int(frac * width)
+	return fmt.Sprintf("scanning %s [%s%s] %3.0f%% %d traces", name, strings.Repeat("#", filled), strings.Repeat(".", width-filled), 100*frac, traces)
 }
 
 // isTerminal reports whether w is a character device (a terminal), without a terminal library.

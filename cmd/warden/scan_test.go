@@ -44,3 +44,25 @@ func TestScan(t *testing.T) {
 			wantErr: []string{"testdata/bad.yaml:"}},
 	})
 }
+
+func TestProgressLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc    string
+		traces  int
+		n, size int64
+		want    string
+	}{
+		{"a bar of the bytes read when the size is known", 4200, 42, 100, "scanning runs.jsonl [############..................]  42% 4200 traces"},
+		{"a full bar at the end", 10000, 100, 100, "scanning runs.jsonl [##############################] 100% 10000 traces"},
+		{"how much was read when the size is not known", 7, 2_500_000, 0, "scanning runs.jsonl: 7 traces, 2.5 MB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := progressLine("runs.jsonl", tt.traces, tt.n, tt.size); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
