@@ -167,14 +167,18 @@ func learnedSourceOut(samples []Sample, features [][]learn.Feature, opt Options,
 		}
 		m, t := fit(samples, features, train, opt, lopt, rng)
 		f.Threshold = t
+		var mine []Sample
+		var minePred []bool
 		for _, i := range bySource[src] {
 			p := m.Score(features[i]) >= t
 			f.Counts.add(p, samples[i].Label)
 			out.Counts.add(p, samples[i].Label)
 			held = append(held, samples[i])
 			predicted = append(predicted, p)
+			mine, minePred = append(mine, samples[i]), append(minePred, p)
 		}
 		f.F1 = f.Counts.F1()
+		_, f.RecallCI, f.F1CI = bootstrap(mine, minePred, opt.Bootstrap, rng)
 		out.Sources = append(out.Sources, f)
 	}
 	if len(held) > 0 {

@@ -17,6 +17,9 @@ type SourceFigure struct {
 	Threshold float64 `json:"threshold"`
 	Counts    Counts  `json:"counts"`
 	F1        float64 `json:"f1"`
+	// F1CI and RecallCI are the 95 % bootstrap intervals of the source's own figures.
+	F1CI     Interval `json:"f1_ci"`
+	RecallCI Interval `json:"recall_ci"`
 	// Note says why the source is left out of the pooled figures, when it is.
 	Note string `json:"note,omitempty"`
 }
@@ -77,14 +80,18 @@ func leaveOneSourceOut(samples []Sample, opt Options, rng *rand.Rand) *SourceOut
 			continue
 		}
 		f.Threshold = bestThreshold(samples, func(i int) bool { return samples[i].Source != src }, opt.Grid)
+		var mine []Sample
+		var minePred []bool
 		for _, i := range in {
 			p := samples[i].Score >= f.Threshold
 			f.Counts.add(p, samples[i].Label)
 			out.Counts.add(p, samples[i].Label)
 			held = append(held, samples[i])
 			predicted = append(predicted, p)
+			mine, minePred = append(mine, samples[i]), append(minePred, p)
 		}
 		f.F1 = f.Counts.F1()
+		_, f.RecallCI, f.F1CI = bootstrap(mine, minePred, opt.Bootstrap, rng)
 		out.Sources = append(out.Sources, f)
 	}
 	if len(held) == 0 {

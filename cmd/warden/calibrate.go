@@ -311,8 +311,8 @@ func printSourceOut(out io.Writer, rep calibrate.Report) {
 				fmt.Fprintf(w, "%s\t%s\t%d (%d/%d)\t-\t-\t-\t-\t-\n", d.Detector, f.Source, f.Cases, f.Positives, f.Negatives)
 				continue
 			}
-			fmt.Fprintf(w, "%s\t%s\t%d (%d/%d)\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n", d.Detector, f.Source, f.Cases, f.Positives, f.Negatives,
-				f.Threshold, f.F1, f.Counts.Precision(), f.Counts.Recall(), f.Counts.FalsePositiveRate())
+			fmt.Fprintf(w, "%s\t%s\t%d (%d/%d)\t%.2f\t%.3f [%.3f, %.3f]\t%.3f\t%.3f [%.3f, %.3f]\t%.3f\n", d.Detector, f.Source, f.Cases, f.Positives, f.Negatives,
+				f.Threshold, f.F1, f.F1CI.Low, f.F1CI.High, f.Counts.Precision(), f.Counts.Recall(), f.RecallCI.Low, f.RecallCI.High, f.Counts.FalsePositiveRate())
 		}
 		if so.Counts != (calibrate.Counts{}) {
 			fmt.Fprintf(w, "%s\tall, pooled\t\t\t%.3f [%.3f, %.3f]\t%.3f\t%.3f\t%.3f\n", d.Detector, so.F1, so.CI.F1.Low, so.CI.F1.High, so.Precision, so.Recall, so.FalsePositiveRate)
