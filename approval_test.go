@@ -197,7 +197,8 @@ func TestPrincipal(t *testing.T) {
 		run  warden.RunInfo
 		want string
 	}{
-		{desc: "the end user when one is named", run: warden.RunInfo{UserID: "u", Credential: "k", AgentID: "a"}, want: "user:u"},
+		{desc: "the end user when one is named", run: warden.RunInfo{UserID: "u", AgentID: "a"}, want: "user:u"},
+		{desc: "an end user beside a credential is that credential's user", run: warden.RunInfo{UserID: "u", Credential: "k", AgentID: "a"}, want: "key:k/user:u"},
 		{desc: "the credential when no user is named", run: warden.RunInfo{Credential: "k", AgentID: "a"}, want: "key:k"},
 		{desc: "the agent when nothing else is named", run: warden.RunInfo{AgentID: "a"}, want: "agent:a"},
 		{desc: "empty when the run names no one", run: warden.RunInfo{}, want: ""},

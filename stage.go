@@ -83,9 +83,12 @@ type RunInfo struct {
 // Principal names who a run acts for, for what binds to a person: approvals, budgets, rate limits. It is
 // the end user when one is named, else the credential, else the agent, each with its kind as a prefix
 // ("user:", "key:", "agent:") so that a user and a key of the same name stay apart; empty when the run
-// names none of them.
+// names none of them. An end user named beside a credential is that credential's user ("key:K/user:U"):
+// the user id is the caller's word, so another key naming the same user is another principal.
 func (r RunInfo) Principal() string {
 	switch {
+	case r.UserID != "" && r.Credential != "":
+		return "key:" + r.Credential + "/user:" + r.UserID
 	case r.UserID != "":
 		return "user:" + r.UserID
 	case r.Credential != "":

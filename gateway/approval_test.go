@@ -291,3 +291,33 @@ func TestTypeScriptClientsReadAWaitingAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestAnApprovalIsTheKeysUser: the end user a request names is the caller's word, so an approval given for
+// one key's user does not pass another key's identical call that names the same user.
+func TestAnApprovalIsTheKeysUser(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fmt.Sprintf(askConfig, "deny", "1s"), withOnDeny(pipeline.DenyExplain))
+	body := fixture(t, "openai", "healthy_tool_calls.json")
+	h.up.answer(reply{body: body}, reply{body: body}, reply{body: body})
+	req := `{"model":"gpt-4o","user":"alice","messages":[{"role":"user","content":"run the tests"}]}`
+	ask := func(key string) string {
+		_, text := h.post(t, "/v1/chat/completions", "application/json", req, map[string]string{"Authorization": "Bearer " + key})
+		return text
+	}
+	if first := ask("sk-alice-app"); !strings.Contains(first, "under id apr_") {
+		t.Fatalf("first answer %s: want the call held", first)
+	}
+	pending, _ := h.loaded.Approvals.List(context.Background(), approvals.Query{Pending: true})
+	if len(pending) != 1 || !strings.HasPrefix(pending[0].Principal, "key:") || !strings.HasSuffix(pending[0].Principal, "/user:alice") {
+		t.Fatalf("pending %+v: want one request bound to the key's user", pending)
+	}
+	if _, err := h.loaded.Approvals.Decide(context.Background(), pending[0].ID, approvals.Verdict{Approve: true, Approver: "ops"}); err != nil {
+		t.Fatal(err)
+	}
+	if other := ask("sk-mallory"); !strings.Contains(other, "under id apr_") {
+		t.Errorf("another key naming alice: %s, want the call held", other)
+	}
+	if same := ask("sk-alice-app"); !strings.Contains(same, `go test`) || strings.Contains(same, "under id apr_") {
+		t.Errorf("alice's own key again: %s, want the approved call", same)
+	}
+}
