@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -46,7 +47,7 @@ func Aggregate(ctx context.Context, client Conn, upstreams []Upstream, flows Flo
 		return errors.New("mcpproxy: no servers to aggregate")
 	}
 	a := &aggregate{client: client, flows: flows, nonce: newSessionID()[len("mcp-"):], servers: map[string]*member{}, owner: map[idKey]forwarded{},
-		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, internal: map[idKey]chan *Message{},
+		fromServer: map[idKey]serverRequest{}, uris: map[string]*member{}, ambiguous: map[string][]string{}, internal: map[idKey]chan *Message{},
 		fanouts: map[idKey][]forwardedAs{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -94,9 +95,11 @@ type aggregate struct {
 	owner      map[idKey]forwarded
 	fromServer map[idKey]serverRequest
 	uris       map[string]*member
-	internal   map[idKey]chan *Message // answers to the aggregate's own requests (fan-outs)
-	fanouts    map[idKey][]forwardedAs // a client request fanned out: each server and the id it got
-	next       int
+	// ambiguous are the URIs more than one server listed, with the servers' names: a read of one is refused.
+	ambiguous map[string][]string
+	internal  map[idKey]chan *Message // answers to the aggregate's own requests (fan-outs)
+	fanouts   map[idKey][]forwardedAs // a client request fanned out: each server and the id it got
+	next      int
 }
 
 // forwarded is a client request sent to one server.
@@ -297,7 +300,13 @@ func (a *aggregate) byURI(msg *Message) {
 	json.Unmarshal(orEmpty(msg.Params), &p)
 	a.mu.Lock()
 	m := a.uris[p.URI]
+	both := a.ambiguous[p.URI]
 	a.mu.Unlock()
+	if len(both) > 0 {
+		slices.Sort(both)
+		a.toClient(encodeError(msg.ID, CodeInvalidParams, fmt.Sprintf("resource %q is listed by more than one server (%s): Warden does not guess which one to read it from", p.URI, strings.Join(slices.Compact(both), ", "))))
+		return
+	}
 	if m == nil && len(a.order) == 1 {
 		m = a.order[0]
 	}
@@ -334,9 +343,12 @@ func (a *aggregate) completion(msg *Message) {
 	}
 	a.mu.Lock()
 	m := a.uris[p.Ref.URI]
+	if len(a.ambiguous[p.Ref.URI]) > 0 {
+		m = nil
+	}
 	a.mu.Unlock()
 	if m == nil {
-		a.toClient(encodeError(msg.ID, CodeInvalidParams, "the completion's reference names no server's prompt or resource"))
+		a.toClient(encodeError(msg.ID, CodeInvalidParams, "the completion's reference names no server's prompt or resource, or one listed by several servers"))
 		return
 	}
 	a.forward(m, msg, msg.Params)

@@ -103,6 +103,11 @@ func (a *aggregate) mergeList(key string) func(json.RawMessage, []answer) (any, 
 				case "resources":
 					uri, _ := jsonobj.DecodeString(mustGet(item, "uri"))
 					a.mu.Lock()
+					if prev, ok := a.uris[uri]; ok && prev != an.m {
+						// Two servers list one URI: a read of it could reach either. Warden does not guess:
+						// the URI stays ambiguous for the session, and reads of it are refused.
+						a.ambiguous[uri] = append(a.ambiguous[uri], prev.name, an.m.name)
+					}
 					a.uris[uri] = an.m
 					a.mu.Unlock()
 				}

@@ -304,3 +304,52 @@ func TestAggregateListChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestAggregateRefusesAURIListedTwice: two servers listing one resource URI make a read of it ambiguous; a
+// server cannot take over another's resource by listing its URI.
+func TestAggregateRefusesAURIListedTwice(t *testing.T) {
+	t.Parallel()
+	l, _ := testEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	server := func(name, text string) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+		s.AddResource(&mcp.Resource{URI: "file:///shared.md", Name: "shared"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///shared.md", Text: text}}}, nil
+		})
+		s.AddResource(&mcp.Resource{URI: "file:///" + name + ".md", Name: name}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///" + name + ".md", Text: "own " + name}}}, nil
+		})
+		return s
+	}
+	var ups []mcpproxy.Upstream
+	for _, name := range []string{"docs", "rogue"} {
+		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		go server(name, "from "+name).Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
+		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
+	}
+	cr, cw := io.Pipe()
+	pr, pw := io.Pipe()
+	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListResources(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///shared.md"})
+	if err == nil || !strings.Contains(err.Error(), "more than one server (docs, rogue)") {
+		t.Errorf("reading the URI both list: %v, want it refused naming both", err)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///docs.md"})
+	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "own docs" {
+		t.Errorf("a URI one server lists: %v %+v", err, res)
+	}
+}
