@@ -12,7 +12,8 @@ import (
 // The aggregate's answers made of every server's: the handshake and the listings.
 
 // mergeInitialize answers initialize (or server/discover) for the servers together: the protocol
-// version they agree on (the first's), the union of their capabilities, Warden as the server.
+// version they agree on (the lowest answered), the union of their capabilities (member by member, see
+// mergeCapability), their instructions each under its server's name, Warden as the server.
 func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
 	out := map[string]any{}
 	caps := map[string]json.RawMessage{}
@@ -45,9 +46,7 @@ func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
 		var c map[string]json.RawMessage
 		json.Unmarshal(r["capabilities"], &c)
 		for k, v := range c {
-			if _, ok := caps[k]; !ok {
-				caps[k] = v
-			}
+			caps[k] = mergeCapability(caps[k], v)
 		}
 		var s string
 		if json.Unmarshal(r["instructions"], &s) == nil && s != "" {
@@ -70,6 +69,35 @@ func mergeInitialize(_ json.RawMessage, answers []answer) (any, error) {
 		out["instructions"] = strings.Join(instructions, "\n\n")
 	}
 	return out, nil
+}
+
+// mergeCapability joins two servers' declarations of one capability: the members of both objects, a flag
+// set when either server sets it (tools.listChanged from one, resources.subscribe from another), the first
+// server's value otherwise.
+func mergeCapability(have, add json.RawMessage) json.RawMessage {
+	if have == nil {
+		return add
+	}
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal(have, &a) != nil || json.Unmarshal(add, &b) != nil || a == nil || b == nil {
+		return have
+	}
+	for k, v := range b {
+		cur, ok := a[k]
+		switch {
+		case !ok:
+			a[k] = v
+		case string(v) == "true" && string(cur) == "false":
+			a[k] = v
+		case len(cur) > 0 && cur[0] == '{' && len(v) > 0 && v[0] == '{':
+			a[k] = mergeCapability(cur, v)
+		}
+	}
+	out, err := json.Marshal(a)
+	if err != nil {
+		return have
+	}
+	return out
 }
 
 // mergeList merges the servers' listings of key (tools, prompts: named NAME__X; resources: as they are,
