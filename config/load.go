@@ -56,6 +56,9 @@ type Options struct {
 	// WrapRecorder, when set, wraps the recorder (configured or given): the gateway counts each exchange's
 	// evaluations this way and still writes every record to the audit sink.
 	WrapRecorder func(warden.Recorder) warden.Recorder
+	// Approvals, when set, resolves the engine's asks in place of the approvals section's store, which is
+	// then not opened: offline tools (warden check, policy test, guard) pass a dry run that files nothing.
+	Approvals warden.Approvals
 	// Stdout and Stderr are where an audit path of "stdout" or "stderr" writes; os.Stdout and os.Stderr when nil.
 	Stdout, Stderr io.Writer
 }
@@ -277,7 +280,9 @@ func (p *Parsed) Build(ctx context.Context, opts Options) (*Loaded, error) {
 		spec.Recorder = opts.WrapRecorder(spec.Recorder)
 	}
 	spec.PolicyVersion = p.version
-	if p.File.Approvals != nil {
+	if opts.Approvals != nil {
+		spec.Approvals = opts.Approvals
+	} else if p.File.Approvals != nil {
 		if err := p.buildApprovals(l, auditRec); err != nil {
 			l.Close()
 			return nil, &Error{File: p.Name, Path: "approvals", Msg: err.Error()}

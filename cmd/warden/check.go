@@ -83,7 +83,7 @@ the exit code is 3 when any call changes, 0 when none does.`,
   warden check --jsonl calls.jsonl --config new.yaml --compare old.yaml`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := config.Options{Stdout: s.err, Stderr: s.err}
+			opts := config.Options{Stdout: s.err, Stderr: s.err, Approvals: dryApprovals{}}
 			if !withAudit {
 				opts.Recorder = warden.RecorderFunc(func(context.Context, *warden.Record) {})
 			}

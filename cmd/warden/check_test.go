@@ -97,3 +97,30 @@ func TestCheckCompare(t *testing.T) {
 			wantErr: []string{"--compare reviews recorded calls: give them with --jsonl"}},
 	})
 }
+
+// TestOfflineToolsShowAnAskWithoutFilingIt: check and policy test show that a call would wait for a person,
+// and never file a request in the config's store, whatever the store.
+func TestOfflineToolsShowAnAskWithoutFilingIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	cfg := filepath.Join(dir, "ask.yaml")
+	doc := "version: 1\nguardrails:\n  tool_call:\n    - use: commands\n      config:\n        rules: [{id: deploys, programs: [deploy], action: ask, code: acme.deploy}]\napprovals:\n  data_dir: " + state + "\naudit: {sink: none}\n"
+	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := filepath.Join(dir, "policy_test.yaml")
+	if err := os.WriteFile(tests, []byte("config: ask.yaml\ncases:\n  - name: a deploy waits for a person\n    tool: bash\n    arguments: {command: deploy --prod}\n    want: {allow: false, action: ask, code: acme.deploy}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // after the cases, which run in parallel
+		if _, err := os.Stat(filepath.Join(state, "approvals.db")); !os.IsNotExist(err) {
+			t.Errorf("an offline tool opened the approvals store: %v", err)
+		}
+	})
+	runCLICases(t, []cliCase{
+		{desc: "check shows the ask", args: []string{"check", "--config", cfg}, stdin: `{"tool": "bash", "arguments": {"command": "deploy --prod"}}`, wantCode: 3,
+			wantOut: []string{`"action":"ask"`, `"code":"acme.deploy"`, "waits for approval under id dry-run"}},
+		{desc: "policy test expects the ask", args: []string{"policy", "test", tests}, wantOut: []string{"1 passed"}},
+	})
+}

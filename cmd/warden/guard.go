@@ -70,7 +70,7 @@ error.`,
 			if request && (streamed || status != 0) {
 				return usageError{errors.New("--request reads a request body; it does not go with --stream or --status")}
 			}
-			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})}
+			opts := config.Options{Stderr: s.err, Stdout: s.err, Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {}), Approvals: dryApprovals{}}
 			if decisions != "" {
 				file, err := os.OpenFile(decisions, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 				if err != nil {

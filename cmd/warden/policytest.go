@@ -123,7 +123,7 @@ func runPolicyTests(ctx context.Context, file string, s streams) (passed, failed
 	if cfg != "" && !filepath.IsAbs(cfg) {
 		cfg = filepath.Join(filepath.Dir(file), cfg)
 	}
-	l, err := config.Load(ctx, cfg, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+	l, err := config.Load(ctx, cfg, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {}), Approvals: dryApprovals{}})
 	if err != nil {
 		return 0, 0, err
 	}
