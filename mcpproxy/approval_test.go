@@ -350,3 +350,39 @@ func TestServedSessionsBelongToTheirCredential(t *testing.T) {
 		t.Errorf("alice's call after her approval: %v %q, want it to run", err, textOfSafe(res))
 	}
 }
+
+// TestApprovalThroughAnAggregate: a call to one server of several waits for a person the same way.
+func TestApprovalThroughAnAggregate(t *testing.T) {
+	t.Parallel()
+	svc := newApprovals(t)
+	e, err := warden.NewEngine(warden.Spec{ToolCall: []warden.Entry{{Name: "ask-deploys", Guardrail: askDeploys}}, Approvals: svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var ups []mcpproxy.Upstream
+	for name, srv := range map[string]*mcp.Server{"files": sdkServer(), "math": mathServer()} {
+		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: e, Approvals: svc, AskWait: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, sw := io.Pipe()
+		ur, uw := io.Pipe()
+		go srv.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
+		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
+	}
+	cr, cw := io.Pipe()
+	pr, pw := io.Pipe()
+	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	decideWhenAsked(t, svc, true)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "files__run_command", Arguments: map[string]any{"command": "deploy --env prod"}})
+	if err != nil || textOf(res) != "ran: deploy --env prod" {
+		t.Errorf("the held call through the aggregate: %v %q", err, textOfSafe(res))
+	}
+}
