@@ -131,60 +131,8 @@ func sourceFolds(samples []Sample, idx []int, k int, rng *rand.Rand) []int {
 // learnedSourceOut is leaveOneSourceOut for a learned layer: the held-out source's model and threshold
 // both come from the other sources only.
 func learnedSourceOut(samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options, rng *rand.Rand) *SourceOut {
-	bySource := map[string][]int{}
-	for i, s := range samples {
-		bySource[s.Source] = append(bySource[s.Source], i)
-	}
-	if len(bySource) < 2 {
-		return nil
-	}
-	out := &SourceOut{}
-	var held []Sample
-	var predicted []bool
-	for _, src := range slices.Sorted(maps.Keys(bySource)) {
-		f := SourceFigure{Source: src, Cases: len(bySource[src])}
-		var train []int
-		trainPos, trainNeg := 0, 0
-		for i, s := range samples {
-			switch {
-			case s.Source == src && s.Label:
-				f.Positives++
-			case s.Source == src:
-				f.Negatives++
-			default:
-				train = append(train, i)
-				if s.Label {
-					trainPos++
-				} else {
-					trainNeg++
-				}
-			}
-		}
-		if trainPos < innerFolds || trainNeg < innerFolds {
-			f.Note = fmt.Sprintf("the other sources have %d positive and %d negative cases: too few to train without this source", trainPos, trainNeg)
-			out.Sources = append(out.Sources, f)
-			continue
-		}
+	return sourcesOut(samples, opt, rng, innerFolds, "too few to train without this source", func(train []int) (func(int) float64, float64) {
 		m, t := fit(samples, features, train, opt, lopt, rng)
-		f.Threshold = t
-		var mine []Sample
-		var minePred []bool
-		for _, i := range bySource[src] {
-			p := m.Score(features[i]) >= t
-			f.Counts.add(p, samples[i].Label)
-			out.Counts.add(p, samples[i].Label)
-			held = append(held, samples[i])
-			predicted = append(predicted, p)
-			mine, minePred = append(mine, samples[i]), append(minePred, p)
-		}
-		f.F1 = f.Counts.F1()
-		_, f.RecallCI, f.F1CI = bootstrap(mine, minePred, opt.Bootstrap, rng)
-		out.Sources = append(out.Sources, f)
-	}
-	if len(held) > 0 {
-		out.Precision, out.Recall, out.F1 = out.Counts.Precision(), out.Counts.Recall(), out.Counts.F1()
-		out.FalsePositiveRate = out.Counts.FalsePositiveRate()
-		out.CI.Precision, out.CI.Recall, out.CI.F1 = bootstrap(held, predicted, opt.Bootstrap, rng)
-	}
-	return out
+		return func(i int) float64 { return m.Score(features[i]) }, t
+	})
 }

@@ -41,10 +41,25 @@ type SourceOut struct {
 	} `json:"ci"`
 }
 
-// leaveOneSourceOut judges each source at the threshold chosen on the others. It returns nil when the
-// samples come from fewer than two sources. A source whose others lack positives or negatives cannot be
-// judged so (no threshold can be chosen without it) and is listed with a note, outside the pooled figures.
+// sourceJudge scores the cases of one held-out source, from the indexes of every other source's cases: it
+// returns each case's score and the threshold to judge them at, both made without the held-out source.
+type sourceJudge func(train []int) (score func(i int) float64, threshold float64)
+
+// leaveOneSourceOut judges each source at the threshold chosen on the others, by the detector's own scores.
 func leaveOneSourceOut(samples []Sample, opt Options, rng *rand.Rand) *SourceOut {
+	return sourcesOut(samples, opt, rng, 1, "no threshold can be chosen without this source", func(train []int) (func(int) float64, float64) {
+		in := make(map[int]bool, len(train))
+		for _, i := range train {
+			in[i] = true
+		}
+		return func(i int) float64 { return samples[i].Score }, bestThreshold(samples, func(i int) bool { return in[i] }, opt.Grid)
+	})
+}
+
+// sourcesOut holds each source out in turn and pools its judgements (see SourceOut). It returns nil when
+// the samples come from fewer than two sources. A source whose others have fewer than minPerClass
+// positives or negatives cannot be judged so, and is listed with a note (why), outside the pooled figures.
+func sourcesOut(samples []Sample, opt Options, rng *rand.Rand, minPerClass int, why string, judge sourceJudge) *SourceOut {
 	bySource := map[string][]int{}
 	for i, s := range samples {
 		bySource[s.Source] = append(bySource[s.Source], i)
@@ -56,34 +71,35 @@ func leaveOneSourceOut(samples []Sample, opt Options, rng *rand.Rand) *SourceOut
 	var held []Sample
 	var predicted []bool
 	for _, src := range slices.Sorted(maps.Keys(bySource)) {
-		in := bySource[src]
-		f := SourceFigure{Source: src, Cases: len(in)}
+		f := SourceFigure{Source: src, Cases: len(bySource[src])}
+		var train []int
 		trainPos, trainNeg := 0, 0
-		for _, s := range samples {
-			if s.Source == src {
+		for i, s := range samples {
+			switch {
+			case s.Source == src && s.Label:
+				f.Positives++
+			case s.Source == src:
+				f.Negatives++
+			default:
+				train = append(train, i)
 				if s.Label {
-					f.Positives++
+					trainPos++
 				} else {
-					f.Negatives++
+					trainNeg++
 				}
-				continue
-			}
-			if s.Label {
-				trainPos++
-			} else {
-				trainNeg++
 			}
 		}
-		if trainPos == 0 || trainNeg == 0 {
-			f.Note = fmt.Sprintf("the other sources have %d positive and %d negative cases: no threshold can be chosen without this source", trainPos, trainNeg)
+		if trainPos < minPerClass || trainNeg < minPerClass {
+			f.Note = fmt.Sprintf("the other sources have %d positive and %d negative cases: %s", trainPos, trainNeg, why)
 			out.Sources = append(out.Sources, f)
 			continue
 		}
-		f.Threshold = bestThreshold(samples, func(i int) bool { return samples[i].Source != src }, opt.Grid)
+		score, threshold := judge(train)
+		f.Threshold = threshold
 		var mine []Sample
 		var minePred []bool
-		for _, i := range in {
-			p := samples[i].Score >= f.Threshold
+		for _, i := range bySource[src] {
+			p := score(i) >= threshold
 			f.Counts.add(p, samples[i].Label)
 			out.Counts.add(p, samples[i].Label)
 			held = append(held, samples[i])
@@ -94,11 +110,10 @@ func leaveOneSourceOut(samples []Sample, opt Options, rng *rand.Rand) *SourceOut
 		_, f.RecallCI, f.F1CI = bootstrap(mine, minePred, opt.Bootstrap, rng)
 		out.Sources = append(out.Sources, f)
 	}
-	if len(held) == 0 {
-		return out
+	if len(held) > 0 {
+		out.Precision, out.Recall, out.F1 = out.Counts.Precision(), out.Counts.Recall(), out.Counts.F1()
+		out.FalsePositiveRate = out.Counts.FalsePositiveRate()
+		out.CI.Precision, out.CI.Recall, out.CI.F1 = bootstrap(held, predicted, opt.Bootstrap, rng)
 	}
-	out.Precision, out.Recall, out.F1 = out.Counts.Precision(), out.Counts.Recall(), out.Counts.F1()
-	out.FalsePositiveRate = out.Counts.FalsePositiveRate()
-	out.CI.Precision, out.CI.Recall, out.CI.F1 = bootstrap(held, predicted, opt.Bootstrap, rng)
 	return out
 }
