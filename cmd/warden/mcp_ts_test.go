@@ -233,3 +233,61 @@ func TestMCPCommandWithTheInspector(t *testing.T) {
 		})
 	}
 }
+
+// The official TypeScript SDK's client, declaring URL-mode elicitation, calls a tool a guardrail asks a
+// person about through `warden mcp`: Warden sends it the approval page; the client, playing the person,
+// approves on the admin listener's API, and the held call runs.
+func TestMCPApprovalWithTheTypeScriptSDK(t *testing.T) {
+	t.Parallel()
+	dir := tsPeers(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := filepath.Join(t.TempDir(), "warden.yaml")
+	doc := `version: 1
+guardrails:
+  tool_call:
+    - use: commands
+      config:
+        rules: [{id: deploys, programs: [deploy], action: ask, code: acme.deploy}]
+approvals:
+  store: memory
+  wait_timeout: 60s
+  admin:
+    listen: 127.0.0.1:0
+    tokens: {ts-client: "${WARDEN_ADMIN_TOKEN}"}
+audit: {sink: none}
+`
+	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := []string{os.Args[0], "mcp", "--config", cfg, "--name", "shell", "--pins", "none", "--", "node", filepath.Join(dir, "server.mjs")}
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, "approve.mjs")}, target...)...)
+	cmd.Env = append(os.Environ(), asWardenEnv+"=1", "WARDEN_ADMIN_TOKEN=ts-admin-token-0123456789")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("approve.mjs: %v\n%s\nstderr:\n%s", err, stdout, stderr.String())
+	}
+	var r struct {
+		Elicitations []struct{ Mode, URL, ID string } `json:"elicitations"`
+		Approved     int                              `json:"approved"`
+		Call         struct {
+			IsError bool   `json:"isError"`
+			Text    string `json:"text"`
+		} `json:"call"`
+		Fatal string `json:"fatal"`
+	}
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("approve.mjs printed %q: %v", stdout, err)
+	}
+	if r.Fatal != "" {
+		t.Fatalf("the client failed: %s\nstderr:\n%s", r.Fatal, stderr.String())
+	}
+	if len(r.Elicitations) != 1 || r.Elicitations[0].Mode != "url" || !strings.Contains(r.Elicitations[0].URL, "/approvals/apr_") {
+		t.Errorf("elicitations %+v, want the approval page once", r.Elicitations)
+	}
+	if r.Approved != 200 || r.Call.IsError || r.Call.Text != "ran: deploy --env prod" {
+		t.Errorf("approval answered %d, call %+v: want the held call to run", r.Approved, r.Call)
+	}
+}
