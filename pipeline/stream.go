@@ -90,9 +90,8 @@ func (p *Pipeline) StreamRound(ctx context.Context, f *Format, rounds *Rounds, i
 		p = p.WithOnDeny(DenyExplain)
 	}
 	if f.Usage != nil && p.Engine.ObservesUsage() {
-		tap := &usageTap{r: in, read: f.Usage, frames: f.EventStream}
-		in = tap
-		defer func() { p.Engine.ObserveUsage(ctx, info.Run, tap.u) }()
+		in = &usageTap{r: in, read: f.Usage, frames: f.EventStream,
+			observe: func(u warden.Usage) { p.Engine.ObserveUsage(ctx, info.Run, u) }}
 	}
 	var gate warden.TextGate
 	var streamGate *stream.Gate

@@ -27,10 +27,14 @@ const maxUsageLine = 1 << 20
 
 // usageTap reads a provider stream as the stream guard reads it and keeps the largest usage its events
 // report (see usage.Max): input at the start and output at the end in Anthropic's, a running total in
-// Gemini's, one last event in OpenAI's. It changes nothing of what it reads.
+// Gemini's, one last event in OpenAI's. It changes nothing of what it reads. With observe set, it reports
+// each growth of the figures as soon as the event that shows it is read, before the guard writes that
+// event on: a client that has read the stream's end cannot start its next request before its cost counts.
 type usageTap struct {
-	r    io.Reader
-	read func([]byte) (warden.Usage, bool)
+	r       io.Reader
+	read    func([]byte) (warden.Usage, bool)
+	observe func(warden.Usage)
+	told    warden.Usage // what observe has been told so far
 	// frames is set for an AWS event stream (Bedrock): its messages are length-prefixed binary frames,
 	// whose payloads are read instead of SSE data lines.
 	frames bool
@@ -67,7 +71,7 @@ func (t *usageTap) scanFrames(b []byte) {
 		}
 		if m, err := eventstream.NewDecoder().Decode(bytes.NewReader(t.line[:total]), nil); err == nil && bytes.Contains(m.Payload, []byte("sage")) {
 			if u, ok := t.read(m.Payload); ok {
-				t.u = usage.Max(t.u, u)
+				t.grow(u)
 			}
 		}
 		t.line = append(t.line[:0], t.line[total:]...)
@@ -107,6 +111,18 @@ func (t *usageTap) event(line []byte) {
 		return
 	}
 	if u, ok := t.read(bytes.TrimSpace(data)); ok {
-		t.u = usage.Max(t.u, u)
+		t.grow(u)
+	}
+}
+
+// grow takes an event's figures and tells observe how much they added.
+func (t *usageTap) grow(u warden.Usage) {
+	t.u = usage.Max(t.u, u)
+	if t.observe == nil {
+		return
+	}
+	if add := (warden.Usage{InputTokens: t.u.InputTokens - t.told.InputTokens, OutputTokens: t.u.OutputTokens - t.told.OutputTokens}); !add.IsZero() {
+		t.told = t.u
+		t.observe(add)
 	}
 }

@@ -74,3 +74,23 @@ func TestUsageTapReadsEventStreams(t *testing.T) {
 		t.Errorf("usage %+v, want the metadata event's, cache reads as input", tap.u)
 	}
 }
+
+// TestUsageTapObservesAsItReads: the figures are reported as the events that show them are read, each
+// growth once, so that a stream reporting usage in parts or as a running total counts its whole cost once.
+func TestUsageTapObservesAsItReads(t *testing.T) {
+	t.Parallel()
+	var told []warden.Usage
+	stream := "data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":40,\"output_tokens\":1}}}\n\n" +
+		"data: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":20}}\n\n" +
+		"data: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":20}}\n\n"
+	tap := &usageTap{r: bytes.NewReader([]byte(stream)), read: formats["anthropic"].Usage, observe: func(u warden.Usage) { told = append(told, u) }}
+	io.ReadAll(tap)
+	var total warden.Usage
+	for _, u := range told {
+		total.InputTokens += u.InputTokens
+		total.OutputTokens += u.OutputTokens
+	}
+	if len(told) != 2 || total != (warden.Usage{InputTokens: 40, OutputTokens: 20}) {
+		t.Errorf("told %+v (total %+v), want 40/1 then 0/19", told, total)
+	}
+}
