@@ -2,10 +2,13 @@ package gateway_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRateLimitAnswers429: a request past a principal's rate is refused before it goes upstream, with 429
@@ -28,7 +31,7 @@ audit: {sink: none}
 	for format, answer := range answers {
 		t.Run(format, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, strings.Replace(cfg, "%s", "gw-"+strings.ReplaceAll(format, " ", "-"), 1))
+			h := newHarness(t, strings.Replace(cfg, "%s", counterFor(t), 1))
 			h.up.answer(answer, answer)
 			if _, err := askers[format](t, h, false); err != nil {
 				t.Fatalf("the first request: %v", err)
@@ -44,7 +47,7 @@ audit: {sink: none}
 	}
 	t.Run("the refusal says when to come back", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, strings.Replace(cfg, "%s", "gw-raw", 1))
+		h := newHarness(t, strings.Replace(cfg, "%s", counterFor(t), 1))
 		h.up.answer(reply{body: fixture(t, "openai", "healthy_tool_calls.json")})
 		body := `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`
 		hdr := map[string]string{"Authorization": "Bearer sk-one"}
@@ -69,7 +72,7 @@ func TestLoopBreakerInTheGateway(t *testing.T) {
 guardrails:
   tool_call:
     - use: loop_breaker
-      config: {max_repeats: 2, per: principal, counter: gw-loop}
+      config: {max_repeats: 2, per: principal, counter: `+counterFor(t)+`}
 audit: {sink: none}
 `, withOnDeny("explain"))
 	body := fixture(t, "openai", "healthy_tool_calls.json")
@@ -117,7 +120,7 @@ func TestTokenBudgetReadsUsage(t *testing.T) {
 guardrails:
   input:
     - use: token_budget
-      config: {max_tokens: 50, counter: "tokens-`+strings.ReplaceAll(format, " ", "-")+`"}
+      config: {max_tokens: 50, counter: `+counterFor(t)+`}
 audit: {sink: none}
 `)
 			h.up.answer(answer, answer)
@@ -133,4 +136,11 @@ audit: {sink: none}
 			}
 		})
 	}
+}
+
+// counterFor names a count of the process-wide memory store for one run of one test, so that repeated
+// runs (go test -count) and other tests never share it.
+func counterFor(t *testing.T) string {
+	sum := sha256.Sum256([]byte(t.Name()))
+	return fmt.Sprintf("c%x-%d", sum[:6], time.Now().UnixNano())
 }
