@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -87,4 +88,26 @@ func BenchmarkEncodeEvent(b *testing.B) {
 			_, _ = json.Marshal(&e)
 		}
 	})
+}
+
+// TestAppendEventWritesEveryField sets every field of the event, so that a field added to Event and
+// forgotten by the hand-written encoder cannot go unseen (approval_id and approver once were).
+func TestAppendEventWritesEveryField(t *testing.T) {
+	t.Parallel()
+	e := sampleEvent()
+	v := reflect.ValueOf(&e).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("value of " + v.Type().Field(i).Name)
+		case reflect.Bool:
+			f.SetBool(true)
+		}
+	}
+	want, _ := json.Marshal(&e)
+	got, err := appendEvent(nil, &e)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("appendEvent:\n%s (err %v)\njson.Marshal:\n%s", got, err, want)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/internal/credential"
 	"github.com/agentwarden/warden/pipeline"
 	"github.com/agentwarden/warden/stream"
 	"github.com/agentwarden/warden/wire/openai"
@@ -134,7 +135,7 @@ func (x *exchange) serve() {
 		run.UserID = x.r.Header.Get(h)
 	}
 	// Who the request is for when it names no end user: approvals, budgets and rate limits count by it.
-	run.Credential = pipeline.CredentialDigest(clientCredential(x.r))
+	run.Credential = credential.Of(x.r)
 	prep, err := x.g.cfg.Pipeline.Request(ctx, x.f, body, run)
 	if err != nil {
 		x.refused(err)
@@ -621,14 +622,4 @@ func redactURLError(err error) string {
 		}
 	}
 	return err.Error()
-}
-
-// clientCredential is the API key a client presented, in whichever header its provider uses.
-func clientCredential(r *http.Request) string {
-	for _, h := range [...]string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key"} {
-		if v := r.Header.Get(h); v != "" {
-			return v
-		}
-	}
-	return r.URL.Query().Get("key")
 }

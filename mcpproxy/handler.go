@@ -3,7 +3,6 @@ package mcpproxy
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentwarden/warden/internal/credential"
 )
 
 // CodeHeaderMismatch answers a streamable HTTP request whose Mcp-Method or Mcp-Name header disagrees with
@@ -193,22 +194,12 @@ func (h *Handler) start(keep bool, r *http.Request) *httpSession {
 		h.mu.Unlock()
 	}
 	// The session belongs to the credential that opened it: approvals and budgets count by it.
-	ctx := WithCredential(context.Background(), credentialOf(r))
+	ctx := WithCredential(context.Background(), credential.Of(r))
 	go func() {
 		h.serve(ctx, s)
 		h.end(s)
 	}()
 	return s
-}
-
-// credentialOf names the credential a request presents without holding it: a digest of its Authorization.
-func credentialOf(r *http.Request) string {
-	auth := r.Header.Get("Authorization")
-	if auth == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(auth))
-	return hex.EncodeToString(sum[:16])
 }
 
 type credentialKey struct{}

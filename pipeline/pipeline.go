@@ -10,8 +10,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -213,14 +211,4 @@ func New(l *config.Loaded, logger *slog.Logger) *Pipeline {
 		p.Approvals, p.AskWait = l.Approvals, a.WaitFor()
 	}
 	return p
-}
-
-// CredentialDigest names a client's credential without holding it: the first 16 bytes of its SHA-256, in
-// hex. Empty for no credential.
-func CredentialDigest(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:16])
 }
