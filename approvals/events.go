@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 )
 
@@ -41,12 +42,26 @@ type Webhook struct {
 	Headers map[string]string
 	// Timeout bounds one POST; zero means 5s.
 	Timeout time.Duration
-	// PageURL is the admin listener's base URL; the body links the request's page under it.
+	// PageURL is the admin listener's base URL; the body links the request's page under it. SetPageURL
+	// replaces it once the listener's address is known.
 	PageURL string
 	// Client sends the POSTs; nil means a plain http.Client.
 	Client *http.Client
 	// Logger hears of failures; nil means slog.Default().
 	Logger *slog.Logger
+
+	page atomic.Pointer[string] // set by SetPageURL, read by each post
+}
+
+// SetPageURL sets the base URL the posts link pages under: the address the admin listener got, when that
+// is known only once it listens (a ":0" port, an --admin flag). Safe while posts are made.
+func (w *Webhook) SetPageURL(base string) { w.page.Store(&base) }
+
+func (w *Webhook) pageURL() string {
+	if p := w.page.Load(); p != nil {
+		return *p
+	}
+	return w.PageURL
 }
 
 var _ Events = (*Webhook)(nil)
@@ -83,7 +98,7 @@ func PageLink(base, id string) string {
 }
 
 func (w *Webhook) body(r Record) []byte {
-	link := PageLink(w.PageURL, r.ID)
+	link := PageLink(w.pageURL(), r.ID)
 	var v any = WebhookBody{Type: "approval.requested", ID: r.ID, Tool: r.Tool, Principal: r.Principal, Guardrail: r.Guardrail,
 		Code: r.Code, Reason: r.Reason, Created: r.Created, Expires: r.Expires, URL: link}
 	if w.Slack {

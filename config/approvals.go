@@ -222,7 +222,8 @@ func (p *Parsed) buildApprovals(l *Loaded, auditRec *audit.Recorder) error {
 		events = append(events, audit.ApprovalEvents{Recorder: auditRec})
 	}
 	if w := a.Webhook; w != nil {
-		events = append(events, &approvals.Webhook{URL: w.URL, Slack: w.Format == "slack", Headers: w.Headers, Timeout: w.Timeout.Std(), PageURL: a.AdminURL()})
+		l.webhook = &approvals.Webhook{URL: w.URL, Slack: w.Format == "slack", Headers: w.Headers, Timeout: w.Timeout.Std(), PageURL: a.AdminURL()}
+		events = append(events, l.webhook)
 	}
 	svc, err := approvals.New(approvals.Config{Store: store, TTL: a.TTL.Std(), Events: events})
 	if err != nil {
@@ -231,6 +232,14 @@ func (p *Parsed) buildApprovals(l *Loaded, auditRec *audit.Recorder) error {
 	l.closers = append(l.closers, svc)
 	l.Approvals, l.ApprovalKey = svc, key
 	return nil
+}
+
+// SetAdminURL tells what links to approval pages (the webhook) where the admin listener is, once it
+// listens: the configured admin.url, when set, stays.
+func (l *Loaded) SetAdminURL(base string) {
+	if a := l.Parsed.File.Approvals; l.webhook != nil && (a == nil || a.Admin == nil || a.Admin.URL == "") {
+		l.webhook.SetPageURL(base)
+	}
 }
 
 // approvalKey decodes the configured key; else it reads the key file in dir, creating it once; with no

@@ -74,6 +74,7 @@ type Loaded struct {
 	Approvals *approvals.Service
 	// ApprovalKey protects approval state handed to clients; set with Approvals.
 	ApprovalKey []byte
+	webhook     *approvals.Webhook
 	closers     []io.Closer
 }
 

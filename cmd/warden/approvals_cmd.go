@@ -199,7 +199,8 @@ func startAdmin(ctx context.Context, l *config.Loaded, addr string, logger *slog
 	}
 	base := a.AdminURL()
 	if a.Admin.URL == "" {
-		base = "http://" + ln.Addr().String() // the port a ":0" listen got
+		base = "http://" + ln.Addr().String() // the port a ":0" listen or --admin got
+		l.SetAdminURL(base)
 	}
 	h, err := admin.New(admin.Config{Service: l.Approvals, Tokens: a.Admin.Tokens, Users: a.Admin.Users, Key: l.ApprovalKey, BaseURL: base, Logger: logger})
 	if err != nil {

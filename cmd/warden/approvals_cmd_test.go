@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/config"
@@ -111,5 +115,60 @@ func TestAdminNeedsAnApprovalsSection(t *testing.T) {
 	defer l.Close()
 	if _, err := startAdmin(context.Background(), l, "127.0.0.1:0", slog.Default()); err == nil || !strings.Contains(err.Error(), "no approvals section") {
 		t.Errorf("--admin without approvals: %v", err)
+	}
+}
+
+// TestWebhookLinksTheListenersAddress: the webhook links a request's page at the address the admin
+// listener got, not at the configured ":0" it was asked for.
+func TestWebhookLinksTheListenersAddress(t *testing.T) {
+	t.Parallel()
+	posted := make(chan []byte, 1)
+	hook := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		posted <- b
+	}))
+	defer hook.Close()
+	cfg := filepath.Join(t.TempDir(), "warden.yaml")
+	doc := `version: 1
+guardrails:
+  tool_call:
+    - use: commands
+      config:
+        rules: [{id: deploys, programs: [deploy], action: ask, code: acme.deploy}]
+approvals:
+  store: memory
+  webhook: {url: "` + hook.URL + `"}
+  admin:
+    listen: 127.0.0.1:0
+    tokens: {alice: ` + cliAdminToken + `}
+audit: {sink: none}
+`
+	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := config.Load(context.Background(), cfg, config.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, err := startAdmin(ctx, l, "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := l.Engine.CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.NewToolCall("c", "bash", []byte(`{"command":"deploy"}`))})
+	if err != nil || out.Approval == nil {
+		t.Fatalf("no ask: %s (%v)", out.Decision.Action, err)
+	}
+	var body struct{ URL string }
+	select {
+	case b := <-posted:
+		json.Unmarshal(b, &body)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the webhook was not called")
+	}
+	if want := "http://" + addr.String() + "/approvals/" + out.Approval.ID; body.URL != want {
+		t.Errorf("the webhook linked %q, want %q", body.URL, want)
 	}
 }
