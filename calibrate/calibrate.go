@@ -226,19 +226,25 @@ func Calibrate(detector string, samples []Sample, opt Options) (Result, error) {
 		}
 		r.ECE = eces / float64(opt.Folds)
 	}
+	r.judged(samples, samples, predicted, opt, rng)
+	r.SourceOut = leaveOneSourceOut(samples, opt, rng)
+	return r, nil
+}
+
+// judged fills in the figures of the held-out predictions (one per sample, each made at a threshold and,
+// for a learned layer, by a model chosen without it) and the charts of the scores they were made from.
+func (r *Result) judged(samples, scored []Sample, predicted []bool, opt Options, rng *rand.Rand) {
 	r.Threshold = snap(mean(r.FoldThresholds), opt.Grid)
 	for i, s := range samples {
 		r.Counts.add(predicted[i], s.Label)
 	}
 	r.Precision, r.Recall, r.F1 = r.Counts.Precision(), r.Counts.Recall(), r.Counts.F1()
 	r.FalsePositiveRate = r.Counts.FalsePositiveRate()
-	r.BaselineF1 = Counts{TP: len(pos), FP: len(neg)}.F1()
+	r.BaselineF1 = Counts{TP: r.Positives, FP: r.Negatives}.F1()
 	r.CI.Precision, r.CI.Recall, r.CI.F1 = bootstrap(samples, predicted, opt.Bootstrap, rng)
-	r.Sweep = sweep(samples, opt.Grid)
-	r.Curve = curve(samples)
+	r.Sweep = sweep(scored, opt.Grid)
+	r.Curve = curve(scored)
 	r.Difficulties = byDifficulty(samples, predicted)
-	r.SourceOut = leaveOneSourceOut(samples, opt, rng)
-	return r, nil
 }
 
 // splitByLabel returns the indexes of the positive and of the negative samples.

@@ -58,18 +58,8 @@ func Learned(detector string, samples []Sample, features [][]learn.Feature, opt 
 			predicted[i] = scored[i].Score >= t
 		}
 	}
-	r.Threshold = snap(mean(r.FoldThresholds), opt.Grid)
-	for i, s := range samples {
-		r.Counts.add(predicted[i], s.Label)
-	}
-	r.Precision, r.Recall, r.F1 = r.Counts.Precision(), r.Counts.Recall(), r.Counts.F1()
-	r.FalsePositiveRate = r.Counts.FalsePositiveRate()
-	r.BaselineF1 = Counts{TP: len(pos), FP: len(neg)}.F1()
-	r.CI.Precision, r.CI.Recall, r.CI.F1 = bootstrap(samples, predicted, opt.Bootstrap, rng)
+	r.judged(samples, scored, predicted, opt, rng)
 	r.ECE = ece(scored, nil)
-	r.Sweep = sweep(scored, opt.Grid)
-	r.Curve = curve(scored)
-	r.Difficulties = byDifficulty(samples, predicted)
 	r.SourceOut = learnedSourceOut(samples, features, opt, lopt, rng)
 	m, t := fit(samples, features, all, opt, lopt, rng)
 	return r, m, t, nil
