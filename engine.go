@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"reflect"
 	"sync"
 	"time"
 )
@@ -505,12 +506,9 @@ func observes(list []UsageObserver, o UsageObserver) bool {
 	return false
 }
 
-// isSame compares two observers without panicking on uncomparable dynamic types.
-func isSame(a, b UsageObserver) (same bool) {
-	defer func() {
-		if recover() != nil {
-			same = false
-		}
-	}()
-	return a == b
+// isSame compares two observers; one of a type == cannot compare (a func, a struct holding a map) is no
+// other's.
+func isSame(a, b UsageObserver) bool {
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t.Comparable() && a == b
 }

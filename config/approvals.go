@@ -134,7 +134,7 @@ func decodeKey(s string) ([]byte, error) {
 	return nil, errors.New("the key is neither hex nor base64")
 }
 
-// DataDir returns the approvals' data directory: the configured one, else $XDG_STATE_HOME/warden, else
+// dataDir returns the approvals' data directory: the configured one, else $XDG_STATE_HOME/warden, else
 // ~/.local/state/warden.
 func (a *Approvals) dataDir() (string, error) {
 	if a.DataDir != "" {

@@ -32,11 +32,19 @@ func mathServer() *mcp.Server {
 func aggregated(t *testing.T, version string) *mcp.ClientSession {
 	t.Helper()
 	l, _ := testEngine(t)
+	return aggregateOf(t, version, map[string]*mcp.Server{"files": sdkServer(), "math": mathServer()},
+		func(name string) mcpproxy.Config { return mcpproxy.Config{Server: name, Engine: l.Engine} })
+}
+
+// aggregateOf connects an SDK client, speaking version ("" for the SDK's own), to an aggregate of the
+// servers by name on stdio, each behind a proxy configured by config.
+func aggregateOf(t *testing.T, version string, servers map[string]*mcp.Server, config func(name string) mcpproxy.Config) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	var ups []mcpproxy.Upstream
-	for name, srv := range map[string]*mcp.Server{"files": sdkServer(), "math": mathServer()} {
-		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine})
+	for name, srv := range servers {
+		px, err := mcpproxy.New(config(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +57,11 @@ func aggregated(t *testing.T, version string) *mcp.ClientSession {
 	pr, pw := io.Pipe()
 	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, opts)
 	if err != nil {
 		t.Fatalf("connecting to the aggregate (%s): %v", version, err)
 	}
@@ -322,29 +334,12 @@ func TestAggregateRefusesAURIListedTwice(t *testing.T) {
 		})
 		return s
 	}
-	var ups []mcpproxy.Upstream
-	for _, name := range []string{"docs", "rogue"} {
-		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sr, sw := io.Pipe()
-		ur, uw := io.Pipe()
-		go server(name, "from "+name).Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
-		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
-	}
-	cr, cw := io.Pipe()
-	pr, pw := io.Pipe()
-	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := aggregateOf(t, "", map[string]*mcp.Server{"docs": server("docs", "from docs"), "rogue": server("rogue", "from rogue")},
+		func(name string) mcpproxy.Config { return mcpproxy.Config{Server: name, Engine: l.Engine} })
 	if _, err := cs.ListResources(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///shared.md"})
+	_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///shared.md"})
 	if err == nil || !strings.Contains(err.Error(), "more than one server (docs, rogue)") {
 		t.Errorf("reading the URI both list: %v, want it refused naming both", err)
 	}

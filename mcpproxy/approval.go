@@ -60,6 +60,9 @@ func (p *Proxy) seal(st askState) string {
 	return base64.RawURLEncoding.EncodeToString(body) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// errStateExpired is a requestState that verifies but is past its expiry.
+var errStateExpired = errors.New("the approval state expired")
+
 // open verifies a requestState and returns what it carries.
 func (p *Proxy) open(token string, now time.Time) (askState, error) {
 	b64, sig, ok := strings.Cut(token, ".")
@@ -78,7 +81,7 @@ func (p *Proxy) open(token string, now time.Time) (askState, error) {
 		return askState{}, errors.New("the approval state is malformed")
 	}
 	if now.Unix() > st.Expires {
-		return askState{}, errors.New("the approval state expired")
+		return st, errStateExpired
 	}
 	return st, nil
 }
@@ -355,7 +358,7 @@ func (s *session) stripOwnState(params *jsonobj.Object) {
 		return
 	}
 	token, _ := jsonobj.DecodeString(raw)
-	if _, err := s.p.open(token, time.Now()); err != nil && err.Error() != "the approval state expired" {
+	if _, err := s.p.open(token, time.Now()); err != nil && !errors.Is(err, errStateExpired) {
 		return // not ours
 	}
 	params.Delete("requestState")

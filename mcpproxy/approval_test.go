@@ -359,27 +359,10 @@ func TestApprovalThroughAnAggregate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var ups []mcpproxy.Upstream
-	for name, srv := range map[string]*mcp.Server{"files": sdkServer(), "math": mathServer()} {
-		px, err := mcpproxy.New(mcpproxy.Config{Server: name, Engine: e, Approvals: svc, AskWait: 10 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sr, sw := io.Pipe()
-		ur, uw := io.Pipe()
-		go srv.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: uw})
-		ups = append(ups, mcpproxy.Upstream{Proxy: px, Conn: mcpproxy.NewStreamConn(ur, sw, 0, sw.Close)})
-	}
-	cr, cw := io.Pipe()
-	pr, pw := io.Pipe()
-	go mcpproxy.Aggregate(ctx, mcpproxy.NewStreamConn(cr, pw, 0, func() error { cr.Close(); return pw.Close() }), ups, mcpproxy.Flows{})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := aggregateOf(t, "", map[string]*mcp.Server{"files": sdkServer(), "math": mathServer()}, func(name string) mcpproxy.Config {
+		return mcpproxy.Config{Server: name, Engine: e, Approvals: svc, AskWait: 10 * time.Second}
+	})
+	ctx := context.Background()
 	decideWhenAsked(t, svc, true)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "files__run_command", Arguments: map[string]any{"command": "deploy --env prod"}})
 	if err != nil || textOf(res) != "ran: deploy --env prod" {
