@@ -98,7 +98,7 @@ func TestCheckCompare(t *testing.T) {
 	})
 }
 
-// TestOfflineToolsShowAnAskWithoutFilingIt: check and policy test show that a call would wait for a person,
+// TestOfflineToolsShowAnAskWithoutFilingIt: check, policy test and config validate show that a call would wait for a person,
 // and never file a request in the config's store, whatever the store.
 func TestOfflineToolsShowAnAskWithoutFilingIt(t *testing.T) {
 	t.Parallel()
@@ -122,5 +122,6 @@ func TestOfflineToolsShowAnAskWithoutFilingIt(t *testing.T) {
 		{desc: "check shows the ask", args: []string{"check", "--config", cfg}, stdin: `{"tool": "bash", "arguments": {"command": "deploy --prod"}}`, wantCode: 3,
 			wantOut: []string{`"action":"ask"`, `"code":"acme.deploy"`, "waits for approval under id dry-run"}},
 		{desc: "policy test expects the ask", args: []string{"policy", "test", tests}, wantOut: []string{"1 passed"}},
+		{desc: "config validate accepts it", args: []string{"config", "validate", cfg}, wantOut: []string{"valid"}},
 	})
 }

@@ -87,8 +87,9 @@ func validateConfig(ctx context.Context, s streams, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s is not valid:\n%w", name, err)
 	}
-	// A no-op recorder: validating must not create or append to the audit file.
-	l, err := p.Build(ctx, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+	// A no-op recorder and a dry run of approvals: validating must not create or append to the audit file,
+	// nor create the approvals' data directory, database or key.
+	l, err := p.Build(ctx, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {}), Approvals: dryApprovals{}})
 	if err != nil {
 		return fmt.Errorf("%s is not valid:\n%w", name, err)
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // dryApprovals answers every ask as pending under the id "dry-run" and files nothing: the offline tools
-// (check, policy test, guard) show that a call would wait for a person without touching any store.
+// (check, policy test, guard, config validate) show that a call would wait for a person without touching
+// any store.
 type dryApprovals struct{}
 
 func (dryApprovals) Resolve(_ context.Context, a warden.ApprovalAsk) (warden.Approval, error) {

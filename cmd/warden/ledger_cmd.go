@@ -14,7 +14,7 @@ import (
 func newLedgerCommand(s streams) *cobra.Command {
 	var configFile string
 	load := func(cmd *cobra.Command) (*config.Loaded, error) {
-		l, err := config.Load(cmd.Context(), configFile, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {})})
+		l, err := config.Load(cmd.Context(), configFile, config.Options{Recorder: warden.RecorderFunc(func(context.Context, *warden.Record) {}), Approvals: dryApprovals{}})
 		if err != nil {
 			return nil, err
 		}
