@@ -146,6 +146,9 @@ type pair struct {
 	Window   int      `yaml:"window"`
 	First    []string `yaml:"first"`
 	Second   []string `yaml:"second"`
+	// Contexts are terms that, in the same sentence, give the pair a harmless reading: "beat my brother at
+	// chess", "kill the boss in a video game".
+	Contexts []string `yaml:"contexts"`
 }
 
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
@@ -161,8 +164,15 @@ type phrases struct {
 
 type target struct {
 	group int // -1 for a mask
-	role  int // 0 whole phrase, 1 first of a pair, 2 second of a pair
+	role  int // roleWhole, roleFirst, …
 }
+
+const (
+	roleWhole = iota
+	roleFirst
+	roleSecond
+	roleContext
+)
 
 // hit is one phrase (or pair) found in a text.
 type hit struct {
@@ -214,12 +224,17 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 		gi := len(groups) + pi
 		for _, t := range pr.First {
 			for _, s := range expand(t) {
-				add(s, target{gi, 1})
+				add(s, target{gi, roleFirst})
 			}
 		}
 		for _, t := range pr.Second {
 			for _, s := range expand(t) {
-				add(s, target{gi, 2})
+				add(s, target{gi, roleSecond})
+			}
+		}
+		for _, t := range pr.Contexts {
+			for _, s := range expand(t) {
+				add(s, target{gi, roleContext})
 			}
 		}
 	}
@@ -270,7 +285,7 @@ func isWordByte(c byte) bool {
 
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
-	var hits, firsts, seconds, masks []hit
+	var hits, firsts, seconds, contexts, masks []hit
 	p.m.FindAll(text, func(id, start, end int) {
 		if start > 0 && isWordByte(text[start]) && isWordByte(text[start-1]) {
 			return
@@ -283,10 +298,12 @@ func (p *phrases) find(text string) []hit {
 			switch {
 			case tg.group < 0:
 				masks = append(masks, h)
-			case tg.role == 1:
+			case tg.role == roleFirst:
 				firsts = append(firsts, h)
-			case tg.role == 2:
+			case tg.role == roleSecond:
 				seconds = append(seconds, h)
+			case tg.role == roleContext:
+				contexts = append(contexts, h)
 			default:
 				hits = append(hits, h)
 			}
@@ -295,6 +312,9 @@ func (p *phrases) find(text string) []hit {
 	for _, f := range firsts {
 		for _, sc := range seconds {
 			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
+				if inContext(text, contexts, f, sc) {
+					continue
+				}
 				// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
 				if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == sc.end {
 					break
@@ -321,4 +341,22 @@ func (p *phrases) find(text string) []hit {
 		}
 	}
 	return kept
+}
+
+// inContext reports whether a context term of the pair's group stands in the same sentence as the pair.
+func inContext(text string, contexts []hit, first, second hit) bool {
+	if len(contexts) == 0 {
+		return false
+	}
+	from := strings.LastIndexAny(text[:first.start], ".?!;\n") + 1
+	to := len(text)
+	if i := strings.IndexAny(text[second.end:], ".?!;\n"); i >= 0 {
+		to = second.end + i
+	}
+	for _, c := range contexts {
+		if c.group == first.group && c.start >= from && c.end <= to {
+			return true
+		}
+	}
+	return false
 }

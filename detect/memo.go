@@ -74,6 +74,23 @@ func (m *memo) userHarmfulness() []scored {
 	return m.userHarm
 }
 
+// refusalRisk is requestRisk as a refusal is judged: harm in a request that asks about a harm (a
+// definition, a historical event) rather than for it weighs less, so that declining it reads as declining
+// a harmless request.
+func (m *memo) refusalRisk() float64 {
+	harms, attacks := m.userHarmfulness(), m.userInjection()
+	users := m.userTexts()
+	risk := 0.0
+	for i := range harms {
+		h := harms[i].score
+		if h > 0 {
+			h *= 1 - 0.7*analyzeAskingAbout(users[i].text, users[i].where).score
+		}
+		risk = noisyOr(risk, h, attacks[i].score)
+	}
+	return risk
+}
+
 // requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
 // intent and injection, with their evidence.
 func (m *memo) requestRisk() (harm, attack scored) {
