@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/shell"
 	"github.com/agentwarden/warden/trace"
 
@@ -129,6 +130,9 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 			}
 		}
 	}
+	if set["message_send"] && len(disclosed(m)) > 0 {
+		set[DataDisclosure] = true
+	}
 	if len(set) > 1 {
 		delete(set, Read)
 	}
@@ -138,6 +142,65 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// DataDisclosure is the category of a call that sends personal data or a credential out: a card, an
+// SSN, an IBAN or a secret anywhere in what it sends, or an e-mail address or phone number in what it
+// says rather than in whom it addresses. A task allows it only by naming such data ("send Ana my IBAN"),
+// and the scope_escalation detector also lets through values the user gave in their own messages.
+const DataDisclosure = "data_disclosure"
+
+// addressKeys are argument names that say whom a message goes to or comes from: contact data there
+// addresses someone and discloses nothing.
+var addressKeys = map[string]bool{
+	"to": true, "cc": true, "bcc": true, "from": true, "sender": true, "recipient": true, "recipients": true,
+	"reply_to": true, "replyto": true, "email": true, "emails": true, "phone": true, "phone_number": true,
+	"number": true, "address": true, "addresses": true, "contact": true, "contacts": true, "user": true,
+	"username": true, "user_id": true, "channel": true, "chat_id": true, "attendees": true, "participants": true,
+	"invitees": true, "receiver": true, "receivers": true, "target": true, "destination": true,
+}
+
+// disclosure is one piece of personal data or one credential a call sends.
+type disclosure struct{ typ, value string }
+
+// disclosed returns what a call's arguments send of personal data and credentials, walking nested
+// objects and arrays.
+func disclosed(args map[string]any) []disclosure {
+	var out []disclosure
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				walk(strings.ToLower(k), c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(key, c)
+			}
+		case string:
+			for _, f := range redact.Find(x) {
+				if (f.Type == "email" || f.Type == "phone") && addressKeys[key] {
+					continue
+				}
+				out = append(out, disclosure{f.Type, x[f.Start:f.End]})
+			}
+		}
+	}
+	walk("", args)
+	return out
+}
+
+// onlyGiven reports whether every piece of data a call discloses stands in the user's own messages.
+func onlyGiven(args json.RawMessage, own []string) bool {
+	var m map[string]any
+	_ = json.Unmarshal(args, &m)
+	for _, d := range disclosed(m) {
+		if !given(own, d.value) {
+			return false
+		}
+	}
+	return true
 }
 
 // shellCommand returns the command line a shell tool runs: a tool whose name says shell/bash/terminal/
@@ -356,6 +419,12 @@ func (ScopeEscalation) Detect(t *trace.Trace) Result {
 		}
 		allowed = a.Allowed(task)
 	}
+	var own []string
+	for _, m := range t.Messages {
+		if m.Role == "user" {
+			own = append(own, m.Content)
+		}
+	}
 	var res Result
 	var ws []float64
 	for i, e := range t.Events {
@@ -366,6 +435,9 @@ func (ScopeEscalation) Detect(t *trace.Trace) Result {
 		for _, c := range a.Classify(e.Name, e.Arguments) {
 			if allowed[c] || c == Read {
 				continue
+			}
+			if c == DataDisclosure && onlyGiven(e.Arguments, own) {
+				continue // the user's own data, sent where the user asked
 			}
 			if w := a.Weight(c); w > worst {
 				worst, worstCat = w, c
