@@ -35,9 +35,26 @@ type Handler struct {
 	// a DELETE leaves it (its server connection, its command, its goroutines). Zero means DefaultIdleTimeout.
 	// Set it before serving.
 	IdleTimeout time.Duration
+	// HaltFor is how long a guardrail's halt outlives the session or the stateless request it ended:
+	// every request made with the same credential (a digest of its Authorization header) is refused that
+	// long, whichever session it belongs to or opens. A halt ends a run, and a client of the stateless
+	// generation has no session to end, nor does a client that simply opens another. Zero means
+	// DefaultHaltFor; negative, the halt ends only its own session. Requests without an Authorization
+	// header carry no credential, so their halts end only their own session. Set it before serving.
+	HaltFor time.Duration
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
+	halted   map[string]haltMark // by credential
+}
+
+// DefaultHaltFor is how long a halt refuses its credential's requests when Handler.HaltFor is zero.
+const DefaultHaltFor = 30 * time.Minute
+
+// haltMark is a credential's halt: why, and until when its requests are refused.
+type haltMark struct {
+	reason string
+	until  time.Time
 }
 
 // DefaultIdleTimeout is how long a session may go unused before the Handler ends it.
@@ -56,7 +73,7 @@ func (px *Proxy) To(dial func() Conn) SessionFunc {
 // registry of Mcp-Param-* bindings (the one its HTTPConns share): a client's Mcp-Param-* header that
 // disagrees with its body is refused.
 func NewHandler(serve SessionFunc, params *ParamHeaders) *Handler {
-	return &Handler{serve: serve, params: params, sessions: map[string]*httpSession{}}
+	return &Handler{serve: serve, params: params, sessions: map[string]*httpSession{}, halted: map[string]haltMark{}}
 }
 
 // httpSession is one client session: the Conn its proxy session reads the client's messages from and
@@ -175,6 +192,12 @@ func (h *Handler) sweep() {
 		}
 		s.mu.Unlock()
 	}
+	now := time.Now()
+	for cred, mark := range h.halted {
+		if !now.Before(mark.until) {
+			delete(h.halted, cred)
+		}
+	}
 	h.mu.Unlock()
 	for _, s := range stale {
 		h.end(s)
@@ -193,8 +216,13 @@ func (h *Handler) start(keep bool, r *http.Request) *httpSession {
 		h.sessions[s.id] = s
 		h.mu.Unlock()
 	}
-	// The session belongs to the credential that opened it: approvals and budgets count by it.
-	ctx := WithCredential(context.Background(), credential.Of(r))
+	// The session belongs to the credential that opened it: approvals and budgets count by it, and its
+	// halt refuses the credential's later requests.
+	cred := credential.Of(r)
+	ctx := WithCredential(context.Background(), cred)
+	if cred != "" && h.HaltFor >= 0 {
+		ctx = context.WithValue(ctx, haltNoticeKey{}, func(reason string) { h.markHalted(cred, reason) })
+	}
 	go func() {
 		h.serve(ctx, s)
 		h.end(s)
@@ -203,6 +231,35 @@ func (h *Handler) start(keep bool, r *http.Request) *httpSession {
 }
 
 type credentialKey struct{}
+
+// haltNoticeKey carries the func a session calls when a guardrail halts it (see Handler.HaltFor).
+type haltNoticeKey struct{}
+
+// markHalted refuses a credential's requests for HaltFor.
+func (h *Handler) markHalted(cred, reason string) {
+	d := h.HaltFor
+	if d == 0 {
+		d = DefaultHaltFor
+	}
+	h.mu.Lock()
+	h.halted[cred] = haltMark{reason: reason, until: time.Now().Add(d)}
+	h.mu.Unlock()
+}
+
+// haltOf returns the halt that refuses a credential's requests now, if any; an expired one is dropped.
+func (h *Handler) haltOf(cred string) (haltMark, bool) {
+	if cred == "" {
+		return haltMark{}, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	mark, ok := h.halted[cred]
+	if ok && !time.Now().Before(mark.until) {
+		delete(h.halted, cred)
+		return haltMark{}, false
+	}
+	return mark, ok
+}
 
 // WithCredential gives the sessions served under ctx a credential (warden.RunInfo.Credential) when the
 // proxy's Config.Run names none: the Handler passes a digest of the Authorization that opened each session.
@@ -256,6 +313,11 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	if msg := h.headerMismatch(r.Header, m); msg != "" {
 		writeRPCError(w, http.StatusBadRequest, m.ID, CodeHeaderMismatch, msg)
+		return
+	}
+	if mark, ok := h.haltOf(credential.Of(r)); ok && m.Kind == Request {
+		writeRPCError(w, http.StatusOK, m.ID, CodeHalted, fmt.Sprintf("Warden halted this client's run: %s; its requests are refused until %s",
+			mark.reason, mark.until.UTC().Format(time.RFC3339)))
 		return
 	}
 	s := h.session(r.Header.Get("Mcp-Session-Id"))

@@ -18,6 +18,12 @@ import (
 // result naming the method it received, and initialize with a session of its own.
 func servedProxy(t *testing.T) (warden *httptest.Server, upstreamHits *int) {
 	t.Helper()
+	return servedProxyWith(t, nil)
+}
+
+// servedProxyWith is servedProxy with the Handler set up by with before it serves.
+func servedProxyWith(t *testing.T, with func(*mcpproxy.Handler)) (warden *httptest.Server, upstreamHits *int) {
+	t.Helper()
 	px, _ := newProxy(t)
 	hits := 0
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,7 +51,11 @@ func servedProxy(t *testing.T) (warden *httptest.Server, upstreamHits *int) {
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"content":[{"type":"text","text":"ran `+m.Method+`"}]}}`)
 	}))
 	t.Cleanup(upstream.Close)
-	warden = httptest.NewServer(mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }), nil))
+	h := mcpproxy.NewHandler(px.To(func() mcpproxy.Conn { return mcpproxy.NewHTTPConn(upstream.URL, nil, nil, nil) }), nil)
+	if with != nil {
+		with(h)
+	}
+	warden = httptest.NewServer(h)
 	t.Cleanup(warden.Close)
 	return warden, &hits
 }
@@ -281,5 +291,64 @@ func TestHandlerEndsIdleSessions(t *testing.T) {
 	}
 	if code := ping(kept); code != 200 {
 		t.Errorf("the session in use: %d, want 200", code)
+	}
+}
+
+// A halt ends a run, not only the session or stateless request it came in: the credential's later
+// requests are refused for Handler.HaltFor, whichever session they belong to or open.
+func TestHandlerHaltOutlivesItsRequest(t *testing.T) {
+	t.Parallel()
+	const (
+		halt      = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"self_destruct","arguments":{}}}`
+		call      = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`
+		initalize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	)
+	keyA := map[string]string{"Authorization": "Bearer key-a"}
+	keyB := map[string]string{"Authorization": "Bearer key-b"}
+	inSession := func(t *testing.T, url string, key map[string]string, body string) string {
+		resp, _ := do(t, http.MethodPost, url, initalize, key)
+		h := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id")}
+		for k, v := range key {
+			h[k] = v
+		}
+		_, got := do(t, http.MethodPost, url, body, h)
+		return got
+	}
+	stateless := func(t *testing.T, url string, key map[string]string, body string) string {
+		_, got := do(t, http.MethodPost, url, body, key)
+		return got
+	}
+	halted := `"code":-32001`
+	for _, tc := range []struct {
+		desc     string
+		haltFor  time.Duration
+		haltWith map[string]string
+		haltIn   func(*testing.T, string, map[string]string, string) string
+		wait     time.Duration
+		next     func(*testing.T, string, map[string]string, string) string
+		nextWith map[string]string
+		nextBody string
+		want     string
+	}{
+		{"a stateless halt refuses the credential's next stateless request", 0, keyA, stateless, 0, stateless, keyA, call, "Warden halted this client's run: test.halt"},
+		{"a stateless halt refuses the credential's new session", 0, keyA, stateless, 0, stateless, keyA, initalize, halted},
+		{"a session's halt refuses the credential's stateless requests", 0, keyA, inSession, 0, stateless, keyA, call, halted},
+		{"a session's halt refuses the credential's other sessions", 0, keyA, inSession, 0, inSession, keyA, call, halted},
+		{"another credential's requests go on", 0, keyA, stateless, 0, stateless, keyB, call, "ran tools/call"},
+		{"a request without a credential halts only itself", 0, nil, stateless, 0, stateless, nil, call, "ran tools/call"},
+		{"a negative HaltFor keeps a halt to its own request", -1, keyA, stateless, 0, stateless, keyA, call, "ran tools/call"},
+		{"the refusal ends when HaltFor has passed", time.Millisecond, keyA, stateless, 20 * time.Millisecond, stateless, keyA, call, "ran tools/call"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			warden, _ := servedProxyWith(t, func(h *mcpproxy.Handler) { h.HaltFor = tc.haltFor })
+			if got := tc.haltIn(t, warden.URL, tc.haltWith, halt); !strings.Contains(got, halted) {
+				t.Fatalf("the halting call got %s, want the halt", got)
+			}
+			time.Sleep(tc.wait)
+			if got := tc.next(t, warden.URL, tc.nextWith, tc.nextBody); !strings.Contains(got, tc.want) {
+				t.Errorf("the next request got %s, want it to hold %q", got, tc.want)
+			}
+		})
 	}
 }

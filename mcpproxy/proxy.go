@@ -124,6 +124,7 @@ func (p *Proxy) Serve(ctx context.Context, client, server Conn) error {
 	if c, ok := ctx.Value(credentialKey{}).(string); ok && s.run.Credential == "" {
 		s.run.Credential = c
 	}
+	s.onHalt, _ = ctx.Value(haltNoticeKey{}).(func(reason string))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { client.Close(); server.Close() })
@@ -165,6 +166,7 @@ type session struct {
 	fromClient map[idKey]*pending
 	fromServer map[idKey]string
 	halted     *warden.TripwireError
+	onHalt     func(reason string) // told of the halt, when the session's transport keeps halts (Handler.HaltFor)
 	// caps is what the client said it can do at initialize; held the tools/call requests waiting for a
 	// person, by id, with what ends the wait.
 	caps clientCaps

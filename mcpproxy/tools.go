@@ -105,6 +105,9 @@ func (s *session) halt(id json.RawMessage, tw *warden.TripwireError) {
 	s.mu.Lock()
 	s.halted = tw
 	s.mu.Unlock()
+	if s.onHalt != nil {
+		s.onHalt(haltReason(tw))
+	}
 	s.toClient(encodeError(id, CodeHalted, "Warden halted this session: "+haltReason(tw)))
 }
 

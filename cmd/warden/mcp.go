@@ -31,7 +31,7 @@ func newMCPCommand(s streams) *cobra.Command {
 	var configFile, name, logFormat, pinsFile, onChange, upstreamURL, listen, adminAddr string
 	var headers []string
 	var showDenied, repin bool
-	var timeout time.Duration
+	var timeout, haltFor time.Duration
 	cmd := &cobra.Command{
 		Use:   "mcp [--config FILE] [--name NAME] [--listen ADDR] [flags] (-- COMMAND [ARG...] | --url URL [--header 'K: V']...)",
 		Short: "Guard an MCP server: run it behind Warden and speak MCP on this process's stdin and stdout",
@@ -186,7 +186,7 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 				return runMCPServer(cmd.Context(), px, s, args)
 			}
 			if listen != "" {
-				return serveMCP(cmd.Context(), serve, params, listen, logger)
+				return serveMCP(cmd.Context(), serve, params, listen, haltFor, logger)
 			}
 			return serve(cmd.Context(), mcpproxy.NewStreamConn(s.in, s.out, 0, nil))
 		},
@@ -205,6 +205,7 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 	f.StringVar(&listen, "listen", "", "serve streamable HTTP at http://`ADDR`/mcp to clients instead of stdio, each session proxied to the server(s): a command is started for each session")
 	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
+	f.DurationVar(&haltFor, "halt-for", mcpproxy.DefaultHaltFor, "with --listen: how long a guardrail's halt refuses every request made with the same Authorization header, in any session or none; 0 ends only the halted session")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.StringVar(&adminAddr, "admin", "", "serve the approvals page and API on `address` (default: approvals.admin.listen when configured; off otherwise)")
 	return cmd
@@ -365,13 +366,17 @@ func parseHeaders(flags []string) (http.Header, error) {
 
 // serveMCP serves streamable HTTP at addr's /mcp, each client session proxied by serve, until ctx ends or
 // a signal comes. params, when not nil, is the one server's registry of Mcp-Param-* bindings.
-func serveMCP(ctx context.Context, serve mcpproxy.SessionFunc, params *mcpproxy.ParamHeaders, addr string, logger *slog.Logger) error {
+func serveMCP(ctx context.Context, serve mcpproxy.SessionFunc, params *mcpproxy.ParamHeaders, addr string, haltFor time.Duration, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
 	mux := http.NewServeMux()
 	handler := mcpproxy.NewHandler(serve, params)
+	handler.HaltFor = haltFor
+	if haltFor == 0 {
+		handler.HaltFor = -1 // 0 on the command line: a halt ends its own session only
+	}
 	defer handler.Close() // every session's server connection, and each command started for one
 	mux.Handle("/mcp", handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
