@@ -109,7 +109,7 @@ func (c *Collector) Add(t *trace.Trace) error {
 		if c.features == nil {
 			c.features = map[string][][]learn.Feature{}
 		}
-		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], Features(t, r))
+		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], learn.FeaturesOf(t, r))
 	}
 	c.data.Cases++
 	return nil
@@ -126,16 +126,6 @@ func (c *Collector) Use(name string, d detect.Detector) bool {
 	}
 	c.detectors[name] = d
 	return true
-}
-
-// Features are what a detector's learned layer reads of a trace: its texts, hashed, beside the rule
-// detector's own verdict.
-func Features(t *trace.Trace, r detect.Result) []learn.Feature {
-	fired, score := 0.0, 0.0
-	if r.Detected {
-		fired, score = 1, r.Score
-	}
-	return learn.Extract(learn.Texts(t), map[string]float64{"rule.fired": fired, "rule.score": score})
 }
 
 // Trained is one detector's learned layer as `warden calibrate --train` made it: its figures, the model

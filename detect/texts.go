@@ -25,6 +25,23 @@ type located struct {
 	text  string
 }
 
+// Place is a text of a trace and the name of its place, as Evidence.Where names it.
+type Place struct {
+	Where string
+	Text  string
+}
+
+// Places returns where the texts a detector reads stand, named as evidence names them: what the user
+// said (user messages, or else user-message events) and the final answer (Where "output" and Text ""
+// when there is none).
+func Places(t *trace.Trace) (user []Place, final Place) {
+	for _, u := range userTexts(t) {
+		user = append(user, Place{u.where, u.text})
+	}
+	f := finalOutput(t)
+	return user, Place{f.where, f.text}
+}
+
 // userTexts returns what the user said: user messages, or else user-message events.
 func userTexts(t *trace.Trace) []located {
 	var out []located

@@ -123,3 +123,48 @@ func TestCalibrateTrain(t *testing.T) {
 		}
 	}
 }
+
+// What calibrate --train writes, scan --learned reads: the learned layers score their detectors at their
+// own thresholds, and their findings point at words as well as at the rules' places.
+func TestScanLearned(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	golden := "../../testdata/golden/over_refusal.jsonl"
+	if code, stdout, stderr := runCLI("", "calibrate", "--train", "--out", dir, "--bootstrap", "20", "--detectors", "over_refusal", "--golden", golden); code != 0 {
+		t.Fatalf("calibrate --train: exit %d\n%s%s", code, stdout, stderr)
+	}
+	learned := filepath.Join(dir, "learned")
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "no_such_detector.wlm"), mustRead(t, filepath.Join(learned, "over_refusal.wlm")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		desc     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"findings of a learned layer point at words beside the rule's places", []string{"--learned", learned, "--detectors", "over_refusal", "--jsonl", golden}, 0, `"rule":"learned.over_refusal"`},
+		{"a threshold flag wins over the model's own", []string{"--learned", learned, "--detectors", "over_refusal", "--threshold", "over_refusal=0.95", "--jsonl", golden}, 0, `"threshold":0.95`},
+		{"the learned layer and the judge cannot both replace the rules", []string{"--learned", learned, "--judge", "http://127.0.0.1:1/v1", "--judge-model", "m", golden}, 2, "give one"},
+		{"a weights file that names no detector is refused", []string{"--learned", bad, golden}, 2, "no_such_detector.wlm names no detector"},
+		{"a directory without weights files is refused", []string{"--learned", t.TempDir(), golden}, 2, "no weights files"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCLI("", append([]string{"scan"}, tc.args...)...)
+			if code != tc.wantCode || !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("exit %d, want %d holding %q\n%.2000s%s", code, tc.wantCode, tc.want, stdout, stderr)
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

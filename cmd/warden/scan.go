@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentwarden/warden/config"
 	"github.com/agentwarden/warden/detect"
+	"github.com/agentwarden/warden/detect/learn"
 	"github.com/agentwarden/warden/trace"
 	"github.com/spf13/cobra"
 )
@@ -35,6 +36,7 @@ func newScanCommand(s streams) *cobra.Command {
 		jsonl          bool
 		progress       string
 		jf             judgeFlags
+		learnedDir     string
 	)
 	cmd := &cobra.Command{
 		Use:   "scan [flags] FILE...",
@@ -62,6 +64,11 @@ Output: a table of positive findings per trace and a summary; with --jsonl, one 
 detector that ran:
   {"id": "...", "source": "file:line", "findings": [{"detector": "over_refusal", "detected": true,
    "score": 0.82, "threshold": 0.5, "severity": "high", "evidence": [...]}]}
+
+With --learned DIR, the learned layers that 'warden calibrate --train' wrote (DIR/NAME.wlm) score their
+detectors instead of the rules alone: each model reads the trace and the rule's verdict, is judged at the
+threshold it was calibrated at (--threshold still wins), and its findings add the words it weighed most
+to the rule's evidence.
 
 With --judge URL --judge-model M, a model behind any OpenAI-compatible endpoint judges each trace for each
 detector instead of the rules, giving a structured verdict (present, confidence) that becomes the score;
@@ -100,6 +107,21 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					maps.Copy(ths, p.File.Detectors.Thresholds)
 				}
 			}
+			var learned map[string]learn.File
+			if learnedDir != "" {
+				if jf.endpoint != "" {
+					return usageError{errors.New("--learned and --judge both replace the rules; give one")}
+				}
+				if learned, err = learn.ReadDir(learnedDir); err != nil {
+					return usageError{fmt.Errorf("--learned: %w", err)}
+				}
+				for name, lf := range learned {
+					if _, known := detect.Describe(name); !known {
+						return usageError{fmt.Errorf("--learned: %s.wlm names no detector (known: %s)", name, strings.Join(detect.Names(), ", "))}
+					}
+					ths[name] = lf.Threshold // the threshold the model was calibrated at; --threshold still wins
+				}
+			}
 			for _, t := range thresholds {
 				name, v, ok := strings.Cut(t, "=")
 				x, perr := strconv.ParseFloat(v, 64)
@@ -131,6 +153,15 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					scanner.Use(n, d)
 				}
 			}
+			for _, n := range scanner.Names() {
+				if lf, ok := learned[n]; ok {
+					rule, err := detect.New(cmd.Context(), n)
+					if err != nil {
+						return err
+					}
+					scanner.Use(n, learn.NewDetector(n, rule, lf.Model))
+				}
+			}
 			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress, judged: j != nil}
 			return sc.run(cmd.Context(), f, args)
 		},
@@ -141,6 +172,7 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` whose detectors.thresholds replace the shipped thresholds")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "print one JSON line per trace with every finding")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a positive finding has this severity or worse (low, medium, high, critical)")
+	cmd.Flags().StringVar(&learnedDir, "learned", "", "score with the learned layers in `DIR` (NAME.wlm, as warden calibrate --train writes them) in place of those detectors' rules, each at its own threshold")
 	jf.add(cmd.Flags())
 	cmd.Flags().StringVar(&progress, "progress", "auto", "auto (on a terminal), always or never: a progress line on stderr")
 	return cmd

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
 // The weights file: "WLM1", the bucket bits (a byte), the bias (float64, little endian), the threshold
@@ -100,4 +103,33 @@ func (f *File) UnmarshalBinary(data []byte) error {
 	}
 	f.Model, f.DataSHA256 = m, string(h)
 	return nil
+}
+
+// ReadDir reads every weights file (NAME.wlm) in dir, by the detector each names: what
+// `warden calibrate --train` writes into its learned directory. An unreadable or malformed file is an
+// error naming it; a directory without weights files is one too.
+func ReadDir(dir string) (map[string]File, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.wlm"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: no weights files (DETECTOR.wlm) in it; warden calibrate --train --out DIR writes them into DIR/learned", dir)
+	}
+	out := map[string]File{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		var f File
+		if err := f.UnmarshalBinary(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out[strings.TrimSuffix(filepath.Base(p), ".wlm")] = f
+	}
+	return out, nil
 }

@@ -49,21 +49,13 @@ func Extract(texts []Text, signals map[string]float64) []Feature {
 		if len(text) > maxText {
 			text = text[:maxText]
 		}
-		words := tokenize(text)
 		prev := ""
-		for _, w := range words {
-			counts[hash(t.Field, "w", w)]++
-			if prev != "" {
-				counts[hash(t.Field, "b", prev+" "+w)]++
+		for _, sp := range wordSpans(text) {
+			w := strings.ToLower(text[sp[0]:sp[1]])
+			for _, f := range wordFeatures(t.Field, prev, w) {
+				counts[f.Index] += float64(f.Value)
 			}
 			prev = w
-			padded := "<" + w + ">"
-			r := []rune(padded)
-			for n := 3; n <= 5; n++ {
-				for i := 0; i+n <= len(r); i++ {
-					counts[hash(t.Field, "c", string(r[i:i+n]))] += 0.5
-				}
-			}
 		}
 	}
 	var norm float64
@@ -97,8 +89,40 @@ func merge(fs []Feature) []Feature {
 	return out
 }
 
-func tokenize(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+// wordFeatures are the features one word adds, unscaled: itself, the bigram it ends (after prev, when
+// there is one) and its character 3- to 5-grams (counted half).
+func wordFeatures(field, prev, w string) []Feature {
+	out := []Feature{{Index: hash(field, "w", w), Value: 1}}
+	if prev != "" {
+		out = append(out, Feature{Index: hash(field, "b", prev+" "+w), Value: 1})
+	}
+	r := []rune("<" + w + ">")
+	for n := 3; n <= 5; n++ {
+		for i := 0; i+n <= len(r); i++ {
+			out = append(out, Feature{Index: hash(field, "c", string(r[i:i+n])), Value: 0.5})
+		}
+	}
+	return out
+}
+
+// wordSpans returns the byte spans of the words of s: runs of letters, digits and apostrophes.
+func wordSpans(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\''
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
 }
 
 func hash(field, kind, s string) uint32 {

@@ -1,0 +1,115 @@
+package learn
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/detect"
+	"github.com/agentwarden/warden/trace"
+)
+
+// FeaturesOf are what a detector's learned layer reads of a trace: its texts, hashed, beside the rule
+// detector's own verdict on it (whether it fired, and its score). Training and scanning both use it, so a
+// model always reads what it was trained on.
+func FeaturesOf(t *trace.Trace, rule detect.Result) []Feature {
+	fired, score := 0.0, 0.0
+	if rule.Detected {
+		fired, score = 1, rule.Score
+	}
+	return Extract(Texts(t), map[string]float64{"rule.fired": fired, "rule.score": score})
+}
+
+// Contribution is a word of a trace that pushed a model's score up: where it stands and by how much.
+type Contribution struct {
+	// Where and Start, End place the word as detect.Evidence does ("messages[0]", "output", "system",
+	// "events[3].arguments", "events[4].content").
+	Where      string
+	Start, End int
+	Weight     float64
+}
+
+// Explain returns the k words of t whose features weigh most toward m's finding, heaviest first: what a
+// finding of the learned layer points at. Only words that push the score up are returned.
+func Explain(m *Model, t *trace.Trace, k int) []Contribution {
+	type place struct{ where, field, text string }
+	var places []place
+	user, final := detect.Places(t)
+	for _, p := range user {
+		places = append(places, place{p.Where, "i", p.Text}) // the request, as Texts reads it
+	}
+	places = append(places, place{final.Where, "o", final.Text})
+	if t.System != "" {
+		places = append(places, place{"system", "s", t.System})
+	}
+	for i, e := range t.Events {
+		switch e.Type {
+		case trace.ToolCall:
+			places = append(places, place{fmt.Sprintf("events[%d].arguments", i), "t", string(e.Arguments)})
+		case trace.ToolResult:
+			places = append(places, place{fmt.Sprintf("events[%d].content", i), "t", e.Content})
+		}
+	}
+	var out []Contribution
+	for _, p := range places {
+		text := p.text
+		if len(text) > maxText {
+			text = text[:maxText]
+		}
+		prev := ""
+		for _, sp := range wordSpans(text) {
+			w := strings.ToLower(text[sp[0]:sp[1]])
+			var sum float64
+			for _, f := range wordFeatures(p.field, prev, w) {
+				sum += float64(m.Weights[f.Index]) * float64(f.Value)
+			}
+			prev = w
+			if sum > 0 {
+				out = append(out, Contribution{Where: p.where, Start: sp[0], End: sp[1], Weight: sum})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Contribution) int { return cmp.Compare(b.Weight, a.Weight) })
+	return out[:min(k, len(out))]
+}
+
+// explained is how many words a finding of the learned layer points at.
+const explained = 3
+
+// Detector is a detector's learned layer in use: the rule detector judges the trace, and the model,
+// reading the trace and the rule's verdict, gives the score. A finding keeps the rule's evidence and adds
+// the words that weighed most toward it, so it still says why. It is immutable and safe for concurrent
+// use when the rule detector is.
+type Detector struct {
+	name  string
+	rule  detect.Detector
+	model *Model
+}
+
+var _ detect.Detector = (*Detector)(nil)
+
+// NewDetector puts model in front of the rule detector of that name.
+func NewDetector(name string, rule detect.Detector, model *Model) *Detector {
+	return &Detector{name: name, rule: rule, model: model}
+}
+
+// Detect implements detect.Detector. A trace the rule cannot judge, the model does not judge either: its
+// features would lack what the rule lacked.
+func (d *Detector) Detect(t *trace.Trace) detect.Result {
+	r := d.rule.Detect(t)
+	if r.CannotJudge != "" {
+		return r
+	}
+	out := detect.Result{Detected: true, Score: d.model.Score(FeaturesOf(t, r)), Severity: r.Severity,
+		Evidence: slices.Clone(r.Evidence)}
+	if out.Severity == "" {
+		info, _ := detect.Describe(d.name)
+		out.Severity = info.Severity
+	}
+	for _, c := range Explain(d.model, t, explained) {
+		out.Evidence = append(out.Evidence, detect.Evidence{Where: c.Where, Start: c.Start, End: c.End,
+			Rule: "learned." + d.name, Note: "a word the learned model weighs toward the finding"})
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package learn_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/detect"
+	"github.com/agentwarden/warden/detect/learn"
+	"github.com/agentwarden/warden/trace"
+)
+
+// weighing is a model that weighs the reply's word "decline" (and its character n-grams) toward a
+// finding and the reply's word "sure" against one.
+func weighing() *learn.Model {
+	m := &learn.Model{Weights: make([]float32, 1<<learn.Bits)}
+	for _, f := range learn.Extract([]learn.Text{{Field: "o", Text: "decline"}}, nil) {
+		m.Weights[f.Index] = 2
+	}
+	for _, f := range learn.Extract([]learn.Text{{Field: "o", Text: "sure"}}, nil) {
+		m.Weights[f.Index] = -2
+	}
+	return m
+}
+
+func replyTrace(user, reply string) *trace.Trace {
+	return &trace.Trace{Messages: []trace.Message{{Role: "user", Content: user}, {Role: "assistant", Content: reply}}}
+}
+
+func TestExplain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc  string
+		reply string
+		k     int
+		want  []string // the words pointed at, heaviest first
+	}{
+		{"points at the word the model weighs toward the finding", "Sure, but I must decline this.", 3, []string{"decline"}},
+		{"never points at a word that weighs against it", "Sure.", 3, nil},
+		{"points at no more than k words", "decline decline decline", 2, []string{"decline", "decline"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			tr := replyTrace("What is the capital of France?", tc.reply)
+			got := learn.Explain(weighing(), tr, tc.k)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %+v, want %d words", got, len(tc.want))
+			}
+			for i, c := range got {
+				if c.Where != "messages[1]" || tc.reply[c.Start:c.End] != tc.want[i] {
+					t.Errorf("contribution %d is %+v (%q), want %q in messages[1]", i, c, tc.reply[c.Start:c.End], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+type fixedRule detect.Result
+
+func (r fixedRule) Detect(*trace.Trace) detect.Result { return detect.Result(r) }
+
+func TestDetector(t *testing.T) {
+	t.Parallel()
+	ruleEvidence := detect.Evidence{Where: "messages[1]", Start: 0, End: 4, Rule: "refusal.decline"}
+	for _, tc := range []struct {
+		desc        string
+		rule        detect.Result
+		reply       string
+		cannotJudge bool
+		learned     bool // evidence from the model
+		wantHigh    bool // score above 0.5
+	}{
+		{"scores with the model and keeps the rule's evidence", detect.Result{Detected: true, Score: 0.9, Severity: detect.High, Evidence: []detect.Evidence{ruleEvidence}}, "I must decline.", false, true, true},
+		{"scores low where the model's words weigh against", detect.Result{}, "Sure, here it is.", false, false, false},
+		{"does not judge what the rule cannot judge", detect.Result{CannotJudge: "no events"}, "I must decline.", true, false, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			d := learn.NewDetector("over_refusal", fixedRule(tc.rule), weighing())
+			r := d.Detect(replyTrace("What is 2+2?", tc.reply))
+			if (r.CannotJudge != "") != tc.cannotJudge {
+				t.Fatalf("cannot judge %q, want %v", r.CannotJudge, tc.cannotJudge)
+			}
+			if tc.cannotJudge {
+				return
+			}
+			if (r.Score > 0.5) != tc.wantHigh || r.Severity == "" {
+				t.Errorf("score %.3f severity %q, want above 0.5: %v and a severity", r.Score, r.Severity, tc.wantHigh)
+			}
+			var learned, kept bool
+			for _, e := range r.Evidence {
+				learned = learned || e.Rule == "learned.over_refusal"
+				kept = kept || e == ruleEvidence
+			}
+			if learned != tc.learned || kept != (len(tc.rule.Evidence) > 0) {
+				t.Errorf("evidence %+v: learned %v (want %v), rule's kept %v", r.Evidence, learned, tc.learned, kept)
+			}
+		})
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	t.Parallel()
+	good, err := learn.File{Model: weighing(), Threshold: 0.6, DataSHA256: "abc"}.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		desc    string
+		files   map[string][]byte
+		wantErr string
+	}{
+		{"reads each file under its detector's name", map[string][]byte{"over_refusal.wlm": good, "notes.txt": []byte("x")}, ""},
+		{"names a malformed file", map[string][]byte{"over_refusal.wlm": good, "under_refusal.wlm": []byte("WLM1junk")}, "under_refusal.wlm"},
+		{"refuses a directory without weights files", map[string][]byte{"notes.txt": []byte("x")}, "no weights files"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for name, data := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := learn.ReadDir(dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one naming %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || len(got) != 1 || got["over_refusal"].Threshold != 0.6 || got["over_refusal"].DataSHA256 != "abc" {
+				t.Fatalf("got %+v, %v", got, err)
+			}
+		})
+	}
+	if _, err := learn.ReadDir(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("a missing directory gave no error")
+	}
+}
