@@ -348,3 +348,82 @@ func TestMCPCommandPinsInRedis(t *testing.T) {
 		t.Errorf("pins in Redis: %v (%v); want both tools pinned", pins, err)
 	}
 }
+
+// bearer adds an Authorization header to every request: the client's credential.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// warden mcp --listen keeps a halt against the credential that made it for --halt-for: the same key cannot
+// open another session, another key can; --halt-for 0 keeps the halt to its own session.
+func TestMCPCommandHaltFor(t *testing.T) {
+	t.Parallel()
+	remote := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testMCPServer() }, nil))
+	t.Cleanup(remote.Close)
+	cfg := filepath.Join(t.TempDir(), "halt.yaml")
+	// Every call that is more than a read is a tripwire.
+	if err := os.WriteFile(cfg, []byte("version: 1\nguardrails:\n  tool_call: [{use: scope, config: {allow: [], action: halt}}]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		desc           string
+		haltFor        string
+		sameKeyRefused bool
+	}{
+		{"a halted key cannot open another session for --halt-for", "1m", true},
+		{"--halt-for 0 keeps the halt to its own session", "0", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			addr := freeAddr(t)
+			warden := exec.Command(os.Args[0], "mcp", "--pins", "none", "--config", cfg, "--halt-for", tc.haltFor, "--listen", addr, "--name", "shell", "--url", remote.URL)
+			warden.Env = append(os.Environ(), asWardenEnv+"=1")
+			var stderr strings.Builder
+			warden.Stderr = &stderr
+			if err := warden.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { warden.Process.Signal(syscall.SIGTERM); warden.Wait() })
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			connect := func(key string) (*mcp.ClientSession, error) {
+				client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1.0.0"}, nil)
+				return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: bearer{key}}}, nil)
+			}
+			var a *mcp.ClientSession
+			for a == nil { // until it listens
+				var err error
+				if a, err = connect("key-a"); err != nil {
+					select {
+					case <-ctx.Done():
+						t.Fatalf("connecting: %v\n%s", err, stderr.String())
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}
+			if _, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "make deploy"}}); err == nil || !strings.Contains(err.Error(), "halted") {
+				t.Fatalf("the tripwire call: %v, want the halt", err)
+			}
+			a.Close()
+			again, err := connect("key-a")
+			if refused := err != nil && strings.Contains(err.Error(), "halted this client's run"); refused != tc.sameKeyRefused {
+				t.Errorf("the same key's new session: %v, want refused %v", err, tc.sameKeyRefused)
+			}
+			if again != nil {
+				again.Close()
+			}
+			b, err := connect("key-b")
+			if err != nil {
+				t.Fatalf("another key's session: %v", err)
+			}
+			if _, err := b.ListTools(ctx, nil); err != nil {
+				t.Errorf("another key lists tools: %v", err)
+			}
+			b.Close()
+		})
+	}
+}
