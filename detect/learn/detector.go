@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/agentwarden/warden/detect"
 	"github.com/agentwarden/warden/trace"
@@ -53,22 +52,15 @@ func Explain(m *Model, t *trace.Trace, k int) []Contribution {
 	}
 	var out []Contribution
 	for _, p := range places {
-		text := p.text
-		if len(text) > maxText {
-			text = text[:maxText]
-		}
-		prev := ""
-		for _, sp := range wordSpans(text) {
-			w := strings.ToLower(text[sp[0]:sp[1]])
+		eachWord(p.field, p.text, func(sp [2]int, feats []Feature) {
 			var sum float64
-			for _, f := range wordFeatures(p.field, prev, w) {
+			for _, f := range feats {
 				sum += float64(m.Weights[f.Index]) * float64(f.Value)
 			}
-			prev = w
 			if sum > 0 {
 				out = append(out, Contribution{Where: p.where, Start: sp[0], End: sp[1], Weight: sum})
 			}
-		}
+		})
 	}
 	slices.SortStableFunc(out, func(a, b Contribution) int { return cmp.Compare(b.Weight, a.Weight) })
 	return out[:min(k, len(out))]

@@ -45,18 +45,11 @@ const maxText = 16 << 10
 func Extract(texts []Text, signals map[string]float64) []Feature {
 	counts := map[uint32]float64{}
 	for _, t := range texts {
-		text := t.Text
-		if len(text) > maxText {
-			text = text[:maxText]
-		}
-		prev := ""
-		for _, sp := range wordSpans(text) {
-			w := strings.ToLower(text[sp[0]:sp[1]])
-			for _, f := range wordFeatures(t.Field, prev, w) {
+		eachWord(t.Field, t.Text, func(_ [2]int, feats []Feature) {
+			for _, f := range feats {
 				counts[f.Index] += float64(f.Value)
 			}
-			prev = w
-		}
+		})
 	}
 	var norm float64
 	for k, v := range counts {
@@ -87,6 +80,20 @@ func merge(fs []Feature) []Feature {
 		out = append(out, f)
 	}
 	return out
+}
+
+// eachWord calls f with the byte span of each word of a field's text (its first maxText bytes) and the
+// features the word adds, in order.
+func eachWord(field, text string, f func(span [2]int, feats []Feature)) {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	prev := ""
+	for _, sp := range wordSpans(text) {
+		w := strings.ToLower(text[sp[0]:sp[1]])
+		f(sp, wordFeatures(field, prev, w))
+		prev = w
+	}
 }
 
 // wordFeatures are the features one word adds, unscaled: itself, the bigram it ends (after prev, when
