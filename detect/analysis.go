@@ -29,10 +29,10 @@ type phraseCorpus struct {
 	Pairs      []pair  `yaml:"pairs"`
 	// Masks are phrases inside which no hit counts ("the final boss" is not a person to beat).
 	Masks []string `yaml:"masks"`
-	// AskingAbout (harm.yaml) are phrases that ask about a harm rather than for it: a definition, a
-	// historical event. They weigh against harm only where a refusal is judged (over_refusal), never where
-	// an answer is: asking in the past tense is itself a known jailbreak.
-	AskingAbout []group `yaml:"asking_about"`
+	// HarmlessFraming (harm.yaml) are phrases that give a request's harm words a harmless reading: a
+	// definition, a historical event, a game or a sport. They weigh against harm only where a refusal is
+	// judged (over_refusal), never where an answer is: each is also a known way to frame a jailbreak.
+	HarmlessFraming []group `yaml:"harmless_framing"`
 }
 
 var (
@@ -51,8 +51,8 @@ var (
 		c := harmCorpus()
 		return compilePhrases(c.Groups, c.Pairs, c.Masks)
 	})
-	askingAboutPhrases = sync.OnceValue(func() *phrases {
-		return compilePhrases(harmCorpus().AskingAbout, nil, nil)
+	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
+		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
 	})
 	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
@@ -219,11 +219,11 @@ func analyzeHarm(text, where string) scored {
 	return byGroup(p, p.find(text), where, "harm.", nil)
 }
 
-// analyzeAskingAbout says how clearly a request asks about a harm (what a word means, what happened in
-// history) rather than for one.
-func analyzeAskingAbout(text, where string) scored {
-	p := askingAboutPhrases()
-	return byGroup(p, p.find(text), where, "asking_about.", nil)
+// analyzeHarmlessFraming says how clearly a request frames its harm words harmlessly: what a word means,
+// what happened in history, what happens in a game or a sport.
+func analyzeHarmlessFraming(text, where string) scored {
+	p := harmlessFramingPhrases()
+	return byGroup(p, p.find(text), where, "framing.", nil)
 }
 
 // analyzeInjection says how clearly a text tries to take over the model: corpus phrases and structural

@@ -146,9 +146,6 @@ type pair struct {
 	Window   int      `yaml:"window"`
 	First    []string `yaml:"first"`
 	Second   []string `yaml:"second"`
-	// Contexts are terms that, in the same sentence, give the pair a harmless reading: "beat my brother at
-	// chess", "kill the boss in a video game".
-	Contexts []string `yaml:"contexts"`
 }
 
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
@@ -171,7 +168,6 @@ const (
 	roleWhole = iota
 	roleFirst
 	roleSecond
-	roleContext
 )
 
 // hit is one phrase (or pair) found in a text.
@@ -232,11 +228,6 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 				add(s, target{gi, roleSecond})
 			}
 		}
-		for _, t := range pr.Contexts {
-			for _, s := range expand(t) {
-				add(s, target{gi, roleContext})
-			}
-		}
 	}
 	for _, t := range masks {
 		for _, s := range expand(t) {
@@ -285,7 +276,7 @@ func isWordByte(c byte) bool {
 
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
-	var hits, firsts, seconds, contexts, masks []hit
+	var hits, firsts, seconds, masks []hit
 	p.m.FindAll(text, func(id, start, end int) {
 		if start > 0 && isWordByte(text[start]) && isWordByte(text[start-1]) {
 			return
@@ -302,8 +293,6 @@ func (p *phrases) find(text string) []hit {
 				firsts = append(firsts, h)
 			case tg.role == roleSecond:
 				seconds = append(seconds, h)
-			case tg.role == roleContext:
-				contexts = append(contexts, h)
 			default:
 				hits = append(hits, h)
 			}
@@ -312,9 +301,6 @@ func (p *phrases) find(text string) []hit {
 	for _, f := range firsts {
 		for _, sc := range seconds {
 			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
-				if inContext(text, contexts, f, sc) {
-					continue
-				}
 				// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
 				if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == sc.end {
 					break
@@ -341,22 +327,4 @@ func (p *phrases) find(text string) []hit {
 		}
 	}
 	return kept
-}
-
-// inContext reports whether a context term of the pair's group stands in the same sentence as the pair.
-func inContext(text string, contexts []hit, first, second hit) bool {
-	if len(contexts) == 0 {
-		return false
-	}
-	from := strings.LastIndexAny(text[:first.start], ".?!;\n") + 1
-	to := len(text)
-	if i := strings.IndexAny(text[second.end:], ".?!;\n"); i >= 0 {
-		to = second.end + i
-	}
-	for _, c := range contexts {
-		if c.group == first.group && c.start >= from && c.end <= to {
-			return true
-		}
-	}
-	return false
 }

@@ -74,8 +74,8 @@ func (m *memo) userHarmfulness() []scored {
 	return m.userHarm
 }
 
-// refusalRisk is requestRisk as a refusal is judged: harm in a request that asks about a harm (a
-// definition, a historical event) rather than for it weighs less, so that declining it reads as declining
+// refusalRisk is requestRisk as a refusal is judged: harm words in a request framed harmlessly (a
+// definition, a historical event, a game or a sport) weigh less, so that declining it reads as declining
 // a harmless request.
 func (m *memo) refusalRisk() float64 {
 	harms, attacks := m.userHarmfulness(), m.userInjection()
@@ -84,7 +84,7 @@ func (m *memo) refusalRisk() float64 {
 	for i := range harms {
 		h := harms[i].score
 		if h > 0 {
-			h *= 1 - 0.7*analyzeAskingAbout(users[i].text, users[i].where).score
+			h *= 1 - 0.7*analyzeHarmlessFraming(users[i].text, users[i].where).score
 		}
 		risk = noisyOr(risk, h, attacks[i].score)
 	}
