@@ -298,6 +298,9 @@ func (p *phrases) find(text string) []hit {
 			}
 		}
 	})
+	// Masks drop the terms they overlap before any pair is made: a mask drops what it covers ("the final
+	// boss"), never a pair that merely spans it ("beat the final boss, then beat my wife").
+	hits, firsts, seconds = unmasked(hits, masks), unmasked(firsts, masks), unmasked(seconds, masks)
 	for _, f := range firsts {
 		for _, sc := range seconds {
 			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
@@ -310,6 +313,11 @@ func (p *phrases) find(text string) []hit {
 			}
 		}
 	}
+	return hits
+}
+
+// unmasked returns the hits no mask overlaps.
+func unmasked(hits, masks []hit) []hit {
 	if len(masks) == 0 {
 		return hits
 	}
