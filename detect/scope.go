@@ -420,10 +420,8 @@ func (ScopeEscalation) Detect(t *trace.Trace) Result {
 		allowed = a.Allowed(task)
 	}
 	var own []string
-	for _, m := range t.Messages {
-		if m.Role == "user" {
-			own = append(own, m.Content)
-		}
+	for _, u := range userTexts(t) {
+		own = append(own, u.text)
 	}
 	var res Result
 	var ws []float64
