@@ -2,6 +2,7 @@ package scope_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
@@ -17,6 +18,8 @@ func BenchmarkScope(b *testing.B) {
 		{"shell_in_scope", "Fix the failing test and run the suite.", "bash", `{"command":"go test ./..."}`},
 		{"shell_out_of_scope", "Summarize the README.", "bash", `{"command":"rm -rf build/ && git push --force"}`},
 		{"named_tool", "Check my balance.", "transfer_funds", `{"to":"acct-1","amount":300}`},
+		// A sending call's arguments are scanned for personal data and credentials (data_disclosure).
+		{"send_2KB", "Email the team the release notes.", "send_email", `{"to":"team@example.com","body":"` + strings.Repeat("The release adds streaming guardrails. ", 52) + `"}`},
 	} {
 		s := &scope.Scope{}
 		if err := s.Provision(context.Background()); err != nil {
