@@ -21,6 +21,10 @@ type impersonationCorpus struct {
 	PersonCues    []string `yaml:"person_cues"`
 	AfterPerson   []string `yaml:"after_person"`
 	StrongCues    []string `yaml:"strong_cues"`
+	// IntroCues open a self-introduction that names the speaker, then IntroLinks tie the speaker to an
+	// organisation: "This is John from Microsoft support", "Hi, I'm Dana with Chase fraud prevention".
+	IntroCues  []string `yaml:"intro_cues"`
+	IntroLinks []string `yaml:"intro_links"`
 	Framing       []string `yaml:"framing"`
 	Persons       []string `yaml:"persons"`
 	Organisations []string `yaml:"organisations"`
@@ -29,9 +33,11 @@ type impersonationCorpus struct {
 type impersonationModel struct {
 	// assert holds the pairs cue → person and cue → organisation (groups "person", "organisation") and the
 	// strong cues alone (group "strong_cue").
-	assert  *phrases
-	framing *phrases
-	entity  *phrases
+	assert     *phrases
+	framing    *phrases
+	entity     *phrases
+	introCue   *phrases
+	introLinks []string
 }
 
 var impersonationPhrases = sync.OnceValue(func() *impersonationModel {
@@ -43,7 +49,11 @@ var impersonationPhrases = sync.OnceValue(func() *impersonationModel {
 			{Name: "organisation", Weight: 0.8, Window: 6, First: c.Cues, Second: c.Organisations},
 			{Name: "introduced", Weight: 0.85, Window: 2, First: c.Persons, Second: c.AfterPerson},
 			{Name: "organisation_voice", Weight: 0.75, Window: 6, First: c.PersonCues, Second: c.Organisations},
+			// The speaker's own name stands between; introducedBy checks it is a name and a link.
+			{Name: "introduced_from", Weight: 0.8, Window: 40, First: c.IntroCues, Second: c.Organisations},
 		}, nil),
+		introCue:   compilePhrases([]group{{Name: "intro", Weight: 1, Phrases: c.IntroCues}}, nil, nil),
+		introLinks: c.IntroLinks,
 		framing: compilePhrases([]group{{Name: "framing", Weight: 1, Phrases: c.Framing}}, nil, nil),
 		entity:  compilePhrases([]group{{Name: "person", Weight: 1, Phrases: c.Persons}, {Name: "organisation", Weight: 1, Phrases: c.Organisations}}, nil, nil),
 	}
@@ -89,6 +99,9 @@ func (Impersonation) Detect(t *trace.Trace) Result {
 				if g.Name == "organisation_voice" && possessive(a.text[h.end:]) {
 					continue // "this is Google's policy" describes the organisation
 				}
+				if g.Name == "introduced_from" && !m.introducedBy(a.text[h.start:h.end]) {
+					continue // not "<cue> <Name> from <Organisation>"
+				}
 				// The entity is named inside the pair's span: find it.
 				for _, e := range m.entity.find(a.text[h.start:h.end]) {
 					name = a.text[h.start+e.start : h.start+e.end]
@@ -115,6 +128,27 @@ func (Impersonation) Detect(t *trace.Trace) Result {
 	res.Score = noisyOr(ws...)
 	res.Detected, res.Severity = true, Critical
 	return res
+}
+
+// introducedBy reports whether span, an intro cue through an organisation's name, reads "<cue> <Name>
+// <link> <Organisation>": the speaker names themself and ties themself to it.
+func (m *impersonationModel) introducedBy(span string) bool {
+	cue := m.introCue.find(span)
+	if len(cue) == 0 || cue[0].start != 0 {
+		return false
+	}
+	rest := span[cue[0].end:]
+	name := capitalisedName(rest)
+	if name == "" {
+		return false
+	}
+	rest = strings.ToLower(strings.TrimLeft(rest[strings.Index(rest, name)+len(name):], " ,"))
+	for _, l := range m.introLinks {
+		if strings.HasPrefix(rest, l+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // possessive reports whether text opens with a possessive ending.
