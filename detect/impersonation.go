@@ -14,17 +14,17 @@ func init() {
 }
 
 type impersonationCorpus struct {
-	Name          string   `yaml:"name"`
-	Version       int      `yaml:"version"`
-	Provenance    string   `yaml:"provenance"`
-	Cues          []string `yaml:"cues"`
-	PersonCues    []string `yaml:"person_cues"`
-	AfterPerson   []string `yaml:"after_person"`
-	StrongCues    []string `yaml:"strong_cues"`
+	Name        string   `yaml:"name"`
+	Version     int      `yaml:"version"`
+	Provenance  string   `yaml:"provenance"`
+	Cues        []string `yaml:"cues"`
+	PersonCues  []string `yaml:"person_cues"`
+	AfterPerson []string `yaml:"after_person"`
+	StrongCues  []string `yaml:"strong_cues"`
 	// IntroCues open a self-introduction that names the speaker, then IntroLinks tie the speaker to an
 	// organisation: "This is John from Microsoft support", "Hi, I'm Dana with Chase fraud prevention".
-	IntroCues  []string `yaml:"intro_cues"`
-	IntroLinks []string `yaml:"intro_links"`
+	IntroCues     []string `yaml:"intro_cues"`
+	IntroLinks    []string `yaml:"intro_links"`
 	Framing       []string `yaml:"framing"`
 	Persons       []string `yaml:"persons"`
 	Organisations []string `yaml:"organisations"`
@@ -54,8 +54,8 @@ var impersonationPhrases = sync.OnceValue(func() *impersonationModel {
 		}, nil),
 		introCue:   compilePhrases([]group{{Name: "intro", Weight: 1, Phrases: c.IntroCues}}, nil, nil),
 		introLinks: c.IntroLinks,
-		framing: compilePhrases([]group{{Name: "framing", Weight: 1, Phrases: c.Framing}}, nil, nil),
-		entity:  compilePhrases([]group{{Name: "person", Weight: 1, Phrases: c.Persons}, {Name: "organisation", Weight: 1, Phrases: c.Organisations}}, nil, nil),
+		framing:    compilePhrases([]group{{Name: "framing", Weight: 1, Phrases: c.Framing}}, nil, nil),
+		entity:     compilePhrases([]group{{Name: "person", Weight: 1, Phrases: c.Persons}, {Name: "organisation", Weight: 1, Phrases: c.Organisations}}, nil, nil),
 	}
 })
 
