@@ -57,7 +57,7 @@ var (
 	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
-		return compilePhrases(c.Groups, c.Pairs, nil)
+		return compilePhrases(c.Groups, c.Pairs, c.Masks)
 	})
 )
 
