@@ -2,6 +2,7 @@ package detect
 
 import (
 	"encoding/json"
+	"maps"
 	"fmt"
 	"path"
 	"slices"
@@ -42,6 +43,9 @@ type actionsCorpus struct {
 	Subcommands map[string]string `yaml:"subcommands"`
 	SQL         map[string]string `yaml:"sql"`
 	SystemPaths []string          `yaml:"system_paths"`
+	HTTPMethods map[string]string `yaml:"http_methods"`
+	UIActions   []string          `yaml:"ui_actions"`
+	CodeCalls   map[string]string `yaml:"code_calls"`
 	NounsToo    []string          `yaml:"nouns_too"`
 	Determiners []string          `yaml:"determiners"`
 }
@@ -57,6 +61,9 @@ type ActionTable struct {
 	subcmds    map[string]string
 	sql        map[string]string
 	systemPath []string
+	httpMethod map[string]string // an HTTP method in a call's "method" argument -> category
+	uiAction   map[string]bool   // words of a tool's name that act on a page element: the element says what
+	codeCalls  map[string]string // library calls in code a call runs -> category
 	names      []string
 	nounToo    map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
 	determiner map[string]bool
@@ -68,6 +75,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 	loadCorpus("actions.yaml", &c)
 	t := &ActionTable{read: setOf(c.Read), verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
 		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths,
+		httpMethod: c.HTTPMethods, uiAction: setOf(c.UIActions), codeCalls: c.CodeCalls,
 		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners)}
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
@@ -117,10 +125,24 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 				set[c] = true
 			}
 		}
+		sqlSet := map[string]bool{}
 		for _, v := range m {
 			if s, ok := v.(string); ok {
-				a.classifySQL(s, set)
+				a.classifySQL(s, sqlSet)
 			}
+		}
+		if len(sqlSet) > 0 {
+			// The statement says what the call does; "execute" or "run" in the tool's name only says it runs one.
+			delete(set, "code_execution")
+			maps.Copy(set, sqlSet)
+		}
+		if method, ok := m["method"].(string); ok {
+			if c := a.httpMethod[strings.ToUpper(method)]; c != "" {
+				set[c] = true
+			}
+		}
+		if slices.ContainsFunc(ws, func(w string) bool { return a.uiAction[w] }) {
+			a.classifyTarget(m, set)
 		}
 		if set["file_write"] || set["data_write"] {
 			for _, k := range []string{"file_path", "path", "filename", "file", "target"} {
@@ -129,6 +151,9 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 				}
 			}
 		}
+	}
+	if set["code_execution"] {
+		a.classifyCode(m, set)
 	}
 	if set["message_send"] && len(disclosed(m)) > 0 {
 		set[DataDisclosure] = true
@@ -142,6 +167,44 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// classifyCode adds what the code a call runs does, by the library calls in its string arguments (the
+// code itself, or a command line that holds it).
+func (a *ActionTable) classifyCode(args map[string]any, set map[string]bool) {
+	for _, v := range args {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		for call, c := range a.codeCalls {
+			if strings.Contains(s, call) {
+				set[c] = true
+			}
+		}
+	}
+}
+
+// classifyTarget adds the categories a page element's words name, for a tool that clicks, taps or submits
+// it: a "Buy now" button buys, a "Delete account" link deletes. The element is whatever the arguments say
+// (a selector, a label, a text), read as a tool's name is.
+func (a *ActionTable) classifyTarget(args map[string]any, set map[string]bool) {
+	for _, v := range args {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		for _, w := range toolwords.Split(s) {
+			for _, c := range a.verb[w] {
+				if c != "code_execution" { // "run" on a button label is not code
+					set[c] = true
+				}
+			}
+		}
+	}
+	if len(set) > 1 {
+		delete(set, Read)
+	}
 }
 
 // DataDisclosure is the category of a call that sends personal data or a credential out: a card, an
