@@ -2,8 +2,8 @@ package detect
 
 import (
 	"encoding/json"
-	"maps"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
