@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -69,6 +70,27 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`xox[baprs]-[A-Za-z0-9-]{10,}`)},
 	{name: "google_key", class: tokenSet, anchors: []string{"AIza"},
 		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
+	{name: "stripe_key", class: tokenSet, anchors: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"},
+		re: regexp.MustCompile(`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`)},
+	{name: "npm_token", class: tokenSet, anchors: []string{"npm_"},
+		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
+	{name: "gitlab_token", class: tokenSet, anchors: []string{"glpat-"},
+		re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
+	{name: "huggingface_token", class: tokenSet, anchors: []string{"hf_"},
+		re: regexp.MustCompile(`hf_[A-Za-z0-9]{30,}`)},
+	// A password inside a URL: postgres://user:password@host. Before email, which would take its tail.
+	{name: "url_credentials", class: classOf("+.-:/_%@!$&'()*,;=~", digits, upper, lower), at: true, minLen: 10,
+		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@`)},
+	// A value assigned to a name that says it is secret, written without spaces as environment files,
+	// shell exports, query strings and minified JSON write it: AWS_SECRET_ACCESS_KEY=…, ?api_key=…,
+	// "token":"…" (the keyword rules of secret scanners). The value must look generated: a digit and a
+	// letter, or 32 characters at least. With a space after the colon ("password: …") it is not read: a
+	// class holding spaces would hold back all prose while streaming.
+	{name: "secret_assignment", class: classOf("_-=:./+'\"?&", digits, upper, lower),
+		anchors: append(slices.Clone(secretNames), secretParams...),
+		re: regexp.MustCompile(`(?:` + quoteAll(secretParams) + `)[A-Za-z0-9/+_.\-]{16,}|(?:` + quoteAll(secretNames) +
+			`)[A-Za-z0-9_]*["']?[:=]["']?[A-Za-z0-9/+_.\-]{16,}`),
+		valid: generatedValue},
 	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6,
 		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},
 	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
@@ -78,7 +100,8 @@ var detectors = []*detector{
 	{name: "ssn", class: classOf("-", digits), minDigits: 9,
 		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid},
 	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10,
-		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}`)},
+		// North American numbers, with or without +1; and any number in international form (+49 151 …).
+		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}|\+[1-9][0-9]{0,2}[ .-]?(?:[0-9]{2,4}[ .-]?){2,5}[0-9]{2,4}`)},
 }
 
 // anchorTerms and anchorOwners list every detector's anchors with the detector's bit; anchorPairs has a
@@ -124,6 +147,36 @@ func triggersOf(text string) textTriggers {
 		}
 	}
 	return t
+}
+
+// secretNames open an assignment of a secret: upper-case names as environment files and shell exports
+// write them, a JSON key's opening quote, a query parameter's '?' or '&'. Plain lower-case words
+// ("token", "password") are left out: they open too many English words, and every place one opens is a
+// place the scan must look.
+var secretNames = []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+	"CLIENT_SECRET", `"api_key`, `"apiKey`, `"apikey`, `"token`, `"access_token`, `"accessToken`, `"password`, `"secret`,
+	`"client_secret`, `"private_key`}
+
+// secretParams are query parameters that carry a secret; the value follows at once.
+var secretParams = []string{"?api_key=", "&api_key=", "?apikey=", "&apikey=", "?token=", "&token=", "?access_token=", "&access_token="}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = regexp.QuoteMeta(s)
+	}
+	return strings.Join(q, "|")
+}
+
+// generatedValue accepts an assignment whose value looks generated rather than named: a digit and a
+// letter in it, or 32 characters at least ("my-app-production-secret" names a secret, it is not one).
+func generatedValue(s string) bool {
+	i := strings.LastIndexAny(s, ":=")
+	v := strings.Trim(s[i+1:], "\"'")
+	if len(v) >= 32 {
+		return true
+	}
+	return strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 }
 
 // luhnValid is the card-number checksum.

@@ -54,6 +54,15 @@ func TestRedact(t *testing.T) {
 		{"a JWT", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop done", "Bearer [JWT] done"},
 		{"a private key block", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK\n-----END RSA PRIVATE KEY-----\nend", "key:\n[PRIVATE_KEY]\nend"},
 		{"a certificate is not a private key", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"},
+		{"a Stripe secret key", "key sk_live_51H8abcdefghijklmnopqrstu ok", "key [STRIPE_KEY] ok"},
+		{"an npm token", "npm_abcdefghijklmnopqrstuvwxyz0123456789 ok", "[NPM_TOKEN] ok"},
+		{"a GitLab token", "glpat-abcdefghij0123456789 ok", "[GITLAB_TOKEN] ok"},
+		{"a Hugging Face token", "hf_abcdefghijklmnopqrstuvwxyz012345 ok", "[HUGGINGFACE_TOKEN] ok"},
+		{"a password inside a URL, not an e-mail", "DATABASE_URL=postgres://admin:S3cr3t@db.internal:5432/prod", "DATABASE_URL=[URL_CREDENTIALS]db.internal:5432/prod"},
+		{"a generated value assigned to a secret's name", "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENGbPxRfiCY ok", "export AWS_[SECRET_ASSIGNMENT] ok"},
+		{"a secret in a query string", "GET /v1/data?api_key=a8f5f167f44f4964e6c998dee827110c HTTP/1.1", "GET /v1/data[SECRET_ASSIGNMENT] HTTP/1.1"},
+		{"a secret's name given a name, not a value, stays", "SECRET_NAME=my-app-production-secret", "SECRET_NAME=my-app-production-secret"},
+		{"a phone number in international form", "Ring +49 151 23456789 tomorrow.", "Ring [PHONE] tomorrow."},
 		{"prose passes unchanged", "The year 2024 had 365 days; tasks-list items: 3.", "The year 2024 had 365 days; tasks-list items: 3."},
 		{"non-ASCII text passes whole", "Grüße, 日本語 and an é.", "Grüße, 日本語 and an é."},
 	}
@@ -108,6 +117,8 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("Card 4111 1111 1111 1111 and jane@example.com, key sk-proj-abcdefghijklmnopqrstuvwx1234.", uint64(0x9e3779b97f4a7c15))
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----", uint64(7))
 	f.Add("call +1 555-123-4567 or 555.123.4567; SSN 123-45-6789", uint64(12345))
+	f.Add("API_KEY=a8f5f167f44f4964e6c998dee827110c and postgres://u:p4ss@h/db, +44 20 7946 0958", uint64(99))
+	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		whole := through(t, r, text, nil)
