@@ -399,6 +399,28 @@ func pipeEnd(s *syntax.Stmt, first bool) *syntax.Stmt {
 	}
 }
 
+// ifs is the characters an unquoted expansion splits on: $IFS as the line set it, blanks by default. An
+// IFS the analysis cannot know splits on blanks and on the punctuation a line would choose instead.
+func (z *analyzer) ifs() string {
+	v, ok := z.state.vars["IFS"]
+	switch {
+	case !ok:
+		return " \t\n"
+	case v == Unknown:
+		return " \t\n,;:|+=%@#^~"
+	}
+	return v
+}
+
+// splitOn splits an unquoted expansion's value into words at any of the characters of ifs.
+func splitOn(s, ifs string) []Word {
+	var out []Word
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(ifs, r) }) {
+		out = append(out, Word{Value: f, Literal: true})
+	}
+	return out
+}
+
 // call records a simple command, then looks inside it: wrappers, shell strings, findings.
 func (z *analyzer) call(ce *syntax.CallExpr, via []string, depth int) {
 	if name, alts := z.loopVarOf(ce); len(alts) > 0 {
@@ -420,10 +442,11 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 		assigns = append(assigns, z.assign(as))
 	}
 	words := make([]Word, 0, len(ce.Args))
+	ifs := z.ifs()
 	for _, w := range ce.Args {
 		r := z.resolve(w)
-		if r.Literal && isBareExpansion(w) && strings.ContainsAny(r.Value, " \t\n") {
-			words = append(words, splitFields(r.Value)...) // an unquoted variable splits on blanks
+		if r.Literal && isBareExpansion(w) && strings.ContainsAny(r.Value, ifs) {
+			words = append(words, splitOn(r.Value, ifs)...) // an unquoted variable splits on $IFS
 			continue
 		}
 		words = append(words, r)
