@@ -13,6 +13,7 @@ import (
 // code and its language are, and how each language's interpreter runs code.
 type codeTools struct {
 	keys, languageKeys []string
+	withLanguage       []string // keys that hold code only beside a language key
 	languages          map[string][]string
 }
 
@@ -28,6 +29,9 @@ func (t codeTools) commandLines(args *jsonobj.Object, tool string, commandKeys [
 	code, found := firstString(args, t.keys)
 	if !found && hasLang {
 		code, found = firstString(args, commandKeys)
+	}
+	if !found && hasLang {
+		code, found = firstString(args, t.withLanguage)
 	}
 	if !found {
 		return nil, false

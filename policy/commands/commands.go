@@ -90,10 +90,12 @@ type Commands struct {
 	FetchTools       []string `yaml:"fetch_tools" json:"fetch_tools"`
 	URLKeys          []string `yaml:"url_keys" json:"url_keys"`
 	AllowPrivateURLs bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
-	// WriteTools and ReadTools are file tools; PathKeys the argument names that hold their path.
-	WriteTools []string `yaml:"write_tools" json:"write_tools"`
-	ReadTools  []string `yaml:"read_tools" json:"read_tools"`
-	PathKeys   []string `yaml:"path_keys" json:"path_keys"`
+	// WriteTools, ReadTools and DeleteTools are file tools; PathKeys the argument names that hold their
+	// path. A delete tool's path is deleted whole, as a tree: the policy cannot know the tool stops at files.
+	WriteTools  []string `yaml:"write_tools" json:"write_tools"`
+	ReadTools   []string `yaml:"read_tools" json:"read_tools"`
+	DeleteTools []string `yaml:"delete_tools" json:"delete_tools"`
+	PathKeys    []string `yaml:"path_keys" json:"path_keys"`
 
 	limits   shell.Limits
 	rules    []Rule
@@ -136,6 +138,7 @@ const (
 	toolShell toolKind = iota + 1
 	toolWrite
 	toolRead
+	toolDelete
 	toolFetch
 )
 
@@ -159,14 +162,17 @@ type policyFile struct {
 		CommandList []string `yaml:"command_list_keys"`
 		Write       []string `yaml:"write"`
 		Read        []string `yaml:"read"`
+		Delete      []string `yaml:"delete"`
 		PathKeys    []string `yaml:"path_keys"`
 		Fetch       []string `yaml:"fetch"`
 		URLKeys     []string `yaml:"url_keys"`
 		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
 		// to the command line that runs code in it, the code its last argument.
-		CodeKeys     []string            `yaml:"code_keys"`
-		LanguageKeys []string            `yaml:"language_keys"`
-		Languages    map[string][]string `yaml:"languages"`
+		CodeKeys []string `yaml:"code_keys"`
+		// CodeKeysWithLanguage hold code only when a language key stands beside them.
+		CodeKeysWithLanguage []string            `yaml:"code_keys_with_language"`
+		LanguageKeys         []string            `yaml:"language_keys"`
+		Languages            map[string][]string `yaml:"languages"`
 	} `yaml:"tools"`
 }
 
@@ -266,8 +272,10 @@ func (c *Commands) Provision(context.Context) error {
 	c.ShellTools, c.CommandKeys = or(c.ShellTools, def.Tools.Shell), or(c.CommandKeys, def.Tools.CommandKeys)
 	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
+	c.DeleteTools = or(c.DeleteTools, def.Tools.Delete)
 	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
-	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages}
+	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages,
+		withLanguage: def.Tools.CodeKeysWithLanguage}
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
@@ -277,6 +285,9 @@ func (c *Commands) Provision(context.Context) error {
 	}
 	for _, t := range c.WriteTools {
 		c.kind[t] = toolWrite
+	}
+	for _, t := range c.DeleteTools {
+		c.kind[t] = toolDelete
 	}
 	for _, t := range c.ShellTools {
 		c.kind[t] = toolShell
@@ -345,10 +356,13 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	}
 	w := shell.Word{Value: p, Literal: true}
 	s := &subject{}
-	if kind == toolWrite {
+	switch kind {
+	case toolWrite:
 		s.writes = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Class: FileToolClass, Targets: s.writes}}
-	} else {
+	case toolDelete:
+		s.effects = []shell.Effect{{Kind: shell.Deletes, Program: call.Call.Name, Class: FileToolClass, Targets: []shell.Word{w}, Recursive: true}}
+	default:
 		s.reads = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: s.reads}}
 	}
