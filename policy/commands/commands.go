@@ -97,6 +97,7 @@ type Commands struct {
 	DeleteTools []string `yaml:"delete_tools" json:"delete_tools"`
 	PathKeys    []string `yaml:"path_keys" json:"path_keys"`
 
+	other    otherTools
 	limits   shell.Limits
 	rules    []Rule
 	programs programIndex
@@ -166,6 +167,10 @@ type policyFile struct {
 		PathKeys    []string `yaml:"path_keys"`
 		Fetch       []string `yaml:"fetch"`
 		URLKeys     []string `yaml:"url_keys"`
+		// OtherPathKeys name the arguments of any other tool that hold paths; SendWords are the words of a
+		// tool's name that say it sends what it is given.
+		OtherPathKeys []string `yaml:"other_path_keys"`
+		SendWords     []string `yaml:"send_words"`
 		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
 		// to the command line that runs code in it, the code its last argument.
 		CodeKeys []string `yaml:"code_keys"`
@@ -276,6 +281,7 @@ func (c *Commands) Provision(context.Context) error {
 	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
 	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages,
 		withLanguage: def.Tools.CodeKeysWithLanguage}
+	c.other = otherTools{pathKeys: setOfWords(append(slices.Clone(c.PathKeys), def.Tools.OtherPathKeys...)), sendWords: setOfWords(def.Tools.SendWords)}
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
@@ -317,10 +323,10 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		// A tool of another name is a shell tool when its arguments carry a command under a command key:
 		// what runs a command line is known by what it is given, not only by what it is called.
 		if !ok || len(args.FoldMatches(c.CommandKeys)) == 0 {
-			return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+			return c.checkOther(call)
 		}
 		if cmds, _ := commandsOf(args, c.CommandKeys, nil); len(cmds) == 0 {
-			return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+			return c.checkOther(call)
 		}
 		kind = toolShell
 	}
@@ -602,4 +608,12 @@ func stringsValue(v []byte) ([]string, bool) {
 		out[i] = s
 	}
 	return out, true
+}
+
+func setOfWords(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[strings.ToLower(w)] = true
+	}
+	return m
 }

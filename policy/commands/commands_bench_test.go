@@ -89,3 +89,21 @@ func benchCorpus(b *testing.B, name string) []string {
 	}
 	return out
 }
+
+// Tools of no known kind through the whole default policy: one with no path in its arguments (the JSON
+// walked and nothing found) and one that uploads a path (read and sent, then judged by the rules).
+func BenchmarkOtherTool(b *testing.B) {
+	c := provisioned(b, &commands.Commands{})
+	for _, bc := range []struct{ name, tool, args string }{
+		{"no_path", "get_weather", `{"city":"Paris","units":"metric","days":3}`},
+		{"upload", "upload_file", `{"path":"build/report.pdf","url":"https://files.example/up","public":false}`},
+	} {
+		call := warden.ToolCallCheck{Call: warden.NewToolCall("c", bc.tool, []byte(bc.args))}
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.CheckToolCall(context.Background(), call)
+			}
+		})
+	}
+}

@@ -1,0 +1,83 @@
+package commands
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/toolwords"
+	"github.com/agentwarden/warden/shell"
+)
+
+// otherTools is what the policy knows of tools of no known kind (an upload, an e-mail with attachments, a
+// copy, an archive): the argument names that hold paths, and the words of a tool's name that send what it
+// is given.
+type otherTools struct {
+	pathKeys  map[string]bool
+	sendWords map[string]bool
+}
+
+// maxPathArgs bounds how many paths a call's arguments are read for: a call naming more is judged by its
+// first ones.
+const maxPathArgs = 64
+
+// checkOther judges a tool of no known kind by the paths its arguments name: each is read (a tool given a
+// path reads it), and, when the tool's name says it sends (upload_file, send_email, share_document), sent
+// out. So an upload of ~/.ssh/id_rsa is credential access and exfiltration whatever the tool is called.
+// A value is a path when it stands under a path key, or when it opens like one (/, ~/, ./, ../) and holds
+// no space and no scheme.
+func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error) {
+	var v any
+	if json.Unmarshal(call.Call.Arguments, &v) != nil {
+		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
+	}
+	var paths []shell.Word
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		if len(paths) >= maxPathArgs {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(strings.ToLower(k), e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e)
+			}
+		case string:
+			if isPathValue(x, c.other.pathKeys[key]) {
+				paths = append(paths, shell.Word{Value: x, Literal: true})
+			}
+		}
+	}
+	walk("", v)
+	if len(paths) == 0 {
+		return warden.Decision{}, warden.NotApplicable("not a shell or file tool, and no path in its arguments")
+	}
+	s := &subject{reads: paths, effects: []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: paths}}}
+	for _, w := range toolwords.Split(call.Call.Name) {
+		if c.other.sendWords[w] {
+			s.effects = append(s.effects, shell.Effect{Kind: shell.Sends, Program: call.Call.Name, Class: FileToolClass,
+				Targets: []shell.Word{{Value: call.Call.Name, Literal: true}}, Data: paths})
+			break
+		}
+	}
+	return c.decide(s), nil
+}
+
+// isPathValue reports whether an argument's value names a file: any value under a path key, else one that
+// opens as a path does and holds neither blanks nor a URL's scheme.
+func isPathValue(s string, underPathKey bool) bool {
+	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\r\t") || strings.Contains(s, "://") {
+		return false
+	}
+	if underPathKey {
+		return true
+	}
+	if strings.ContainsRune(s, ' ') {
+		return false
+	}
+	return s == "~" || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}
