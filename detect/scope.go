@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentwarden/warden/guardrail/redact"
+	"github.com/agentwarden/warden/internal/jsonwalk"
 	"github.com/agentwarden/warden/shell"
 	"github.com/agentwarden/warden/trace"
 
@@ -230,27 +231,15 @@ type disclosure struct{ typ, value string }
 // objects and arrays.
 func disclosed(args map[string]any) []disclosure {
 	var out []disclosure
-	var walk func(key string, v any)
-	walk = func(key string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, c := range x {
-				walk(strings.ToLower(k), c)
+	jsonwalk.Strings(args, func(key, s string) bool {
+		for _, f := range redact.Find(s) {
+			if (f.Type == "email" || f.Type == "phone") && addressKeys[key] {
+				continue
 			}
-		case []any:
-			for _, c := range x {
-				walk(key, c)
-			}
-		case string:
-			for _, f := range redact.Find(x) {
-				if (f.Type == "email" || f.Type == "phone") && addressKeys[key] {
-					continue
-				}
-				out = append(out, disclosure{f.Type, x[f.Start:f.End]})
-			}
+			out = append(out, disclosure{f.Type, s[f.Start:f.End]})
 		}
-	}
-	walk("", args)
+		return true
+	})
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonwalk"
 	"github.com/agentwarden/warden/internal/toolwords"
 	"github.com/agentwarden/warden/shell"
 )
@@ -32,27 +33,12 @@ func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
 	}
 	var paths []shell.Word
-	var walk func(key string, v any)
-	walk = func(key string, v any) {
-		if len(paths) >= maxPathArgs {
-			return
+	jsonwalk.Strings(v, func(key, s string) bool {
+		if isPathValue(s, c.other.pathKeys[key]) {
+			paths = append(paths, shell.Word{Value: s, Literal: true})
 		}
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				walk(strings.ToLower(k), e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(key, e)
-			}
-		case string:
-			if isPathValue(x, c.other.pathKeys[key]) {
-				paths = append(paths, shell.Word{Value: x, Literal: true})
-			}
-		}
-	}
-	walk("", v)
+		return len(paths) < maxPathArgs
+	})
 	if len(paths) == 0 {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool, and no path in its arguments")
 	}
