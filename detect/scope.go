@@ -173,28 +173,21 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 // classifyCode adds what the code a call runs does, by the library calls in its string arguments (the
 // code itself, or a command line that holds it).
 func (a *ActionTable) classifyCode(args map[string]any, set map[string]bool) {
-	for _, v := range args {
-		s, ok := v.(string)
-		if !ok {
-			continue
-		}
+	jsonwalk.Strings(args, func(_, s string) bool {
 		for call, c := range a.codeCalls {
 			if strings.Contains(s, call) {
 				set[c] = true
 			}
 		}
-	}
+		return true
+	})
 }
 
 // classifyTarget adds the categories a page element's words name, for a tool that clicks, taps or submits
 // it: a "Buy now" button buys, a "Delete account" link deletes. The element is whatever the arguments say
 // (a selector, a label, a text), read as a tool's name is.
 func (a *ActionTable) classifyTarget(args map[string]any, set map[string]bool) {
-	for _, v := range args {
-		s, ok := v.(string)
-		if !ok {
-			continue
-		}
+	jsonwalk.Strings(args, func(_, s string) bool {
 		for _, w := range toolwords.Split(s) {
 			for _, c := range a.verb[w] {
 				if c != "code_execution" { // "run" on a button label is not code
@@ -202,7 +195,8 @@ func (a *ActionTable) classifyTarget(args map[string]any, set map[string]bool) {
 				}
 			}
 		}
-	}
+		return true
+	})
 	if len(set) > 1 {
 		delete(set, Read)
 	}
