@@ -8,7 +8,7 @@ import (
 
 func init() {
 	register(Info{Name: "injection", Severity: High,
-		Summary: "prompt injection in the user's input or in tool results, in thirteen attack categories"},
+		Summary: "prompt injection in the user's input or in tool results, in fifteen attack categories"},
 		func() any { return new(Injection) })
 }
 
