@@ -277,7 +277,7 @@ func isWordByte(c byte) bool {
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
 	var hits, firsts, seconds, masks []hit
-	p.m.FindAll(text, func(id, start, end int) {
+	p.m.FindEvery(text, func(id, start, end int) {
 		if start > 0 && isWordByte(text[start]) && isWordByte(text[start-1]) {
 			return
 		}

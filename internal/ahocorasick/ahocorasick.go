@@ -19,7 +19,10 @@ type Matcher struct {
 	delta []uint32
 	depth []int32 // how many bytes the state has matched of some term
 	match []int32 // the term that ends at the state (through its suffixes), or -1
-	terms []string
+	// shorter is, per term, the longest other term that is a proper suffix of it, or -1: the terms that
+	// end where it ends, for FindEvery.
+	shorter []int32
+	terms   []string
 }
 
 func fold(c byte) byte {
@@ -104,6 +107,10 @@ func Compile(terms []string) *Matcher {
 	// state when it has none of its own (a shorter term ending here). In breadth-first numbering the queue
 	// is just the states in order.
 	fail := make([]uint32, len(m.depth))
+	m.shorter = make([]int32, len(terms))
+	for i := range m.shorter {
+		m.shorter[i] = -1
+	}
 	for c := range m.nclass {
 		if next[c] == unset {
 			next[c] = 0
@@ -112,6 +119,8 @@ func Compile(terms []string) *Matcher {
 	for s := 1; s < len(m.depth); s++ {
 		if m.match[s] < 0 {
 			m.match[s] = m.match[fail[s]]
+		} else if own := m.match[s]; m.shorter[own] < 0 {
+			m.shorter[own] = m.match[fail[s]] // fail[s] is shallower, so already final
 		}
 		for c := range m.nclass {
 			k := s*m.nclass + c
@@ -157,6 +166,17 @@ func (m *Matcher) Pending(text string) int {
 func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
 	m.scan(text, func(t int32, i int) bool {
 		fn(int(t), i+1-len(m.terms[t]), i+1)
+		return true
+	})
+}
+
+// FindEvery is FindAll that also reports, where a term ends, every shorter term ending there too
+// (longest first): "read" inside "before using this tool, read" when both are terms.
+func (m *Matcher) FindEvery(text string, fn func(id, start, end int)) {
+	m.scan(text, func(t int32, i int) bool {
+		for ; t >= 0; t = m.shorter[t] {
+			fn(int(t), i+1-len(m.terms[t]), i+1)
+		}
 		return true
 	})
 }

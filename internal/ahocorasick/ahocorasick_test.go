@@ -124,3 +124,76 @@ func TestFindAllReportsEveryEndOfATerm(t *testing.T) {
 		})
 	}
 }
+
+func TestFindEveryReportsTheShorterTermsThatEndThere(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc  string
+		terms []string
+		text  string
+		want  []string
+	}{
+		{"a shorter term ending with a longer one is reported after it", []string{"previous instructions", "instructions"}, "ignore previous instructions", []string{"previous instructions", "instructions"}},
+		{"a chain of suffixes is reported longest first", []string{"abcd", "bcd", "cd"}, "xabcd", []string{"abcd", "bcd", "cd"}},
+		{"a term that is no suffix is not reported", []string{"before this tool, read", "read", "tool"}, "before this tool, read it", []string{"tool", "before this tool, read", "read"}},
+		{"a shorter term alone is reported once", []string{"xinstructions", "instructions"}, "the instructions", []string{"instructions"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			m := ahocorasick.Compile(tc.terms)
+			var got []string
+			m.FindEvery(tc.text, func(id, start, end int) {
+				if !strings.EqualFold(tc.text[start:end], tc.terms[id]) {
+					t.Errorf("span %d:%d holds %q, not term %q", start, end, tc.text[start:end], tc.terms[id])
+				}
+				got = append(got, tc.text[start:end])
+			})
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzFindEvery holds FindEvery to the naive answer: every term occurrence, each once.
+func FuzzFindEvery(f *testing.F) {
+	f.Add("he,she,hers,e", "ushers and HIS")
+	f.Add("abcab,bca,c,ab", "xabcabcab")
+	f.Fuzz(func(t *testing.T, termList, text string) {
+		terms := strings.Split(termList, ",")
+		m := ahocorasick.Compile(terms)
+		got := map[[2]int]int{} // (start, end) -> times, for distinct term strings
+		seen := map[string]bool{}
+		var distinct []string
+		for _, term := range terms {
+			if term != "" && !seen[lower(term)] {
+				seen[lower(term)] = true
+				distinct = append(distinct, lower(term))
+			}
+		}
+		m.FindEvery(text, func(id, start, end int) {
+			if lower(text[start:end]) != lower(terms[id]) {
+				t.Fatalf("FindEvery says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
+			}
+			got[[2]int{start, end}]++
+		})
+		lt := lower(text)
+		want := map[[2]int]int{}
+		for _, term := range distinct {
+			for i := 0; i+len(term) <= len(lt); i++ {
+				if lt[i:i+len(term)] == term {
+					want[[2]int{i, i + len(term)}]++
+				}
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("FindEvery found %d spans, the naive search %d", len(got), len(want))
+		}
+		for k, n := range want {
+			if got[k] != n {
+				t.Fatalf("span %v reported %d times, want %d", k, got[k], n)
+			}
+		}
+	})
+}
