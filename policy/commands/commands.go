@@ -21,6 +21,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/hosts"
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/internal/toolwords"
 	"github.com/agentwarden/warden/shell"
 	"go.yaml.in/yaml/v3"
 )
@@ -91,11 +92,18 @@ type Commands struct {
 	URLKeys          []string `yaml:"url_keys" json:"url_keys"`
 	AllowPrivateURLs bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
 	// WriteTools, ReadTools and DeleteTools are file tools; PathKeys the argument names that hold their
-	// path. A delete tool's path is deleted whole, as a tree: the policy cannot know the tool stops at files.
+	// path. A delete tool deletes its path as a tree, as rm -r does, when its name says it takes
+	// directories (delete_directory, rmdir, trash) or the path has no extension ("/home", "build");
+	// otherwise as rm does.
 	WriteTools  []string `yaml:"write_tools" json:"write_tools"`
 	ReadTools   []string `yaml:"read_tools" json:"read_tools"`
 	DeleteTools []string `yaml:"delete_tools" json:"delete_tools"`
-	PathKeys    []string `yaml:"path_keys" json:"path_keys"`
+	// MoveTools move the path under one of SourceKeys to the one under DestinationKeys: the source is
+	// deleted (as a tree) and the destination written.
+	MoveTools       []string `yaml:"move_tools" json:"move_tools"`
+	SourceKeys      []string `yaml:"source_keys" json:"source_keys"`
+	DestinationKeys []string `yaml:"destination_keys" json:"destination_keys"`
+	PathKeys        []string `yaml:"path_keys" json:"path_keys"`
 
 	other    otherTools
 	limits   shell.Limits
@@ -140,6 +148,7 @@ const (
 	toolWrite
 	toolRead
 	toolDelete
+	toolMove
 	toolFetch
 )
 
@@ -164,6 +173,9 @@ type policyFile struct {
 		Write       []string `yaml:"write"`
 		Read        []string `yaml:"read"`
 		Delete      []string `yaml:"delete"`
+		Move        []string `yaml:"move"`
+		SourceKeys  []string `yaml:"source_keys"`
+		DestKeys    []string `yaml:"destination_keys"`
 		PathKeys    []string `yaml:"path_keys"`
 		Fetch       []string `yaml:"fetch"`
 		URLKeys     []string `yaml:"url_keys"`
@@ -278,6 +290,7 @@ func (c *Commands) Provision(context.Context) error {
 	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
 	c.DeleteTools = or(c.DeleteTools, def.Tools.Delete)
+	c.MoveTools, c.SourceKeys, c.DestinationKeys = or(c.MoveTools, def.Tools.Move), or(c.SourceKeys, def.Tools.SourceKeys), or(c.DestinationKeys, def.Tools.DestKeys)
 	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
 	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages,
 		withLanguage: def.Tools.CodeKeysWithLanguage}
@@ -294,6 +307,9 @@ func (c *Commands) Provision(context.Context) error {
 	}
 	for _, t := range c.DeleteTools {
 		c.kind[t] = toolDelete
+	}
+	for _, t := range c.MoveTools {
+		c.kind[t] = toolMove
 	}
 	for _, t := range c.ShellTools {
 		c.kind[t] = toolShell
@@ -353,6 +369,9 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	if kind == toolFetch {
 		return c.checkFetch(args)
 	}
+	if kind == toolMove {
+		return c.checkMove(call.Call.Name, args)
+	}
 	p, found, ok := pathOf(args, c.PathKeys)
 	if !ok {
 		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one path key ("+strings.Join(c.PathKeys, ", ")+", in any case); send one", "checks"), nil
@@ -367,10 +386,54 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		s.writes = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Class: FileToolClass, Targets: s.writes}}
 	case toolDelete:
-		s.effects = []shell.Effect{{Kind: shell.Deletes, Program: call.Call.Name, Class: FileToolClass, Targets: []shell.Word{w}, Recursive: true}}
+		s.effects = []shell.Effect{{Kind: shell.Deletes, Program: call.Call.Name, Class: FileToolClass, Targets: []shell.Word{w},
+			Recursive: deletesTrees(call.Call.Name) || looksLikeDirectory(p)}}
 	default:
 		s.reads = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: s.reads}}
+	}
+	return c.decide(s), nil
+}
+
+// deletesTrees reports whether a delete tool's name says it deletes directories (delete_directory,
+// remove_dir, rmdir, trash): such a delete is recursive, as rm -r is; delete_file is rm.
+func deletesTrees(tool string) bool {
+	for _, w := range toolwords.Split(tool) {
+		switch w {
+		case "dir", "directory", "directories", "folder", "folders", "tree", "rmdir", "trash", "recursive", "recursively":
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeDirectory reports whether a path's last element has no extension ("/home", "build", "~"): a
+// delete tool given one may well take the tree, and the policy judges it as if it did. "a.go" and ".env"
+// name files.
+func looksLikeDirectory(p string) bool {
+	p = strings.TrimRight(p, "/")
+	base := p[strings.LastIndex(p, "/")+1:]
+	return !strings.Contains(base, ".")
+}
+
+// checkMove judges a move: its source deleted, as a tree, and its destination written. Moving /etc away
+// destroys it as surely as deleting it does.
+func (c *Commands) checkMove(tool string, args *jsonobj.Object) (warden.Decision, error) {
+	src, srcFound, ok1 := pathOf(args, c.SourceKeys)
+	dst, dstFound, ok2 := pathOf(args, c.DestinationKeys)
+	if !ok1 || !ok2 {
+		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one source or destination key; send one of each", "checks"), nil
+	}
+	if !srcFound && !dstFound {
+		return warden.Decision{}, warden.NotApplicable("no source or destination in the tool's arguments")
+	}
+	s := &subject{}
+	if srcFound {
+		s.effects = append(s.effects, shell.Effect{Kind: shell.Deletes, Program: tool, Class: FileToolClass, Targets: []shell.Word{{Value: src, Literal: true}}})
+	}
+	if dstFound {
+		s.writes = []shell.Word{{Value: dst, Literal: true}}
+		s.effects = append(s.effects, shell.Effect{Kind: shell.Writes, Program: tool, Class: FileToolClass, Targets: s.writes})
 	}
 	return c.decide(s), nil
 }

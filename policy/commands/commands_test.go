@@ -163,6 +163,13 @@ func TestToolCalls(t *testing.T) {
 		{"remove_directory of /etc is a destructive delete", "remove_directory", `{"path": "/etc"}`, "warden.destructive_delete"},
 		{"an MCP server's delete_file of /home is a destructive delete", "mcp__fs__delete_file", `{"path": "/home"}`, "warden.destructive_delete"},
 		{"delete_file of a build output is allowed", "delete_file", `{"path": "build/out.o"}`, ""},
+		{"delete_file of a project file by its absolute path is allowed, as rm of it is", "delete_file", `{"path": "/work/repo/a.go"}`, ""},
+		{"delete_file of a directory-like absolute path is a destructive delete, as rm -r of it is", "delete_file", `{"path": "/work/repo/build"}`, "warden.destructive_delete"},
+		{"moving /etc away is a destructive delete", "mcp__fs__move_file", `{"source": "/etc", "destination": "/tmp/etc"}`, "warden.destructive_delete"},
+		{"moving the home directory away is a destructive delete", "move_file", `{"source": "~", "destination": "/dev/null"}`, "warden.destructive_delete"},
+		{"renaming a file onto a start-up file is persistence", "rename_file", `{"from": "notes.txt", "to": "~/.bashrc"}`, "warden.persistence"},
+		{"moving a file inside the project is allowed", "move_file", `{"source": "/work/repo/a.go", "destination": "/work/repo/b.go"}`, ""},
+		{"moving a directory inside the project is allowed", "move_file", `{"source": "src", "destination": "lib"}`, ""},
 		{"code under a source key beside a language key is judged as code", "run_code", `{"language": "python", "source": "import os; os.system('rm -rf ~')"}`, "warden.destructive_delete"},
 		{"a source key without a language key is not code", "copy_file", `{"source": "rm -rf ~", "destination": "b.txt"}`, ""},
 		// Tools of any other name are judged by the paths their arguments name.
