@@ -183,6 +183,7 @@ func TestToolCalls(t *testing.T) {
 		{"a REST path is not a file read of anything protected", "api_get", `{"endpoint": "/api/v1/users"}`, ""},
 		{"a tool with no path in its arguments is not applicable", "get_weather", `{"city": "Paris"}`, "-"},
 		{"prose that mentions a path is not a path", "search_code", `{"query": "/etc/shadow handling"}`, "-"},
+		{"a credential behind a thousand harmless paths is not let through", "archive_files", `{"paths": [` + strings.Repeat(`"src/a.go",`, 1100) + `"~/.ssh/id_rsa"]}`, commands.CodeTooComplex},
 		{"write_file climbing out of the project is an escape", "write_file", `{"path": "../../notes.txt", "content": "x"}`, "warden.path_escape"},
 		{"write_file climbing out through a subdirectory is an escape", "edit_file", `{"path": "src/../../x.go", "content": "x"}`, "warden.path_escape"},
 		{"write_file over a private key is credential access", "write_file", `{"path": "~/.ssh/id_ed25519", "content": "x"}`, "warden.credential_access"},

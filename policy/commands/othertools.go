@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -18,9 +19,10 @@ type otherTools struct {
 	sendWords map[string]bool
 }
 
-// maxPathArgs bounds how many paths a call's arguments are read for: a call naming more is judged by its
-// first ones.
-const maxPathArgs = 64
+// maxPathArgs bounds how many paths one call's arguments may name. A call naming more is denied as too
+// complex to judge, not judged by some of them: otherwise a credential could hide behind enough harmless
+// paths.
+const maxPathArgs = 1024
 
 // checkOther judges a tool of no known kind by the paths its arguments name: each is read (a tool given a
 // path reads it), and, when the tool's name says it sends (upload_file, send_email, share_document), sent
@@ -37,8 +39,11 @@ func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error
 		if isPathValue(s, c.other.pathKeys[key]) {
 			paths = append(paths, shell.Word{Value: s, Literal: true})
 		}
-		return len(paths) < maxPathArgs
+		return len(paths) <= maxPathArgs
 	})
+	if len(paths) > maxPathArgs {
+		return c.deny(CodeTooComplex, fmt.Sprintf("the tool's arguments name more than %d paths; send fewer at a time", maxPathArgs), "limits"), nil
+	}
 	if len(paths) == 0 {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool, and no path in its arguments")
 	}
