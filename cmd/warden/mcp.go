@@ -29,7 +29,7 @@ import (
 
 func newMCPCommand(s streams) *cobra.Command {
 	var configFile, name, logFormat, pinsFile, onChange, upstreamURL, listen, adminAddr string
-	var headers []string
+	var headers, upstreams []string
 	var showDenied, repin bool
 	var timeout, haltFor time.Duration
 	cmd := &cobra.Command{
@@ -80,6 +80,7 @@ server's tools from another's. Audit events go where the config's audit section 
 output, which is the client's. Warden ends when the client closes its input (after closing the server's)
 or when the server ends; its exit status is then the server's. docs/mcp.md has the details.`,
 		Example: `  warden mcp -- npx -y @modelcontextprotocol/server-filesystem /work
+  warden mcp --listen 127.0.0.1:8788 --upstream github=https://api.githubcopilot.com/mcp/ --upstream docs=http://127.0.0.1:9000/mcp
   warden mcp --config warden.yaml --name github -- github-mcp-server stdio
   warden mcp --name github --url https://api.githubcopilot.com/mcp/ --header 'Authorization: Bearer ${GITHUB_TOKEN}'
   warden mcp --config servers.yaml                  # the config's mcp.servers behind one client
@@ -88,6 +89,15 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
   # in an MCP client's config (Claude Desktop, Cursor, VS Code):
   #   "command": "warden", "args": ["mcp", "--name", "files", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/work"]`,
 		Args: argsUsage(func(cmd *cobra.Command, args []string) error {
+			if len(upstreams) > 0 {
+				if len(args) > 0 || upstreamURL != "" {
+					return errors.New("give the servers as --upstream NAME=URL, or as a command after -- or --url, not both")
+				}
+				if _, err := parseUpstreams(upstreams); err != nil {
+					return err
+				}
+				return nil
+			}
 			if upstreamURL != "" {
 				if len(args) > 0 {
 					return errors.New("give the server as a command after -- or as --url, not both")
@@ -134,6 +144,22 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 			}
 			asks := mcpAsks(l, bound)
 			servers := l.Parsed.File.MCP
+			if len(upstreams) > 0 {
+				if servers != nil {
+					return usageError{fmt.Errorf("%s names its servers (mcp.servers): give no --upstream", l.Parsed.Name)}
+				}
+				ups, _ := parseUpstreams(upstreams)
+				if len(ups) == 1 {
+					for n, u := range ups {
+						name, upstreamURL = n, u
+					}
+				} else {
+					servers = &config.MCP{Servers: map[string]config.MCPServer{}}
+					for n, u := range ups {
+						servers.Servers[n] = config.MCPServer{URL: u, Headers: headerMap(header)}
+					}
+				}
+			}
 			switch {
 			case servers != nil && (len(args) > 0 || upstreamURL != ""):
 				return usageError{fmt.Errorf("%s names its servers (mcp.servers): give no command and no --url", l.Parsed.Name)}
@@ -202,13 +228,50 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 	f.StringVar(&onChange, "on-change", "block", "what a tool whose listing differs from its pin gets: block or warn")
 	f.BoolVar(&repin, "repin", false, "accept what the server lists now as the tools' new pins")
 	f.StringVar(&upstreamURL, "url", "", "the MCP server's streamable HTTP endpoint, instead of a command")
+	f.StringArrayVar(&upstreams, "upstream", nil, "`NAME=URL`: a streamable HTTP server and its name in policies, instead of a command; repeatable, several put behind one client as NAME__TOOL (as mcp.servers does)")
 	f.StringVar(&listen, "listen", "", "serve streamable HTTP at http://`ADDR`/mcp to clients instead of stdio, each session proxied to the server(s): a command is started for each session")
-	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url (${VAR} from the environment); repeatable")
+	f.StringArrayVar(&headers, "header", nil, "`'Name: value'` to send with every request to --url or each --upstream (${VAR} from the environment); repeatable")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long a request waits for the server's answer, restarted by the progress it reports; 0 waits as long as the client")
 	f.DurationVar(&haltFor, "halt-for", mcpproxy.DefaultHaltFor, "with --listen: how long a guardrail's halt refuses every request made with the same Authorization header, in any session or none; 0 ends only the halted session")
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.StringVar(&adminAddr, "admin", "", "serve the approvals page and API on `address` (default: approvals.admin.listen when configured; off otherwise)")
 	return cmd
+}
+
+// parseUpstreams reads --upstream NAME=URL values: names a tool name can carry, each once, and http(s) URLs.
+func parseUpstreams(vals []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vals {
+		n, u, ok := strings.Cut(v, "=")
+		if !ok || n == "" {
+			return nil, fmt.Errorf("--upstream %q: want NAME=URL", v)
+		}
+		if strings.Contains(n, "__") || strings.IndexFunc(n, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+		}) >= 0 {
+			return nil, fmt.Errorf("--upstream %q: a server's name has letters, digits, '-' and '_' only, and no \"__\"", v)
+		}
+		if _, dup := out[n]; dup {
+			return nil, fmt.Errorf("--upstream: server %q named twice", n)
+		}
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			return nil, fmt.Errorf("--upstream %q: %q is not an http:// or https:// URL with a host", v, u)
+		}
+		out[n] = u
+	}
+	return out, nil
+}
+
+// headerMap turns parsed --header values into a config server's headers.
+func headerMap(h http.Header) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for k, vs := range h {
+		out[k] = strings.Join(vs, ", ")
+	}
+	return out
 }
 
 // openPins opens the pins: a file, Redis for a redis:// or rediss:// URL, none for "none", or the

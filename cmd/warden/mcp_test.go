@@ -201,6 +201,8 @@ func TestMCPCommandListens(t *testing.T) {
 		{"a remote server", []string{"--name", "shell", "--url", remote.URL}, "run_command"},
 		{"a stdio server for each session", []string{"--name", "shell", "--", "env", mcpServerEnv + "=1", os.Args[0]}, "run_command"},
 		{"the config's servers behind one", []string{"--config", servers}, "shell__run_command"},
+		{"one --upstream NAME=URL", []string{"--upstream", "shell=" + remote.URL}, "run_command"},
+		{"several --upstream servers behind one", []string{"--upstream", "shell=" + remote.URL, "--upstream", "other=" + remote.URL}, "shell__run_command"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
@@ -424,6 +426,29 @@ func TestMCPCommandHaltFor(t *testing.T) {
 				t.Errorf("another key lists tools: %v", err)
 			}
 			b.Close()
+		})
+	}
+}
+
+func TestMCPUpstreamFlagProblems(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc string
+		args []string
+		want string
+	}{
+		{"an upstream without a name is refused", []string{"--upstream", "http://h/mcp"}, "want NAME=URL"},
+		{"an upstream whose name holds a double underscore is refused", []string{"--upstream", "a__b=http://h/mcp"}, "no \"__\""},
+		{"an upstream that is not an http URL is refused", []string{"--upstream", "a=ftp://h/mcp"}, "is not an http:// or https:// URL"},
+		{"a server named twice is refused", []string{"--upstream", "a=http://h/1", "--upstream", "a=http://h/2"}, "named twice"},
+		{"an upstream beside a command is refused", []string{"--upstream", "a=http://h/1", "--", "echo"}, "not both"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCLI("", append([]string{"mcp"}, tc.args...)...)
+			if code != 2 || !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("exit %d, want 2 holding %q\n%s%s", code, tc.want, stdout, stderr)
+			}
 		})
 	}
 }
