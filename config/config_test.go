@@ -146,6 +146,10 @@ func TestParseReportsPositionKeyAndCause(t *testing.T) {
 			`test.yaml:3:3: gateway.listen: "localhost" is not host:port`},
 		{"an MCP section without servers", "version: 1\nmcp:\n  servers: {}\n",
 			`mcp.servers: name one server at least`},
+		{"an MCP method with a rule other than allow or check", "version: 1\nmcp:\n  methods:\n    x/run: maybe\n",
+			`test.yaml:4:5: mcp.methods.x/run: "maybe" is not allow or check`},
+		{"MCP methods beside servers behind one client", "version: 1\nmcp:\n  servers:\n    git: {command: [git-mcp]}\n  methods:\n    x/run: allow\n",
+			`test.yaml:5:3: mcp.methods: servers behind one client refuse methods MCP does not define`},
 		{"an MCP server with neither command nor url", "version: 1\nmcp:\n  servers:\n    git: {}\n",
 			`test.yaml:4:5: mcp.servers.git: give command (a stdio server) or url`},
 		{"an MCP server with both", "version: 1\nmcp:\n  servers:\n    git: {command: [git-mcp], url: 'http://a/mcp'}\n",
@@ -365,5 +369,16 @@ func TestLoad(t *testing.T) {
 			}
 			l.Close()
 		})
+	}
+}
+
+func TestMCPMethodsAloneConfigureTheOneServer(t *testing.T) {
+	t.Parallel()
+	p, err := config.Parse("test.yaml", []byte("version: 1\nmcp:\n  methods:\n    x/run: check\n    notifications/x/ready: allow\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.File.MCP.Methods; got["x/run"] != "check" || got["notifications/x/ready"] != "allow" || len(p.File.MCP.Servers) != 0 {
+		t.Errorf("mcp = %+v, want the two methods and no servers", p.File.MCP)
 	}
 }

@@ -94,6 +94,10 @@ type MCP struct {
 	// Private names servers whose data stays with them: a call to another server whose arguments carry
 	// a value of 16 characters or more that one of their answers carried is denied.
 	Private []string `yaml:"private"`
+	// Methods lets through client methods MCP does not define, by name: allow (as they are) or check
+	// (the request through the tool_call stage, the answer through the tool_result stage). Others are
+	// refused. For one server behind warden mcp; aggregated servers refuse them.
+	Methods map[string]string `yaml:"methods"`
 }
 
 // MCPServer is one server of MCP.Servers: Command or URL.

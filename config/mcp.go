@@ -13,9 +13,19 @@ import (
 // checkMCP checks the MCP servers: names a tool name can carry, and a command or a URL each.
 func checkMCP(m *MCP, node *yaml.Node, errs *errorList) {
 	servers := valueOf(node, "servers")
-	if len(m.Servers) == 0 {
+	if len(m.Servers) == 0 && len(m.Methods) == 0 {
 		line, col := keyPos(node, "servers")
 		errs.add(line, col, "mcp.servers", "", "name one server at least")
+	}
+	if len(m.Servers) > 0 && len(m.Methods) > 0 {
+		line, col := keyPos(node, "methods")
+		errs.add(line, col, "mcp.methods", "", "servers behind one client refuse methods MCP does not define; methods is for one server (warden mcp -- COMMAND, --url or --upstream)")
+	}
+	for _, method := range slices.Sorted(maps.Keys(m.Methods)) {
+		if rule := m.Methods[method]; rule != "allow" && rule != "check" {
+			line, col := keyPos(valueOf(node, "methods"), method)
+			errs.add(line, col, "mcp.methods."+method, "", "%q is not allow or check", rule)
+		}
 	}
 	switch m.SecretsAcrossServers {
 	case "", "deny", "allow":

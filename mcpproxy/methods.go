@@ -18,6 +18,9 @@ const (
 	// checkListing leaves out of a tools/list answer the tools a policy denies by name and those whose
 	// description the tool-result stage withholds.
 	checkListing
+	// checkCustom runs the tool-call stage on a request of a method Config.Methods names "check", and the
+	// tool-result stage on its answer's JSON: a method the proxy does not know the shape of.
+	checkCustom
 )
 
 // The methods of MCP revisions 2024-11-05 to 2026-07-28 the proxy lets through, by direction. Anything

@@ -55,7 +55,19 @@ type Config struct {
 	// StateKey seals the requestState of an input-required result (HMAC-SHA256); without it, clients of
 	// the 2026-07-28 generation are held rather than sent the page.
 	StateKey []byte
+	// Methods lets through client methods MCP does not define (a server's own extension), each by name:
+	// MethodAllow passes its requests and notifications as they are; MethodCheck judges each request with
+	// the tool-call stage as mcp__<Server>__<method> (its params the arguments) and its answer with the
+	// tool-result stage (the result's JSON as the text), and lets no notification of it through. Methods
+	// not named are refused, as before. A method MCP defines cannot be named here.
+	Methods map[string]string
 }
+
+// The rules Config.Methods takes.
+const (
+	MethodAllow = "allow"
+	MethodCheck = "check"
+)
 
 // Proxy guards MCP sessions between clients and one server. It is immutable once made and safe for
 // concurrent use: each Serve is one session.
@@ -81,6 +93,14 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	if err := checkServerName(cfg.Server); err != nil {
 		return nil, err
+	}
+	for method, rule := range cfg.Methods {
+		if _, defined := clientRequests[method]; defined || clientNotifications[method] {
+			return nil, fmt.Errorf("mcpproxy: methods: %q is a method MCP defines; its handling is not configurable", method)
+		}
+		if rule != MethodAllow && rule != MethodCheck {
+			return nil, fmt.Errorf("mcpproxy: methods: %q: %q is not allow or check", method, rule)
+		}
 	}
 	switch cfg.OnPinChange {
 	case "":
@@ -226,7 +246,7 @@ func (s *session) fromClientMessage(ctx context.Context, m *Message) {
 		}
 		s.toServer(m.Raw)
 	case Notification:
-		if !clientNotifications[m.Method] {
+		if !clientNotifications[m.Method] && s.p.cfg.Methods[m.Method] != MethodAllow {
 			s.p.log.Warn("mcp: dropped a client notification of an unknown method", "method", m.Method)
 			return
 		}
@@ -255,7 +275,7 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	if m.Method == "initialize" {
 		s.noteInitialize(m)
 	}
-	handling, known := clientRequests[m.Method]
+	handling, known := s.p.handlingOf(m.Method)
 	if !known {
 		s.p.log.Warn("mcp: refused a request of an unknown method", "method", m.Method)
 		s.toClient(encodeError(m.ID, CodeMethodNotFound, fmt.Sprintf("method %q is not allowed through Warden", m.Method)))
@@ -266,7 +286,7 @@ func (s *session) fromClientRequest(ctx context.Context, m *Message) {
 	switch handling {
 	case checkToolCall:
 		out, ok = s.authorize(ctx, m, p)
-	case checkRead, checkRequest:
+	case checkRead, checkRequest, checkCustom:
 		ok = s.authorizeRequest(ctx, m)
 	}
 	if !ok {
@@ -429,14 +449,32 @@ func (s *session) fromServerMessage(ctx context.Context, m *Message) {
 	}
 }
 
+// handlingOf is how the proxy handles a client request of a method: MCP's own methods as MCP defines
+// them, then those Config.Methods names; false for any other.
+func (px *Proxy) handlingOf(method string) (handling, bool) {
+	if h, ok := clientRequests[method]; ok {
+		return h, true
+	}
+	switch px.cfg.Methods[method] {
+	case MethodAllow:
+		return forward, true
+	case MethodCheck:
+		return checkCustom, true
+	}
+	return 0, false
+}
+
 // checkAnswer is the answer the client gets for its request p: the server's, once the stage for its
 // method has judged it.
 func (s *session) checkAnswer(ctx context.Context, p *pending, m *Message) []byte {
-	switch clientRequests[p.method] {
+	h, _ := s.p.handlingOf(p.method)
+	switch h {
 	case checkToolCall:
 		return s.checkToolResult(ctx, p, m)
 	case checkRead:
 		return s.checkContent(ctx, p, m)
+	case checkCustom:
+		return s.checkRawAnswer(ctx, p, m)
 	case checkListing:
 		return s.checkListing(ctx, m)
 	}

@@ -246,6 +246,28 @@ func (s *session) checkContent(ctx context.Context, p *pending, m *Message) []by
 	return m.Raw
 }
 
+// checkRawAnswer runs the tool-result stage on the answer to a method Config.Methods checks, its result's
+// JSON as the text: the proxy knows nothing of the answer's shape, so it judges all of it and rewrites
+// none of it (a guardrail that would change it withholds it).
+func (s *session) checkRawAnswer(ctx context.Context, p *pending, m *Message) []byte {
+	if m.Error != nil {
+		return m.Raw
+	}
+	call := warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, p.method), Arguments: json.RawMessage("{}"), Complete: true}
+	content := string(m.Result)
+	out, err := s.p.cfg.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: s.run, Call: call,
+		Result: warden.ToolResult{CallID: call.ID, Name: call.Name, Content: content}})
+	switch {
+	case err != nil:
+		return encodeError(m.ID, CodeInternalError, "Guardrail could not check the answer to "+p.method+": "+err.Error())
+	case !out.Allowed():
+		return encodeError(m.ID, CodeInternalError, out.Value.Content)
+	case out.Value.Content != content:
+		return encodeError(m.ID, CodeInternalError, "Guardrail changed the answer to "+p.method+", which cannot be rewritten in place; it was withheld")
+	}
+	return m.Raw
+}
+
 // authorizeRequest runs the tool-call stage on a request that reads or asks for something (resources/read,
 // prompts/get, completion/complete), as tool mcp__<server>__<method> with the request's params as its
 // arguments, so that the same policies judge a resource read as a file tool's read: a file: URI is given

@@ -143,7 +143,11 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 				return err
 			}
 			asks := mcpAsks(l, bound)
+			var methods map[string]string
 			servers := l.Parsed.File.MCP
+			if servers != nil && len(servers.Servers) == 0 {
+				methods, servers = servers.Methods, nil // mcp: with methods alone configures the one server
+			}
 			if len(upstreams) > 0 {
 				if servers != nil {
 					return usageError{fmt.Errorf("%s names its servers (mcp.servers): give no --upstream", l.Parsed.Name)}
@@ -173,7 +177,8 @@ or when the server ends; its exit status is then the server's. docs/mcp.md has t
 			proxyOf := func(name string) (*mcpproxy.Proxy, error) {
 				return mcpproxy.New(mcpproxy.Config{Server: name, Engine: l.Engine, Logger: logger, ShowDenied: showDenied,
 					Pins: pins, OnPinChange: onChange, Repin: repin, RequestTimeout: timeout,
-					Approvals: asks.waiter, AskWait: asks.wait, ApprovalPage: asks.page, StateKey: l.ApprovalKey})
+					Approvals: asks.waiter, AskWait: asks.wait, ApprovalPage: asks.page, StateKey: l.ApprovalKey,
+					Methods: methods})
 			}
 			// One session function whatever the servers: the client is this process's stdin and stdout,
 			// or each HTTP client with --listen.
