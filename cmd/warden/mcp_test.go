@@ -452,3 +452,38 @@ func TestMCPUpstreamFlagProblems(t *testing.T) {
 		})
 	}
 }
+
+// mcp.methods reaches the proxy: a server's own method passes to the server when the config allows it,
+// and Warden refuses it itself otherwise.
+func TestMCPCommandMethods(t *testing.T) {
+	t.Parallel()
+	allow := filepath.Join(t.TempDir(), "methods.yaml")
+	if err := os.WriteFile(allow, []byte("version: 1\nmcp:\n  methods:\n    x/echo: allow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"x/echo","params":{}}` + "\n"
+	server := []string{"--", "env", mcpServerEnv + "=1", os.Args[0]}
+	for _, tc := range []struct {
+		desc, want, notWant string
+		args                []string
+	}{
+		{"a method the config allows reaches the server", "", "not allowed through Warden", []string{"--pins", "none", "--config", allow}},
+		{"a method the config does not name is refused by Warden", "not allowed through Warden", "", []string{"--pins", "none"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			_, stdout, stderr := runCLI(in, append(append([]string{"mcp"}, tc.args...), server...)...)
+			var answer string
+			for line := range strings.Lines(stdout) {
+				if strings.Contains(line, `"id":1`) {
+					answer = line
+				}
+			}
+			if answer == "" || tc.want != "" && !strings.Contains(answer, tc.want) || tc.notWant != "" && strings.Contains(answer, tc.notWant) {
+				t.Errorf("the answer to x/echo is %q, want one holding %q and not %q\n%s", answer, tc.want, tc.notWant, stderr)
+			}
+		})
+	}
+}
