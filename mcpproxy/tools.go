@@ -231,19 +231,7 @@ func (s *session) checkContent(ctx context.Context, p *pending, m *Message) []by
 	if err := json.Unmarshal(m.Result, &r); err != nil {
 		return encodeError(m.ID, CodeServerFault, "the MCP server's answer to "+p.method+" is not one")
 	}
-	call := warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, p.method), Arguments: json.RawMessage("{}"), Complete: true}
-	content := r.text()
-	out, err := s.p.cfg.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: s.run, Call: call,
-		Result: warden.ToolResult{CallID: call.ID, Name: call.Name, Content: content}})
-	switch {
-	case err != nil:
-		return encodeError(m.ID, CodeInternalError, "Guardrail could not check the answer to "+p.method+": "+err.Error())
-	case !out.Allowed():
-		return encodeError(m.ID, CodeInternalError, out.Value.Content)
-	case out.Value.Content != content:
-		return encodeError(m.ID, CodeInternalError, "Guardrail changed the answer to "+p.method+", which cannot be rewritten in place; it was withheld")
-	}
-	return m.Raw
+	return s.judgeAnswer(ctx, p, m, r.text())
 }
 
 // checkRawAnswer runs the tool-result stage on the answer to a method Config.Methods checks, its result's
@@ -253,8 +241,14 @@ func (s *session) checkRawAnswer(ctx context.Context, p *pending, m *Message) []
 	if m.Error != nil {
 		return m.Raw
 	}
+	return s.judgeAnswer(ctx, p, m, string(m.Result))
+}
+
+// judgeAnswer runs the tool-result stage on content, the text a model reads of the answer m to request p,
+// attributed to mcp__<server>__<method>. An answer the stage rejects, or would rewrite, is withheld: the
+// proxy cannot rewrite it in place.
+func (s *session) judgeAnswer(ctx context.Context, p *pending, m *Message, content string) []byte {
 	call := warden.ToolCall{ID: string(m.ID), Name: ToolName(s.p.cfg.Server, p.method), Arguments: json.RawMessage("{}"), Complete: true}
-	content := string(m.Result)
 	out, err := s.p.cfg.Engine.CheckToolResult(ctx, warden.ToolResultCheck{Run: s.run, Call: call,
 		Result: warden.ToolResult{CallID: call.ID, Name: call.Name, Content: content}})
 	switch {
