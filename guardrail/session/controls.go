@@ -82,6 +82,16 @@ func (b *backing) close() error {
 }
 
 // whom is the id a control counts by: the run's (per run) or the principal's (per principal).
+// key is the store key of a counter for whom a run counts as (see whom): the backing's prefix, the
+// counter's name, and a digest of who.
+func (b backing) key(run warden.RunInfo, per, counter string) (string, error) {
+	who, err := whom(run, per)
+	if err != nil {
+		return "", err
+	}
+	return b.prefix + counter + ":" + digest(who), nil
+}
+
 func whom(run warden.RunInfo, per string) (string, error) {
 	if per == "principal" {
 		if p := run.Principal(); p != "" {
@@ -177,11 +187,11 @@ func (g *CallBudget) Close() error { return g.b.close() }
 
 // CheckToolCall counts the call and decides once the count passes the budget.
 func (g *CallBudget) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
-	who, err := whom(c.Run, g.Per)
+	key, err := g.b.key(c.Run, g.Per, g.Counter)
 	if err != nil {
 		return warden.Decision{}, err
 	}
-	n, err := g.b.store.Add(ctx, g.b.prefix+g.Counter+":"+digest(who), 1, g.Window.Std(), c.Time)
+	n, err := g.b.store.Add(ctx, key, 1, g.Window.Std(), c.Time)
 	if err != nil {
 		return warden.Decision{}, err
 	}
@@ -256,7 +266,7 @@ func (g *LoopBreaker) Close() error { return g.b.close() }
 
 // CheckToolCall extends or restarts the streak and stops the call that makes it too long.
 func (g *LoopBreaker) CheckToolCall(ctx context.Context, c warden.ToolCallCheck) (warden.Decision, error) {
-	who, err := whom(c.Run, g.Per)
+	key, err := g.b.key(c.Run, g.Per, g.Counter)
 	if err != nil {
 		return warden.Decision{}, err
 	}
@@ -264,7 +274,7 @@ func (g *LoopBreaker) CheckToolCall(ctx context.Context, c warden.ToolCallCheck)
 	if canon, err := jcs.Canonical(args); err == nil {
 		args = canon
 	}
-	n, err := g.b.store.Streak(ctx, g.b.prefix+g.Counter+":"+digest(who), digest(c.Call.Name+"\x00"+string(args)), g.Window.Std())
+	n, err := g.b.store.Streak(ctx, key, digest(c.Call.Name+"\x00"+string(args)), g.Window.Std())
 	if err != nil {
 		return warden.Decision{}, err
 	}
@@ -342,11 +352,11 @@ func (g *RateLimit) Close() error { return g.b.close() }
 
 // CheckInput takes one request from the allowance, and halts the request when there is none.
 func (g *RateLimit) CheckInput(ctx context.Context, c warden.InputCheck) (warden.Decision, error) {
-	who, err := whom(c.Run, g.Per)
+	key, err := g.b.key(c.Run, g.Per, g.Counter)
 	if err != nil {
 		return warden.Decision{}, err
 	}
-	ok, wait, err := g.b.store.Take(ctx, g.b.prefix+g.Counter+":"+digest(who), g.interval, int64(g.Burst), time.Now())
+	ok, wait, err := g.b.store.Take(ctx, key, g.interval, int64(g.Burst), time.Now())
 	if err != nil {
 		return warden.Decision{}, err
 	}

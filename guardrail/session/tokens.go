@@ -83,16 +83,14 @@ func (g *TokenBudget) Provision(context.Context) error {
 // Close closes the redis client, if any.
 func (g *TokenBudget) Close() error { return g.b.close() }
 
-func (g *TokenBudget) key(who string) string { return g.b.prefix + g.Counter + ":" + digest(who) }
-
 // CheckInput refuses a request once the window's count has reached the budget.
 func (g *TokenBudget) CheckInput(ctx context.Context, c warden.InputCheck) (warden.Decision, error) {
-	who, err := whom(c.Run, g.Per)
+	key, err := g.b.key(c.Run, g.Per, g.Counter)
 	if err != nil {
 		return warden.Decision{}, err
 	}
 	now := g.now().UTC()
-	spent, err := g.b.store.Add(ctx, g.key(who), 0, g.Window.Std(), now)
+	spent, err := g.b.store.Add(ctx, key, 0, g.Window.Std(), now)
 	if err != nil {
 		return warden.Decision{}, err
 	}
@@ -107,7 +105,7 @@ func (g *TokenBudget) CheckInput(ctx context.Context, c warden.InputCheck) (ward
 
 // ObserveUsage counts what a model call cost. A run that names no one is not counted.
 func (g *TokenBudget) ObserveUsage(ctx context.Context, run warden.RunInfo, u warden.Usage) {
-	who, err := whom(run, g.Per)
+	key, err := g.b.key(run, g.Per, g.Counter)
 	if err != nil {
 		return
 	}
@@ -119,6 +117,6 @@ func (g *TokenBudget) ObserveUsage(ctx context.Context, run warden.RunInfo, u wa
 		n = u.OutputTokens
 	}
 	if n > 0 {
-		_, _ = g.b.store.Add(ctx, g.key(who), n, g.Window.Std(), g.now().UTC())
+		_, _ = g.b.store.Add(ctx, key, n, g.Window.Std(), g.now().UTC())
 	}
 }
