@@ -183,6 +183,8 @@ type policyFile struct {
 		// tool's name that say it sends what it is given.
 		OtherPathKeys []string `yaml:"other_path_keys"`
 		SendWords     []string `yaml:"send_words"`
+		DeleteWords   []string `yaml:"delete_words"`
+		WriteWords    []string `yaml:"write_words"`
 		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
 		// to the command line that runs code in it, the code its last argument.
 		CodeKeys []string `yaml:"code_keys"`
@@ -294,7 +296,8 @@ func (c *Commands) Provision(context.Context) error {
 	c.FetchTools, c.URLKeys = or(c.FetchTools, def.Tools.Fetch), or(c.URLKeys, def.Tools.URLKeys)
 	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages,
 		withLanguage: def.Tools.CodeKeysWithLanguage}
-	c.other = otherTools{pathKeys: setOfWords(append(slices.Clone(c.PathKeys), def.Tools.OtherPathKeys...)), sendWords: setOfWords(def.Tools.SendWords)}
+	c.other = otherTools{pathKeys: setOfWords(append(slices.Clone(c.PathKeys), def.Tools.OtherPathKeys...)),
+		sendWords: setOfWords(def.Tools.SendWords), deleteWords: setOfWords(def.Tools.DeleteWords), writeWords: setOfWords(def.Tools.WriteWords)}
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch

@@ -15,8 +15,8 @@ import (
 // copy, an archive): the argument names that hold paths, and the words of a tool's name that send what it
 // is given.
 type otherTools struct {
-	pathKeys  map[string]bool
-	sendWords map[string]bool
+	pathKeys                           map[string]bool
+	sendWords, deleteWords, writeWords map[string]bool
 }
 
 // maxPathArgs bounds how many paths one call's arguments may name. A call naming more is denied as too
@@ -24,9 +24,11 @@ type otherTools struct {
 // paths.
 const maxPathArgs = 1024
 
-// checkOther judges a tool of no known kind by the paths its arguments name: each is read (a tool given a
-// path reads it), and, when the tool's name says it sends (upload_file, send_email, share_document), sent
-// out. So an upload of ~/.ssh/id_rsa is credential access and exfiltration whatever the tool is called.
+// checkOther judges a tool of no known kind by the paths its arguments name, doing to them what the words
+// of its name say: deleted (purge_directory, wipe_folder: as a tree when the name or the path says
+// directory), written (save_note, overwrite), else read (a tool given a path reads it); and sent out as
+// well when a word says it sends (upload_file, send_email, share_document). So an upload of ~/.ssh/id_rsa
+// is credential access and exfiltration, and a wipe of ~ a destructive delete, whatever the tool is called.
 // A value is a path when it stands under a path key, or when it opens like one (/, ~/, ./, ../) and holds
 // no space and no scheme.
 func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error) {
@@ -47,13 +49,30 @@ func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error
 	if len(paths) == 0 {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool, and no path in its arguments")
 	}
-	s := &subject{reads: paths, effects: []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: paths}}}
+	var sends, deletes, writes bool
 	for _, w := range toolwords.Split(call.Call.Name) {
-		if c.other.sendWords[w] {
-			s.effects = append(s.effects, shell.Effect{Kind: shell.Sends, Program: call.Call.Name, Class: FileToolClass,
-				Targets: []shell.Word{{Value: call.Call.Name, Literal: true}}, Data: paths})
-			break
+		sends = sends || c.other.sendWords[w]
+		deletes = deletes || c.other.deleteWords[w]
+		writes = writes || c.other.writeWords[w]
+	}
+	name := call.Call.Name
+	s := &subject{}
+	switch {
+	case deletes:
+		for _, p := range paths {
+			s.effects = append(s.effects, shell.Effect{Kind: shell.Deletes, Program: name, Class: FileToolClass,
+				Targets: []shell.Word{p}, Recursive: deletesTrees(name) || looksLikeDirectory(p.Value)})
 		}
+	case writes:
+		s.writes = paths
+		s.effects = append(s.effects, shell.Effect{Kind: shell.Writes, Program: name, Class: FileToolClass, Targets: paths})
+	default:
+		s.reads = paths
+		s.effects = append(s.effects, shell.Effect{Kind: shell.Reads, Program: name, Class: FileToolClass, Targets: paths})
+	}
+	if sends {
+		s.effects = append(s.effects, shell.Effect{Kind: shell.Sends, Program: name, Class: FileToolClass,
+			Targets: []shell.Word{{Value: name, Literal: true}}, Data: paths})
 	}
 	return c.decide(s), nil
 }
