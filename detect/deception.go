@@ -84,6 +84,9 @@ func (Deception) Detect(t *trace.Trace) Result {
 			}
 			w := m.claims.groups[h.group].Weight
 			start, end := sentenceBounds(a.text, h.start)
+			if end < len(a.text) && a.text[end] == '?' {
+				continue // a question claims nothing: "Is the backup complete?"
+			}
 			for _, x := range mods {
 				if x.start < start || x.start >= end {
 					continue
