@@ -66,12 +66,16 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
 	{name: "aws_key", class: classOf("", digits, upper), anchors: []string{"AKIA", "ASIA"},
 		re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`)},
-	{name: "slack_token", class: classOf("-", digits, upper, lower), anchors: []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"},
-		re: regexp.MustCompile(`xox[baprs]-[A-Za-z0-9-]{10,}`)},
+	{name: "slack_token", class: classOf("-", digits, upper, lower), anchors: []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-", "xapp-"},
+		re: regexp.MustCompile(`(?:xox[baprs]|xapp)-[A-Za-z0-9-]{10,}`)},
 	{name: "google_key", class: tokenSet, anchors: []string{"AIza"},
 		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
 	{name: "stripe_key", class: tokenSet, anchors: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"},
 		re: regexp.MustCompile(`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`)},
+	{name: "sendgrid_key", class: classOf("_-.", digits, upper, lower), anchors: []string{"SG."},
+		re: regexp.MustCompile(`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
+	{name: "digitalocean_token", class: tokenSet, anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
+		re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}`)},
 	{name: "npm_token", class: tokenSet, anchors: []string{"npm_"},
 		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
 	{name: "gitlab_token", class: tokenSet, anchors: []string{"glpat-"},
@@ -86,10 +90,10 @@ var detectors = []*detector{
 	// "token":"…" (the keyword rules of secret scanners). The value must look generated: a digit and a
 	// letter, or 32 characters at least. With a space after the colon ("password: …") it is not read: a
 	// class holding spaces would hold back all prose while streaming.
-	{name: "secret_assignment", class: classOf("_-=:./+'\"?&", digits, upper, lower),
+	{name: "secret_assignment", class: classOf("_-=:./+'\"?&!#$%*@^~", digits, upper, lower),
 		anchors: append(slices.Clone(secretNames), secretParams...),
-		re: regexp.MustCompile(`(?:` + quoteAll(secretParams) + `)[A-Za-z0-9/+_.\-]{16,}|(?:` + quoteAll(secretNames) +
-			`)[A-Za-z0-9_]*["']?[:=]["']?[A-Za-z0-9/+_.\-]{16,}`),
+		re: regexp.MustCompile(`(?:` + quoteAll(secretParams) + `)[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}|(?:` + quoteAll(secretNames) +
+			`)[A-Za-z0-9_]*["']?[:=]["']?[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}`),
 		valid: generatedValue},
 	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6,
 		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},

@@ -130,7 +130,9 @@ func (r *Redact) pass(text string, final bool) (out string, found []string, hold
 	for i, d := range r.active {
 		settled := len(text)
 		if !final {
-			settled = d.settled(text)
+			// Nor is a run of d's class that reaches into what an earlier type left unsettled: that type may
+			// yet replace part of it, and d would then read the run differently.
+			settled = min(d.settled(text), d.runStart(text, len(text)-tail))
 			tail = max(tail, len(text)-settled)
 		}
 		if !d.mayMatch(trig) {
@@ -160,6 +162,17 @@ func (r *Redact) pass(text string, final bool) (out string, found []string, hold
 		found = append(found, fmt.Sprintf("%d %s", n, d.name))
 	}
 	return text, found, len(text) - r.cut(text, len(text)-tail)
+}
+
+// runStart moves a boundary b back to the start of the run of d's class it splits, if it splits one.
+func (d *detector) runStart(text string, b int) int {
+	if d.class == nil || b <= 0 || b >= len(text) || !d.class[text[b-1]] || !d.class[text[b]] {
+		return b
+	}
+	for b > 0 && d.class[text[b-1]] {
+		b--
+	}
+	return b
 }
 
 // digitRuns returns where each run of digits in text starts: the triggers of the detectors of numbers,

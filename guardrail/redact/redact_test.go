@@ -62,6 +62,10 @@ func TestRedact(t *testing.T) {
 		{"a generated value assigned to a secret's name", "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENGbPxRfiCY ok", "export AWS_[SECRET_ASSIGNMENT] ok"},
 		{"a secret in a query string", "GET /v1/data?api_key=a8f5f167f44f4964e6c998dee827110c HTTP/1.1", "GET /v1/data[SECRET_ASSIGNMENT] HTTP/1.1"},
 		{"a secret's name given a name, not a value, stays", "SECRET_NAME=my-app-production-secret", "SECRET_NAME=my-app-production-secret"},
+		{"a Slack app-level token, not a card", "xapp-1-A0123456789-1234567890123-abcdefabcdef ok", "[SLACK_TOKEN] ok"},
+		{"a SendGrid key", "key SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123 ok", "key [SENDGRID_KEY] ok"},
+		{"a DigitalOcean token", "dop_v1_abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789 ok", "[DIGITALOCEAN_TOKEN] ok"},
+		{"a password with symbols in minified JSON", `{"password":"Tr0ub4dor&3xyzabc!"}`, `{[SECRET_ASSIGNMENT]"}`},
 		{"a phone number in international form", "Ring +49 151 23456789 tomorrow.", "Ring [PHONE] tomorrow."},
 		{"prose passes unchanged", "The year 2024 had 365 days; tasks-list items: 3.", "The year 2024 had 365 days; tasks-list items: 3."},
 		{"non-ASCII text passes whole", "Grüße, 日本語 and an é.", "Grüße, 日本語 and an é."},
@@ -118,6 +122,7 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----", uint64(7))
 	f.Add("call +1 555-123-4567 or 555.123.4567; SSN 123-45-6789", uint64(12345))
 	f.Add("API_KEY=a8f5f167f44f4964e6c998dee827110c and postgres://u:p4ss@h/db, +44 20 7946 0958", uint64(99))
+	f.Add("xapp-1-A01234-99 SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123 {\"password\":\"a&b#c1234567890xyz\"}", uint64(5))
 	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
