@@ -159,6 +159,9 @@ func (r *Redact) pass(text string, final bool) (out string, found []string, hold
 		}
 		b.WriteString(text[last:])
 		text = b.String()
+		// The replacement moved what follows it: where the digit runs start is read again, or a later
+		// type would look for its numbers at the old places and miss those the text now holds there.
+		trig.digits = digitRuns(text)
 		found = append(found, fmt.Sprintf("%d %s", n, d.name))
 	}
 	return text, found, len(text) - r.cut(text, len(text)-tail)

@@ -67,6 +67,9 @@ func TestRedact(t *testing.T) {
 		{"a DigitalOcean token", "dop_v1_abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789 ok", "[DIGITALOCEAN_TOKEN] ok"},
 		{"a password with symbols in minified JSON", `{"password":"Tr0ub4dor&3xyzabc!"}`, `{[SECRET_ASSIGNMENT]"}`},
 		{"a phone number in international form", "Ring +49 151 23456789 tomorrow.", "Ring [PHONE] tomorrow."},
+		{"a card after a key that was replaced is still found", "key ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ, card 4111 1111 1111 1111 today.", "key [GITHUB_TOKEN], card [CARD] today."},
+		{"a phone after an e-mail that was replaced is still found", "Write to jane.doe.from.accounts@example-company.com or call (555) 123-4567 today.", "Write to [EMAIL] or call [PHONE] today."},
+		{"an SSN after a key that was replaced is still found", "key sk-proj-abcdefghijklmnopqrstuvwxyzABCD SSN 123-45-6789 on file.", "key [OPENAI_KEY] SSN [SSN] on file."},
 		{"prose passes unchanged", "The year 2024 had 365 days; tasks-list items: 3.", "The year 2024 had 365 days; tasks-list items: 3."},
 		{"non-ASCII text passes whole", "Grüße, 日本語 and an é.", "Grüße, 日本語 and an é."},
 	}
@@ -124,6 +127,7 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("API_KEY=a8f5f167f44f4964e6c998dee827110c and postgres://u:p4ss@h/db, +44 20 7946 0958", uint64(99))
 	f.Add("xapp-1-A01234-99 SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123 {\"password\":\"a&b#c1234567890xyz\"}", uint64(5))
 	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
+	f.Add("ghp_000000000000000000000000000000000000 00000000000000000000A0000000000000000000 a000000", uint64(27))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		whole := through(t, r, text, nil)
