@@ -29,6 +29,51 @@ type detector struct {
 	minDigits, minLen int
 	// valid, when set, must accept a match (a Luhn or mod-97 check) for it to be redacted.
 	valid func(string) bool
+	// grouped marks a number written in groups (a card, an IBAN, an SSN): a match starts and ends at a
+	// group's edge, never inside a longer number, and one that fails valid is tried again a group shorter
+	// at either end, so that a card followed by its expiry or preceded by a quantity is still found.
+	grouped bool
+	// prefix and exact are re anchored at the start, and at both ends; set for grouped detectors.
+	prefix, exact *regexp.Regexp
+}
+
+func init() {
+	for _, d := range detectors {
+		if d.grouped {
+			d.prefix = regexp.MustCompile(`^(?:` + d.re.String() + `)`)
+			d.exact = regexp.MustCompile(`^(?:` + d.re.String() + `)$`)
+		}
+	}
+}
+
+// groupedMatches returns the spans of d's valid matches in run, a run of d's class, each starting and
+// ending at a group's edge: the longest valid one from each group start, the next search starting after it.
+func (d *detector) groupedMatches(run string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(run); i++ {
+		if !alnum(run[i]) || (i > 0 && alnum(run[i-1])) {
+			continue // not the start of a group
+		}
+		m := d.prefix.FindStringIndex(run[i:])
+		if m == nil {
+			continue
+		}
+		for e := i + m[1]; e > i; e-- {
+			if e < len(run) && alnum(run[e]) || !alnum(run[e-1]) {
+				continue // not the end of a group
+			}
+			if (e == i+m[1] || d.exact.MatchString(run[i:e])) && (d.valid == nil || d.valid(run[i:e])) {
+				out = append(out, [2]int{i, e})
+				i = e
+				break
+			}
+		}
+	}
+	return out
+}
+
+func alnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
 
 func classOf(chars string, ranges ...[2]byte) *[256]bool {
@@ -98,11 +143,11 @@ var detectors = []*detector{
 	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6,
 		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},
 	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
-		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid},
+		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid, grouped: true},
 	{name: "card", class: classOf(" -", digits), minDigits: 13,
-		re: regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`), valid: luhnValid},
+		re: regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`), valid: luhnValid, grouped: true},
 	{name: "ssn", class: classOf("-", digits), minDigits: 9,
-		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid},
+		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid, grouped: true},
 	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10,
 		// North American numbers, with or without +1; and any number in international form (+49 151 …).
 		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}|\+[1-9][0-9]{0,2}[ .-]?(?:[0-9]{2,4}[ .-]?){2,5}[0-9]{2,4}`)},

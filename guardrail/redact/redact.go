@@ -296,7 +296,16 @@ func partialSuffix(s string, anchors []string) int {
 func (d *detector) find(text string, limit int, digits []int) [][2]int {
 	var spans [][2]int
 	for _, c := range d.candidates(text, limit, digits) {
-		for _, m := range d.re.FindAllStringIndex(text[c[0]:c[1]], -1) {
+		run := text[c[0]:c[1]]
+		if d.grouped {
+			for _, m := range d.groupedMatches(run) {
+				if c[0]+m[0] < limit {
+					spans = append(spans, [2]int{c[0] + m[0], c[0] + m[1]})
+				}
+			}
+			continue
+		}
+		for _, m := range d.re.FindAllStringIndex(run, -1) {
 			s, e := c[0]+m[0], c[0]+m[1]
 			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) {
 				continue
