@@ -211,11 +211,8 @@ func (r *Redact) cut(text string, b int) int {
 	for moved := true; moved && b > 0 && b < len(text); {
 		moved = false
 		for _, d := range r.active {
-			if d.class != nil && b > 0 && d.class[text[b-1]] && d.class[text[b]] {
-				for b > 0 && d.class[text[b-1]] {
-					b--
-				}
-				moved = true
+			if nb := d.runStart(text, b); nb != b {
+				b, moved = nb, true
 			}
 		}
 	}

@@ -81,7 +81,6 @@ func (b *backing) close() error {
 	return nil
 }
 
-// whom is the id a control counts by: the run's (per run) or the principal's (per principal).
 // key is the store key of a counter for whom a run counts as (see whom): the backing's prefix, the
 // counter's name, and a digest of who.
 func (b backing) key(run warden.RunInfo, per, counter string) (string, error) {
@@ -92,6 +91,7 @@ func (b backing) key(run warden.RunInfo, per, counter string) (string, error) {
 	return b.prefix + counter + ":" + digest(who), nil
 }
 
+// whom is the id a control counts by: the run's (per run) or the principal's (per principal).
 func whom(run warden.RunInfo, per string) (string, error) {
 	if per == "principal" {
 		if p := run.Principal(); p != "" {
