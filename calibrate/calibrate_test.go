@@ -335,3 +335,31 @@ func TestLearned(t *testing.T) {
 		t.Error("training on too few cases was accepted")
 	}
 }
+
+// TestLearnedWeighsOnlyWhatTheRuleFound: as learn.Detector uses it, a learned layer scores only the cases
+// its rule fired on, so a positive the rule missed is a miss however plainly its words say so.
+func TestLearnedWeighsOnlyWhatTheRuleFound(t *testing.T) {
+	t.Parallel()
+	var samples []Sample
+	var features [][]learn.Feature
+	add := func(text string, label bool, rule float64) {
+		samples = append(samples, Sample{Source: "a", Label: label, Score: rule})
+		features = append(features, learn.Extract([]learn.Text{{Field: "o", Text: text}}, map[string]float64{"rule.score": rule}))
+	}
+	missed := 0
+	for i := range 30 {
+		rule := 0.8
+		if i%3 == 0 {
+			rule, missed = 0, missed+1 // the rule missed this refusal
+		}
+		add(fmt.Sprintf("sorry I cannot help with request %d", i), true, rule)
+		add(fmt.Sprintf("here is the answer to question %d", i), false, 0)
+	}
+	r, _, _, err := Learned("over_refusal", samples, features, Options{Seed: 1, Bootstrap: 20}, learn.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.FN < missed || r.Counts.TP != 30-missed {
+		t.Errorf("counts %+v: want the %d cases the rule missed among the misses, the %d it found found", r.Counts, missed, 30-missed)
+	}
+}

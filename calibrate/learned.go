@@ -14,7 +14,8 @@ import (
 const innerFolds = 3
 
 // Learned trains a detector's learned layer on samples (each with its features, the rule's score among
-// them) and measures it without ever judging a case with a model or a threshold that saw it:
+// them) and measures it without ever judging a case with a model or a threshold that saw it. The model
+// scores only the cases the rule fired on, as learn.Detector uses it; it is trained on all of them.
 //
 //   - out of fold: folds stratified by source and label; each fold is scored by a model trained on the
 //     others, at a threshold chosen by an inner cross-validation on those others;
@@ -54,7 +55,7 @@ func Learned(detector string, samples []Sample, features [][]learn.Feature, opt 
 		m, t := fit(samples, features, train, opt, lopt, rng)
 		r.FoldThresholds = append(r.FoldThresholds, t)
 		for _, i := range test {
-			scored[i].Score = m.Score(features[i])
+			scored[i].Score = rescore(samples[i], m, features[i])
 			predicted[i] = scored[i].Score >= t
 		}
 	}
@@ -82,7 +83,7 @@ func fit(samples []Sample, features [][]learn.Feature, train []int, opt Options,
 		m := learn.Train(examples(samples, features, fitOn), lopt)
 		for _, i := range judge {
 			s := samples[i]
-			s.Score = m.Score(features[i])
+			s.Score = rescore(s, m, features[i])
 			oof = append(oof, s)
 		}
 	}
@@ -123,6 +124,15 @@ func sourceFolds(samples []Sample, idx []int, k int, rng *rand.Rand) []int {
 func learnedSourceOut(samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options, rng *rand.Rand) *SourceOut {
 	return sourcesOut(samples, opt, rng, innerFolds, "too few to train without this source", func(train []int) (func(int) float64, float64) {
 		m, t := fit(samples, features, train, opt, lopt, rng)
-		return func(i int) float64 { return m.Score(features[i]) }, t
+		return func(i int) float64 { return rescore(samples[i], m, features[i]) }, t
 	})
+}
+
+// rescore is a learned layer's score of a case, as learn.Detector gives it: the model's where the rule
+// found something (its score is above 0), none where it did not.
+func rescore(s Sample, m *learn.Model, fs []learn.Feature) float64 {
+	if s.Score == 0 {
+		return 0
+	}
+	return m.Score(fs)
 }

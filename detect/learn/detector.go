@@ -69,10 +69,12 @@ func Explain(m *Model, t *trace.Trace, k int) []Contribution {
 // explained is how many words a finding of the learned layer points at.
 const explained = 3
 
-// Detector is a detector's learned layer in use: the rule detector judges the trace, and the model,
-// reading the trace and the rule's verdict, gives the score. A finding keeps the rule's evidence and adds
-// the words that weighed most toward it, so it still says why. It is immutable and safe for concurrent
-// use when the rule detector is.
+// Detector is a detector's learned layer in use: the rule detector judges the trace, and where the rule
+// found something the model, reading the trace and the rule's verdict, gives the score. The model weighs
+// again what the rules found; it never finds what they did not, so a finding still rests on the rules'
+// evidence places, and the model adds the words that weighed most toward it. Measured leave one source
+// out, a model that may also fire on its own generalizes worse (docs/detectors.md). It is immutable and
+// safe for concurrent use when the rule detector is.
 type Detector struct {
 	name  string
 	rule  detect.Detector
@@ -87,10 +89,10 @@ func NewDetector(name string, rule detect.Detector, model *Model) *Detector {
 }
 
 // Detect implements detect.Detector. A trace the rule cannot judge, the model does not judge either: its
-// features would lack what the rule lacked.
+// features would lack what the rule lacked. A trace where the rule found nothing, the model leaves alone.
 func (d *Detector) Detect(t *trace.Trace) detect.Result {
 	r := d.rule.Detect(t)
-	if r.CannotJudge != "" {
+	if r.CannotJudge != "" || !Weighs(r) {
 		return r
 	}
 	out := detect.Result{Detected: true, Score: d.model.Score(FeaturesOf(t, r)), Severity: r.Severity,
@@ -105,3 +107,7 @@ func (d *Detector) Detect(t *trace.Trace) detect.Result {
 	}
 	return out
 }
+
+// Weighs reports whether a learned layer weighs a rule's result again: only where the rule found
+// something.
+func Weighs(rule detect.Result) bool { return rule.Detected && rule.Score > 0 }

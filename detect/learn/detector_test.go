@@ -72,7 +72,8 @@ func TestDetector(t *testing.T) {
 		wantHigh    bool // score above 0.5
 	}{
 		{"scores with the model and keeps the rule's evidence", detect.Result{Detected: true, Score: 0.9, Severity: detect.High, Evidence: []detect.Evidence{ruleEvidence}}, "I must decline.", false, true, true},
-		{"scores low where the model's words weigh against", detect.Result{}, "Sure, here it is.", false, false, false},
+		{"scores low where the model's words weigh against", detect.Result{Detected: true, Score: 0.9, Severity: detect.High}, "Sure, here it is.", false, false, false},
+		{"leaves alone what the rule did not find, however the model weighs it", detect.Result{}, "I must decline.", false, false, false},
 		{"does not judge what the rule cannot judge", detect.Result{CannotJudge: "no events"}, "I must decline.", true, false, false},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -83,6 +84,12 @@ func TestDetector(t *testing.T) {
 				t.Fatalf("cannot judge %q, want %v", r.CannotJudge, tc.cannotJudge)
 			}
 			if tc.cannotJudge {
+				return
+			}
+			if !tc.rule.Detected {
+				if r.Detected || r.Score != 0 || len(r.Evidence) != 0 {
+					t.Errorf("got %+v, want the rule's empty result", r)
+				}
 				return
 			}
 			if (r.Score > 0.5) != tc.wantHigh || r.Severity == "" {
