@@ -173,7 +173,15 @@ type Finding struct {
 type Scanner struct {
 	names      []string
 	detectors  []Detector
+	layers     []Layer // per detector, nil for none
 	thresholds []float64
+}
+
+// A Layer weighs again what a detector found: given the trace and the detector's own result, it returns
+// the result to report. A learned model is one (package detect/learn). A Scanner gives it the result its
+// detector made from the analyses the detectors share, so a layer costs only its own work.
+type Layer interface {
+	Weigh(t *trace.Trace, rule Result) Result
 }
 
 // NewScanner builds the named detectors (all when names is empty), each with the shipped threshold unless
@@ -201,6 +209,7 @@ func NewScanner(ctx context.Context, names []string, thresholds map[string]float
 		}
 		s.names = append(s.names, n)
 		s.detectors = append(s.detectors, d)
+		s.layers = append(s.layers, nil)
 		s.thresholds = append(s.thresholds, th)
 	}
 	return s, nil
@@ -212,6 +221,18 @@ func (s *Scanner) Use(name string, d Detector) bool {
 	for i, n := range s.names {
 		if n == name {
 			s.detectors[i] = d
+			return true
+		}
+	}
+	return false
+}
+
+// Layer puts l over the scanner's detector of that name, which keeps judging and keeps its threshold
+// unless the caller sets another; false when the scanner runs no detector of that name.
+func (s *Scanner) Layer(name string, l Layer) bool {
+	for i, n := range s.names {
+		if n == name {
+			s.layers[i] = l
 			return true
 		}
 	}
@@ -231,6 +252,9 @@ func (s *Scanner) Scan(t *trace.Trace) []Finding {
 			r = md.detect(m)
 		} else {
 			r = d.Detect(t)
+		}
+		if l := s.layers[i]; l != nil {
+			r = l.Weigh(t, r)
 		}
 		f := Finding{Detector: s.names[i], Score: round(r.Score), Threshold: s.thresholds[i], Evidence: r.Evidence, CannotJudge: r.CannotJudge}
 		if f.Evidence == nil {

@@ -65,10 +65,14 @@ detector that ran:
   {"id": "...", "source": "file:line", "findings": [{"detector": "over_refusal", "detected": true,
    "score": 0.82, "threshold": 0.5, "severity": "high", "evidence": [...]}]}
 
-With --learned DIR, the learned layers that 'warden calibrate --train' wrote (DIR/NAME.wlm) score their
-detectors instead of the rules alone: each model reads the trace and the rule's verdict, is judged at the
-threshold it was calibrated at (--threshold still wins), and its findings add the words it weighed most
-to the rule's evidence.
+Learned layers weigh again what a detector's rules found: a small model reads the trace and the rule's
+verdict and gives the score, judged at the threshold it was calibrated at (--threshold still wins); it
+never fires where the rules found nothing, and its findings add the words it weighed most to the rules'
+evidence. By default (--learned shipped) the layers that ship with Warden are used: over_refusal's, the
+one that generalizes better than its rules on data it was not trained on (docs/detectors.md). A --config
+that sets a threshold for such a detector was calibrated on the rules, so the rules judge it at that
+threshold. --learned none scores with the rules alone; --learned DIR with the layers 'warden calibrate
+--train' wrote (DIR/NAME.wlm), in place of the shipped ones.
 
 With --judge URL --judge-model M, a model behind any OpenAI-compatible endpoint judges each trace for each
 detector instead of the rules, giving a structured verdict (present, confidence) that becomes the score;
@@ -107,20 +111,12 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					maps.Copy(ths, p.File.Detectors.Thresholds)
 				}
 			}
-			var learned map[string]learn.File
-			if learnedDir != "" {
-				if jf.endpoint != "" {
-					return usageError{errors.New("--learned and --judge both replace the rules; give one")}
-				}
-				if learned, err = learn.ReadDir(learnedDir); err != nil {
-					return usageError{fmt.Errorf("--learned: %w", err)}
-				}
-				for name, lf := range learned {
-					if _, known := detect.Describe(name); !known {
-						return usageError{fmt.Errorf("--learned: %s.wlm names no detector (known: %s)", name, strings.Join(detect.Names(), ", "))}
-					}
-					ths[name] = lf.Threshold // the threshold the model was calibrated at; --threshold still wins
-				}
+			learned, err := learnedLayers(learnedDir, cmd.Flags().Changed("learned"), jf.endpoint != "", ths)
+			if err != nil {
+				return err
+			}
+			for name, lf := range learned {
+				ths[name] = lf.Threshold // the threshold the model was calibrated at; --threshold still wins
 			}
 			for _, t := range thresholds {
 				name, v, ok := strings.Cut(t, "=")
@@ -153,16 +149,14 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					scanner.Use(n, d)
 				}
 			}
+			var weighed []string
 			for _, n := range scanner.Names() {
 				if lf, ok := learned[n]; ok {
-					rule, err := detect.New(cmd.Context(), n)
-					if err != nil {
-						return err
-					}
-					scanner.Use(n, learn.NewDetector(n, rule, lf.Model))
+					scanner.Layer(n, learn.NewLayer(n, lf.Model))
+					weighed = append(weighed, n)
 				}
 			}
-			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress, judged: j != nil}
+			sc := &scanRun{s: s, scanner: scanner, jsonl: jsonl, fail: fail, progress: progress, judged: j != nil, learned: weighed}
 			return sc.run(cmd.Context(), f, args)
 		},
 	}
@@ -172,7 +166,7 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config `file` whose detectors.thresholds replace the shipped thresholds")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "print one JSON line per trace with every finding")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a positive finding has this severity or worse (low, medium, high, critical)")
-	cmd.Flags().StringVar(&learnedDir, "learned", "", "score with the learned layers in `DIR` (NAME.wlm, as warden calibrate --train writes them) in place of those detectors' rules, each at its own threshold")
+	cmd.Flags().StringVar(&learnedDir, "learned", learnedShipped, "learned layers that weigh again what the rules found: shipped (the layers that ship with Warden), none (the rules alone), or a `DIR` of NAME.wlm files as warden calibrate --train writes them")
 	jf.add(cmd.Flags())
 	cmd.Flags().StringVar(&progress, "progress", "auto", "auto (on a terminal), always or never: a progress line on stderr")
 	return cmd
@@ -186,6 +180,8 @@ type scanRun struct {
 	progress string
 	// judged: a model judges each trace, so even a small input takes long enough to want progress shown.
 	judged bool
+	// learned names the detectors a learned layer weighs again.
+	learned []string
 
 	traces, positives, readErrors int
 	failed                        bool
@@ -305,7 +301,11 @@ func (r *scanRun) record(t *trace.Trace, findings []detect.Finding, out *json.En
 }
 
 func (r *scanRun) summary() {
-	fmt.Fprintf(r.s.out, "\n%d traces scanned, %d positive findings (corpus %s)\n", r.traces, r.positives, detect.CorpusHash()[:12])
+	learned := ""
+	if len(r.learned) > 0 {
+		learned = "; learned layers: " + strings.Join(r.learned, ", ")
+	}
+	fmt.Fprintf(r.s.out, "\n%d traces scanned, %d positive findings (corpus %s%s)\n", r.traces, r.positives, detect.CorpusHash()[:12], learned)
 	w := tabwriter.NewWriter(r.s.out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "DETECTOR\tPOSITIVE\tCANNOT JUDGE\tNEGATIVE")
 	for _, n := range r.scanner.Names() {
@@ -346,4 +346,48 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// The --learned values that name no directory.
+const (
+	learnedShipped = "shipped"
+	learnedNone    = "none"
+)
+
+// learnedLayers returns the learned layers a scan uses, by detector: the shipped ones, none, or those in
+// a directory. The shipped ones step aside where a judge replaces the rules or where the config set a
+// detector's threshold (calibrated on the rules, so the rules keep it); layers the user named explicitly
+// do not, and beside a judge they are a usage error.
+func learnedLayers(value string, explicit, judged bool, configured map[string]float64) (map[string]learn.File, error) {
+	switch value {
+	case learnedNone:
+		return nil, nil
+	case learnedShipped:
+		if judged && explicit {
+			return nil, usageError{errors.New("--learned and --judge both replace the rules; give one")}
+		}
+		if judged {
+			return nil, nil
+		}
+		out := map[string]learn.File{}
+		for name, f := range learn.Shipped() {
+			if _, set := configured[name]; !set {
+				out[name] = f
+			}
+		}
+		return out, nil
+	}
+	if judged {
+		return nil, usageError{errors.New("--learned and --judge both replace the rules; give one")}
+	}
+	layers, err := learn.ReadDir(value)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--learned: %w", err)}
+	}
+	for name := range layers {
+		if _, known := detect.Describe(name); !known {
+			return nil, usageError{fmt.Errorf("--learned: %s.wlm names no detector (known: %s)", name, strings.Join(detect.Names(), ", "))}
+		}
+	}
+	return layers, nil
 }

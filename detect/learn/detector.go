@@ -69,44 +69,56 @@ func Explain(m *Model, t *trace.Trace, k int) []Contribution {
 // explained is how many words a finding of the learned layer points at.
 const explained = 3
 
-// Detector is a detector's learned layer in use: the rule detector judges the trace, and where the rule
-// found something the model, reading the trace and the rule's verdict, gives the score. The model weighs
-// again what the rules found; it never finds what they did not, so a finding still rests on the rules'
-// evidence places, and the model adds the words that weighed most toward it. Measured leave one source
-// out, a model that may also fire on its own generalizes worse (docs/detectors.md). It is immutable and
-// safe for concurrent use when the rule detector is.
-type Detector struct {
+// Layer is a detector's learned layer in use: where the detector's rules found something, the model,
+// reading the trace and the rules' verdict, gives the score. The model weighs again what the rules found;
+// it never finds what they did not, so a finding still rests on the rules' evidence places, and the model
+// adds the words that weighed most toward it. Measured leave one source out, a model that may also fire
+// on its own generalizes worse (docs/detectors.md). It implements detect.Layer, is immutable and is safe
+// for concurrent use.
+type Layer struct {
 	name  string
-	rule  detect.Detector
 	model *Model
+}
+
+var _ detect.Layer = (*Layer)(nil)
+
+// NewLayer makes model the learned layer of the detector of that name.
+func NewLayer(name string, model *Model) *Layer { return &Layer{name: name, model: model} }
+
+// Weigh implements detect.Layer. A trace the rule cannot judge, the model does not judge either: its
+// features would lack what the rule lacked. A trace where the rule found nothing, the model leaves alone.
+func (l *Layer) Weigh(t *trace.Trace, r detect.Result) detect.Result {
+	if r.CannotJudge != "" || !Weighs(r) {
+		return r
+	}
+	out := detect.Result{Detected: true, Score: l.model.Score(FeaturesOf(t, r)), Severity: r.Severity,
+		Evidence: slices.Clone(r.Evidence)}
+	if out.Severity == "" {
+		info, _ := detect.Describe(l.name)
+		out.Severity = info.Severity
+	}
+	for _, c := range Explain(l.model, t, explained) {
+		out.Evidence = append(out.Evidence, detect.Evidence{Where: c.Where, Start: c.Start, End: c.End,
+			Rule: "learned." + l.name, Note: "a word the learned model weighs toward the finding"})
+	}
+	return out
+}
+
+// Detector is a rule detector with its learned layer over it, as one detect.Detector.
+type Detector struct {
+	rule  detect.Detector
+	layer *Layer
 }
 
 var _ detect.Detector = (*Detector)(nil)
 
-// NewDetector puts model in front of the rule detector of that name.
+// NewDetector puts model over the rule detector of that name.
 func NewDetector(name string, rule detect.Detector, model *Model) *Detector {
-	return &Detector{name: name, rule: rule, model: model}
+	return &Detector{rule: rule, layer: NewLayer(name, model)}
 }
 
-// Detect implements detect.Detector. A trace the rule cannot judge, the model does not judge either: its
-// features would lack what the rule lacked. A trace where the rule found nothing, the model leaves alone.
-func (d *Detector) Detect(t *trace.Trace) detect.Result {
-	r := d.rule.Detect(t)
-	if r.CannotJudge != "" || !Weighs(r) {
-		return r
-	}
-	out := detect.Result{Detected: true, Score: d.model.Score(FeaturesOf(t, r)), Severity: r.Severity,
-		Evidence: slices.Clone(r.Evidence)}
-	if out.Severity == "" {
-		info, _ := detect.Describe(d.name)
-		out.Severity = info.Severity
-	}
-	for _, c := range Explain(d.model, t, explained) {
-		out.Evidence = append(out.Evidence, detect.Evidence{Where: c.Where, Start: c.Start, End: c.End,
-			Rule: "learned." + d.name, Note: "a word the learned model weighs toward the finding"})
-	}
-	return out
-}
+// Detect implements detect.Detector.
+func (d *Detector) Detect(t *trace.Trace) detect.Result { return d.layer.Weigh(t, d.rule.Detect(t)) }
 
 // Weighs reports whether a learned layer weighs a rule's result again: only where the rule found
 // something.

@@ -8,7 +8,6 @@
 package learn
 
 import (
-	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -83,33 +82,51 @@ func merge(fs []Feature) []Feature {
 }
 
 // eachWord calls f with the byte span of each word of a field's text (its first maxText bytes) and the
-// features the word adds, in order.
+// features the word adds, in order. The features are valid only during the call.
 func eachWord(field, text string, f func(span [2]int, feats []Feature)) {
 	if len(text) > maxText {
 		text = text[:maxText]
 	}
+	k := kindsOf(field)
 	prev := ""
+	var buf []Feature
+	var runes []int
 	for _, sp := range wordSpans(text) {
 		w := strings.ToLower(text[sp[0]:sp[1]])
-		f(sp, wordFeatures(field, prev, w))
+		buf, runes = k.wordFeatures(buf[:0], runes[:0], prev, w)
+		f(sp, buf)
 		prev = w
 	}
 }
 
-// wordFeatures are the features one word adds, unscaled: itself, the bigram it ends (after prev, when
-// there is one) and its character 3- to 5-grams (counted half).
-func wordFeatures(field, prev, w string) []Feature {
-	out := []Feature{{Index: hash(field, "w", w), Value: 1}}
+// kinds holds a field's hash states after its field and kind prefix, for words (w), bigrams (b) and
+// character n-grams (c): the prefix is hashed once per text, not once per feature.
+type kinds struct{ w, b, c uint32 }
+
+func kindsOf(field string) kinds {
+	return kinds{w: prefix(field, "w"), b: prefix(field, "b"), c: prefix(field, "c")}
+}
+
+// wordFeatures appends the features one word adds, unscaled: itself, the bigram it ends (after prev,
+// when there is one) and its character 3- to 5-grams (counted half). runes is scratch space for where
+// the word's characters start.
+func (k kinds) wordFeatures(out []Feature, runes []int, prev, w string) ([]Feature, []int) {
+	out = append(out, Feature{Index: bucket(fnvAdd(k.w, w)), Value: 1})
 	if prev != "" {
-		out = append(out, Feature{Index: hash(field, "b", prev+" "+w), Value: 1})
+		out = append(out, Feature{Index: bucket(fnvAdd(fnvAdd(fnvAdd(k.b, prev), " "), w)), Value: 1})
 	}
-	r := []rune("<" + w + ">")
+	bracketed := "<" + w + ">"
+	for i := range bracketed {
+		runes = append(runes, i)
+	}
+	runes = append(runes, len(bracketed))
+	chars := len(runes) - 1
 	for n := 3; n <= 5; n++ {
-		for i := 0; i+n <= len(r); i++ {
-			out = append(out, Feature{Index: hash(field, "c", string(r[i:i+n])), Value: 0.5})
+		for i := 0; i+n <= chars; i++ {
+			out = append(out, Feature{Index: bucket(fnvAdd(k.c, bracketed[runes[i]:runes[i+n]])), Value: 0.5})
 		}
 	}
-	return out
+	return out, runes
 }
 
 // wordSpans returns the byte spans of the words of s: runs of letters, digits and apostrophes.
@@ -132,14 +149,34 @@ func wordSpans(s string) [][2]int {
 	return out
 }
 
-func hash(field, kind, s string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(field))
-	h.Write([]byte{0})
-	h.Write([]byte(kind))
-	h.Write([]byte{0})
-	h.Write([]byte(s))
-	return h.Sum32() & (buckets - 1)
+// hash is the bucket of a feature: the 32-bit FNV-1a hash of its field, a zero byte, its kind, a zero
+// byte and its text, masked to the buckets. It is written out rather than taken from hash/fnv because
+// extraction hashes every word and character n-gram of a trace: hash/fnv's interface and byte-slice
+// conversions, and hashing the same prefix again for every feature, took half of a learned layer's time
+// (BenchmarkLearnedDetector).
+func hash(field, kind, text string) uint32 { return bucket(fnvAdd(prefix(field, kind), text)) }
+
+// prefix is the hash state after a feature's field and kind.
+func prefix(field, kind string) uint32 {
+	h := fnvAdd(offset32, field)
+	h = (h ^ 0) * prime32
+	h = fnvAdd(h, kind)
+	return (h ^ 0) * prime32
+}
+
+func bucket(h uint32) uint32 { return h & (buckets - 1) }
+
+const (
+	offset32 = 2166136261
+	prime32  = 16777619
+)
+
+func fnvAdd(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= prime32
+	}
+	return h
 }
 
 // Example is one labelled feature vector.
