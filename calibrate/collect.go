@@ -109,7 +109,7 @@ func (c *Collector) Add(t *trace.Trace) error {
 		if c.features == nil {
 			c.features = map[string][][]learn.Feature{}
 		}
-		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], learn.FeaturesOf(t, r))
+		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], learn.FeaturesOf(t, r, learn.FieldsFor(t.Label.Detector)))
 	}
 	c.data.Cases++
 	return nil

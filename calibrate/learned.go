@@ -63,6 +63,7 @@ func Learned(detector string, samples []Sample, features [][]learn.Feature, opt 
 	r.ECE = ece(scored, nil)
 	r.SourceOut = learnedSourceOut(samples, features, opt, lopt, rng)
 	m, t := fit(samples, features, all, opt, lopt, rng)
+	m.Fields = learn.FieldsFor(detector) // what the features were read from
 	return r, m, t, nil
 }
 

@@ -9,15 +9,16 @@ import (
 	"github.com/agentwarden/warden/trace"
 )
 
-// FeaturesOf are what a detector's learned layer reads of a trace: its texts, hashed, beside the rule
-// detector's own verdict on it (whether it fired, and its score). Training and scanning both use it, so a
-// model always reads what it was trained on.
-func FeaturesOf(t *trace.Trace, rule detect.Result) []Feature {
+// FeaturesOf are what a detector's learned layer reads of a trace: its texts in fields (all when empty;
+// FieldsFor), hashed, beside the rule detector's own verdict on it (whether it fired, and its score).
+// Training and scanning both use it, and a model records its fields, so a model always reads what it was
+// trained on.
+func FeaturesOf(t *trace.Trace, rule detect.Result, fields []string) []Feature {
 	fired, score := 0.0, 0.0
 	if rule.Detected {
 		fired, score = 1, rule.Score
 	}
-	return Extract(Texts(t), map[string]float64{"rule.fired": fired, "rule.score": score})
+	return Extract(TextsOf(t, fields), map[string]float64{"rule.fired": fired, "rule.score": score})
 }
 
 // Contribution is a word of a trace that pushed a model's score up: where it stands and by how much.
@@ -38,6 +39,10 @@ func Explain(m *Model, t *trace.Trace, k int) []Contribution {
 	for _, p := range user {
 		places = append(places, place{p.Where, "i", p.Text}) // the request, as Texts reads it
 	}
+	if len(user) > 0 && slices.Contains(m.Fields, "q") {
+		first := user[0] // the request's opening, as TextsOf reads it: the first message's first bytes
+		places = append(places, place{first.Where, "q", first.Text[:min(len(first.Text), requestOpening)]})
+	}
 	places = append(places, place{final.Where, "o", final.Text})
 	if t.System != "" {
 		places = append(places, place{"system", "s", t.System})
@@ -52,6 +57,9 @@ func Explain(m *Model, t *trace.Trace, k int) []Contribution {
 	}
 	var out []Contribution
 	for _, p := range places {
+		if len(m.Fields) > 0 && !slices.Contains(m.Fields, p.field) {
+			continue
+		}
 		eachWord(p.field, p.text, func(sp [2]int, feats []Feature) {
 			var sum float64
 			for _, f := range feats {
@@ -91,7 +99,7 @@ func (l *Layer) Weigh(t *trace.Trace, r detect.Result) detect.Result {
 	if r.CannotJudge != "" || !Weighs(r) {
 		return r
 	}
-	out := detect.Result{Detected: true, Score: l.model.Score(FeaturesOf(t, r)), Severity: r.Severity,
+	out := detect.Result{Detected: true, Score: l.model.Score(FeaturesOf(t, r, l.model.Fields)), Severity: r.Severity,
 		Evidence: slices.Clone(r.Evidence)}
 	if out.Severity == "" {
 		info, _ := detect.Describe(l.name)

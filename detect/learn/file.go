@@ -11,10 +11,15 @@ import (
 	"strings"
 )
 
-// The weights file: "WLM1", the bucket bits (a byte), the bias (float64, little endian), the threshold
-// (float64), the length and bytes of the training data's SHA-256 in hex, then every nonzero weight as the
-// gap from the previous index (uvarint) and its value (float32).
-const magic = "WLM1"
+// The weights file: "WLM2", the bucket bits (a byte), the bias (float64, little endian), the threshold
+// (float64), the length and bytes of the training data's SHA-256 in hex, the number of fields the model
+// reads (uvarint; 0 for all) and each field's length and bytes, then every nonzero weight as the gap from
+// the previous index (uvarint) and its value (float32). "WLM1" files, which have no fields, read every
+// field.
+const (
+	magic   = "WLM2"
+	magicV1 = "WLM1"
+)
 
 // File is a model as shipped: its weights, the threshold it was calibrated at, and the hash of the data it
 // was trained on.
@@ -34,6 +39,11 @@ func (f File) MarshalBinary() ([]byte, error) {
 	_ = binary.Write(&b, binary.LittleEndian, f.Threshold)
 	b.Write(binary.AppendUvarint(nil, uint64(len(f.DataSHA256))))
 	b.WriteString(f.DataSHA256)
+	b.Write(binary.AppendUvarint(nil, uint64(len(f.Model.Fields))))
+	for _, field := range f.Model.Fields {
+		b.Write(binary.AppendUvarint(nil, uint64(len(field))))
+		b.WriteString(field)
+	}
 	var n int
 	for _, w := range f.Model.Weights {
 		if w != 0 {
@@ -57,9 +67,10 @@ func (f File) MarshalBinary() ([]byte, error) {
 func (f *File) UnmarshalBinary(data []byte) error {
 	r := bytes.NewReader(data)
 	head := make([]byte, len(magic)+1)
-	if _, err := r.Read(head); err != nil || string(head[:len(magic)]) != magic {
+	if _, err := r.Read(head); err != nil || string(head[:len(magic)]) != magic && string(head[:len(magic)]) != magicV1 {
 		return errors.New("learn: not a weights file")
 	}
+	hasFields := string(head[:len(magic)]) == magic
 	if head[len(magic)] != Bits {
 		return fmt.Errorf("learn: the file has %d bucket bits, this build %d", head[len(magic)], Bits)
 	}
@@ -77,6 +88,11 @@ func (f *File) UnmarshalBinary(data []byte) error {
 	h := make([]byte, hl)
 	if _, err := r.Read(h); err != nil && hl > 0 {
 		return fmt.Errorf("learn: %w", err)
+	}
+	if hasFields {
+		if m.Fields, err = readFields(r); err != nil {
+			return err
+		}
 	}
 	n, err := binary.ReadUvarint(r)
 	if err != nil || n > buckets {
@@ -103,6 +119,27 @@ func (f *File) UnmarshalBinary(data []byte) error {
 	}
 	f.Model, f.DataSHA256 = m, string(h)
 	return nil
+}
+
+// readFields reads the fields a model reads, each one of TextsOf's names.
+func readFields(r *bytes.Reader) ([]string, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil || n > 4 {
+		return nil, errors.New("learn: a bad field count")
+	}
+	var fields []string
+	for range n {
+		l, err := binary.ReadUvarint(r)
+		if err != nil || l != 1 {
+			return nil, errors.New("learn: a bad field")
+		}
+		c, err := r.ReadByte()
+		if err != nil || !strings.ContainsRune("iqost", rune(c)) {
+			return nil, errors.New("learn: a field that is none of i, q, o, s, t")
+		}
+		fields = append(fields, string(c))
+	}
+	return fields, nil
 }
 
 // ReadDir reads every weights file (NAME.wlm) in dir, by the detector each names: what

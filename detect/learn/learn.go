@@ -42,7 +42,7 @@ const maxText = 16 << 10
 // scaled to unit length; signals are added as they are, under their names. The result is sorted by index,
 // with each index once.
 func Extract(texts []Text, signals map[string]float64) []Feature {
-	counts := map[uint32]float64{}
+	counts := make(map[uint32]float64, 512) // room for a short trace's features: growing cost a third of a layer's time
 	for _, t := range texts {
 		eachWord(t.Field, t.Text, func(_ [2]int, feats []Feature) {
 			for _, f := range feats {
@@ -203,6 +203,8 @@ type Options struct {
 type Model struct {
 	Bias    float64
 	Weights []float32 // len buckets
+	// Fields are the texts of a trace the model reads (Texts); empty means all of them.
+	Fields []string
 }
 
 // Train fits a model to examples. Positives and negatives are weighted to count equally, so a detector
@@ -287,8 +289,57 @@ func (m *Model) Score(fs []Feature) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-// Texts are the fields of a trace a model reads: the request ("i"), the reply ("o"), the system prompt
-// ("s"), and the tool traffic ("t": each call's name and arguments, each result's content).
+// FieldsFor are the texts a detector's learned layer reads. The refusal detectors' layers read the reply
+// and the opening of the request ("q"): whether a reply declines or complies is in the reply, and what was
+// asked is in the request's first words; kilobytes of a long prompt add cost, not evidence, and the rules'
+// verdict beside them has read it all. Measured leave one source out, over-refusal's layer does as well
+// this way as with every text (0.873-0.886, seeds 1-3). The reply alone is not enough: it cannot tell a
+// refusal of a bomb recipe from a refusal of a cake recipe. The other detectors' layers read every text.
+func FieldsFor(detector string) []string {
+	switch detector {
+	case "over_refusal", "under_refusal", "jailbreak_compliance":
+		return []string{"q", "o"}
+	}
+	return nil
+}
+
+// requestOpening is how much of the request the "q" field holds.
+const requestOpening = 512
+
+// TextsOf are the texts of t in fields (every text but the request's opening when fields is empty).
+func TextsOf(t *trace.Trace, fields []string) []Text {
+	if len(fields) == 0 {
+		return Texts(t)
+	}
+	var out []Text
+	var all []Text
+	for _, f := range fields {
+		switch f {
+		case "q":
+			in := t.Input()
+			if len(in) > requestOpening {
+				in = in[:requestOpening]
+			}
+			out = append(out, Text{Field: "q", Text: in})
+		case "o":
+			out = append(out, Text{Field: "o", Text: t.FinalOutput()})
+		default:
+			if all == nil {
+				all = Texts(t)
+			}
+			for _, x := range all {
+				if x.Field == f {
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Texts are the fields of a trace a model reads when it reads every one: the request ("i"), the reply
+// ("o"), the system prompt ("s"), and the tool traffic ("t": each call's name and arguments, each result's
+// content). A model can also read the request's opening alone ("q", TextsOf).
 func Texts(t *trace.Trace) []Text {
 	out := []Text{{Field: "i", Text: t.Input()}, {Field: "o", Text: t.FinalOutput()}}
 	if t.System != "" {

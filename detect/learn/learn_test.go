@@ -2,10 +2,13 @@ package learn_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/detect/learn"
+	"github.com/agentwarden/warden/trace"
 )
 
 func TestExtract(t *testing.T) {
@@ -62,6 +65,7 @@ func TestFileRoundTrip(t *testing.T) {
 		{Features: learn.Extract([]learn.Text{{Field: "o", Text: "no way"}}, nil), Label: true},
 		{Features: learn.Extract([]learn.Text{{Field: "o", Text: "here you go"}}, nil), Label: false},
 	}, learn.Options{Seed: 1})
+	m.Fields = []string{"o", "t"}
 	f := learn.File{Model: m, Threshold: 0.35, DataSHA256: "abc123"}
 	b, err := f.MarshalBinary()
 	if err != nil {
@@ -71,10 +75,18 @@ func TestFileRoundTrip(t *testing.T) {
 	if err := g.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if g.Threshold != 0.35 || g.DataSHA256 != "abc123" || g.Model.Bias != m.Bias || !slices.Equal(g.Model.Weights, m.Weights) {
+	if g.Threshold != 0.35 || g.DataSHA256 != "abc123" || g.Model.Bias != m.Bias || !slices.Equal(g.Model.Weights, m.Weights) || !slices.Equal(g.Model.Fields, m.Fields) {
 		t.Error("the file did not read back as written")
 	}
-	for _, bad := range [][]byte{nil, []byte("WLM0"), b[:len(b)-1], append(slices.Clone(b), 0)} {
+	// A version 1 file (no fields) reads, as a model of every field.
+	v1 := slices.Concat([]byte("WLM1"), b[4:4+1+8+8+1+6], b[4+1+8+8+1+6+5:])
+	var old learn.File
+	if err := old.UnmarshalBinary(v1); err != nil || old.Model.Fields != nil || !slices.Equal(old.Model.Weights, m.Weights) {
+		t.Errorf("a version 1 file: %v, fields %v", err, old.Model.Fields)
+	}
+	badField := slices.Clone(b)
+	badField[4+1+8+8+1+6+2] = 'x' // the first field's name
+	for _, bad := range [][]byte{nil, []byte("WLM0"), b[:len(b)-1], append(slices.Clone(b), 0), badField} {
 		var h learn.File
 		if h.UnmarshalBinary(bad) == nil {
 			t.Errorf("a damaged file (%d bytes) was read", len(bad))
@@ -88,10 +100,37 @@ func FuzzUnmarshalBinary(f *testing.F) {
 	good, _ := learn.File{Model: m, Threshold: 0.5, DataSHA256: "x"}.MarshalBinary()
 	f.Add(good)
 	f.Add([]byte("WLM1"))
+	m.Fields = []string{"o"}
+	withFields, _ := learn.File{Model: m, Threshold: 0.5, DataSHA256: "x"}.MarshalBinary()
+	f.Add(withFields)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var g learn.File
 		if g.UnmarshalBinary(b) == nil && len(g.Model.Weights) != 1<<learn.Bits {
 			t.Fatalf("read %d weights", len(g.Model.Weights))
 		}
 	})
+}
+
+func TestTextsOf(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", 600)
+	tr := &trace.Trace{System: "sys", Messages: []trace.Message{{Role: "user", Content: long}, {Role: "assistant", Content: "no"}},
+		EventsRecorded: true, Events: []trace.Event{{Type: trace.ToolResult, Content: "result"}}}
+	for _, tc := range []struct {
+		desc   string
+		fields []string
+		want   map[string]int // field -> length of its text
+	}{
+		{"every text when no fields are named", nil, map[string]int{"i": 600, "o": 2, "s": 3, "t": 7}},
+		{"the request's opening is its first 512 bytes", []string{"q", "o"}, map[string]int{"q": 512, "o": 2}},
+		{"a named text alone", []string{"t"}, map[string]int{"t": 7}},
+	} {
+		got := map[string]int{}
+		for _, x := range learn.TextsOf(tr, tc.fields) {
+			got[x.Field] = len(x.Text)
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.desc, got, tc.want)
+		}
+	}
 }
