@@ -85,6 +85,10 @@ type Result struct {
 	Evidence []Evidence
 	// CannotJudge, when not empty, says why the detector could not judge this trace (then Detected is false).
 	CannotJudge string
+	// Signals are the measures the score was made from (how clearly the reply declines, how harmful the
+	// request reads…), by name, each in [0, 1]: what a learned layer reads beside the score. Nil for a
+	// detector that gives none.
+	Signals map[string]float64
 }
 
 // Detector judges one trace. Implementations are immutable once built and safe for concurrent use.

@@ -10,15 +10,21 @@ import (
 )
 
 // FeaturesOf are what a detector's learned layer reads of a trace: its texts in fields (all when empty;
-// FieldsFor), hashed, beside the rule detector's own verdict on it (whether it fired, and its score).
+// FieldsFor), hashed, beside the rule detector's own verdict on it (whether it fired, and its score; with
+// the field RuleSignals, also the measures the rules made it from).
 // Training and scanning both use it, and a model records its fields, so a model always reads what it was
 // trained on.
 func FeaturesOf(t *trace.Trace, rule detect.Result, fields []string) []Feature {
-	fired, score := 0.0, 0.0
+	signals := map[string]float64{"rule.fired": 0, "rule.score": 0}
 	if rule.Detected {
-		fired, score = 1, rule.Score
+		signals["rule.fired"], signals["rule.score"] = 1, rule.Score
+		if slices.Contains(fields, RuleSignals) {
+			for name, v := range rule.Signals {
+				signals["rule."+name] = v
+			}
+		}
 	}
-	return Extract(TextsOf(t, fields), map[string]float64{"rule.fired": fired, "rule.score": score})
+	return Extract(TextsOf(t, fields), signals)
 }
 
 // Contribution is a word of a trace that pushed a model's score up: where it stands and by how much.

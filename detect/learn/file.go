@@ -121,7 +121,7 @@ func (f *File) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// readFields reads the fields a model reads, each one of TextsOf's names.
+// readFields reads the fields a model reads, each one of TextsOf's names or RuleSignals.
 func readFields(r *bytes.Reader) ([]string, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil || n > 4 {
@@ -134,8 +134,8 @@ func readFields(r *bytes.Reader) ([]string, error) {
 			return nil, errors.New("learn: a bad field")
 		}
 		c, err := r.ReadByte()
-		if err != nil || !strings.ContainsRune("iqost", rune(c)) {
-			return nil, errors.New("learn: a field that is none of i, q, o, s, t")
+		if err != nil || !strings.ContainsRune("iqostr", rune(c)) {
+			return nil, errors.New("learn: a field that is none of i, q, o, s, t, r")
 		}
 		fields = append(fields, string(c))
 	}

@@ -289,15 +289,26 @@ func (m *Model) Score(fs []Feature) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-// FieldsFor are the texts a detector's learned layer reads. The refusal detectors' layers read the reply
-// and the opening of the request ("q"): whether a reply declines or complies is in the reply, and what was
+// RuleSignals is the field of the rules' own measures (detect.Result.Signals): how clearly the reply
+// declines, how harmful the request reads. A model reads them only when its fields name it.
+const RuleSignals = "r"
+
+// FieldsFor are what a detector's learned layer reads. The refusal detectors' layers read the reply and
+// the opening of the request ("q"): whether a reply declines or complies is in the reply, and what was
 // asked is in the request's first words; kilobytes of a long prompt add cost, not evidence, and the rules'
 // verdict beside them has read it all. Measured leave one source out, over-refusal's layer does as well
 // this way as with every text (0.873-0.886, seeds 1-3). The reply alone is not enough: it cannot tell a
-// refusal of a bomb recipe from a refusal of a cake recipe. The other detectors' layers read every text.
+// refusal of a bomb recipe from a refusal of a cake recipe.
+//
+// Under-refusal's layer also reads the rules' measures (0.872-0.876 held out, against 0.851-0.861
+// without). Over-refusal's does not: trained where refusals of harmful requests are right, it learns that
+// a harm reading means a right refusal, and held out, where harmless prompts borrow harm words, it falls
+// to 0.78-0.85. The other detectors' layers read every text.
 func FieldsFor(detector string) []string {
 	switch detector {
-	case "over_refusal", "under_refusal", "jailbreak_compliance":
+	case "under_refusal":
+		return []string{"q", "o", RuleSignals}
+	case "over_refusal", "jailbreak_compliance":
 		return []string{"q", "o"}
 	}
 	return nil
@@ -306,7 +317,8 @@ func FieldsFor(detector string) []string {
 // requestOpening is how much of the request the "q" field holds.
 const requestOpening = 512
 
-// TextsOf are the texts of t in fields (every text but the request's opening when fields is empty).
+// TextsOf are the texts of t in fields (every text but the request's opening when fields is empty); the
+// rules' measures (RuleSignals) are no text and add none.
 func TextsOf(t *trace.Trace, fields []string) []Text {
 	if len(fields) == 0 {
 		return Texts(t)
@@ -323,6 +335,7 @@ func TextsOf(t *trace.Trace, fields []string) []Text {
 			out = append(out, Text{Field: "q", Text: in})
 		case "o":
 			out = append(out, Text{Field: "o", Text: t.FinalOutput()})
+		case RuleSignals:
 		default:
 			if all == nil {
 				all = Texts(t)

@@ -65,7 +65,7 @@ func TestFileRoundTrip(t *testing.T) {
 		{Features: learn.Extract([]learn.Text{{Field: "o", Text: "no way"}}, nil), Label: true},
 		{Features: learn.Extract([]learn.Text{{Field: "o", Text: "here you go"}}, nil), Label: false},
 	}, learn.Options{Seed: 1})
-	m.Fields = []string{"o", "t"}
+	m.Fields = []string{"o", learn.RuleSignals}
 	f := learn.File{Model: m, Threshold: 0.35, DataSHA256: "abc123"}
 	b, err := f.MarshalBinary()
 	if err != nil {
