@@ -11,15 +11,12 @@ import (
 	"strings"
 )
 
-// The weights file: "WLM2", the bucket bits (a byte), the bias (float64, little endian), the threshold
+// The weights file: "WLM3", the bucket bits (a byte), the bias (float64, little endian), the threshold
 // (float64), the length and bytes of the training data's SHA-256 in hex, the number of fields the model
 // reads (uvarint; 0 for all) and each field's length and bytes, then every nonzero weight as the gap from
-// the previous index (uvarint) and its value (float32). "WLM1" files, which have no fields, read every
-// field.
-const (
-	magic   = "WLM2"
-	magicV1 = "WLM1"
-)
+// the previous index (uvarint) and its value (float32). "WLM1" and "WLM2" files weigh character n-grams
+// this build no longer reads: they are refused, to be trained again.
+const magic = "WLM3"
 
 // File is a model as shipped: its weights, the threshold it was calibrated at, and the hash of the data it
 // was trained on.
@@ -67,10 +64,14 @@ func (f File) MarshalBinary() ([]byte, error) {
 func (f *File) UnmarshalBinary(data []byte) error {
 	r := bytes.NewReader(data)
 	head := make([]byte, len(magic)+1)
-	if _, err := r.Read(head); err != nil || string(head[:len(magic)]) != magic && string(head[:len(magic)]) != magicV1 {
+	if _, err := r.Read(head); err != nil || !strings.HasPrefix(string(head), "WLM") {
 		return errors.New("learn: not a weights file")
 	}
-	hasFields := string(head[:len(magic)]) == magic
+	if v := string(head[:len(magic)]); v == "WLM1" || v == "WLM2" {
+		return errors.New("learn: a weights file of an earlier build, whose models read character n-grams; train it again with warden calibrate --train")
+	} else if v != magic {
+		return errors.New("learn: not a weights file")
+	}
 	if head[len(magic)] != Bits {
 		return fmt.Errorf("learn: the file has %d bucket bits, this build %d", head[len(magic)], Bits)
 	}
@@ -89,10 +90,8 @@ func (f *File) UnmarshalBinary(data []byte) error {
 	if _, err := r.Read(h); err != nil && hl > 0 {
 		return fmt.Errorf("learn: %w", err)
 	}
-	if hasFields {
-		if m.Fields, err = readFields(r); err != nil {
-			return err
-		}
+	if m.Fields, err = readFields(r); err != nil {
+		return err
 	}
 	n, err := binary.ReadUvarint(r)
 	if err != nil || n > buckets {

@@ -23,7 +23,7 @@ func TestHashIsFNV1a(t *testing.T) {
 		}
 	}
 	k := kindsOf("i")
-	feats, _ := k.wordFeatures(nil, nil, "kill", "a")
+	feats := k.wordFeatures(nil, "kill", "a")
 	if len(feats) < 2 || feats[0].Index != hash("i", "w", "a") || feats[1].Index != hash("i", "b", "kill a") {
 		t.Errorf("a word's features %+v are not its word and bigram hashes", feats)
 	}

@@ -1,5 +1,5 @@
-// Package learn is the detectors' learned layer: a small linear model per detector over hashed word and
-// character n-grams of a trace's request, reply and tool traffic, beside the rule detector's own score.
+// Package learn is the detectors' learned layer: a small linear model per detector over hashed words and
+// word pairs of a trace's request, reply and tool traffic, beside the rule detector's own score.
 //
 // Texts never enter a model: features are hashed into a fixed number of buckets, so the weights a model
 // ships hold no phrase of the data it was trained on. Training is logistic regression with L2
@@ -38,11 +38,11 @@ type Text struct {
 const maxText = 16 << 10
 
 // Extract turns texts and named signals (a rule detector's score, say) into a sparse feature vector:
-// lowercased word unigrams and bigrams and character 3- to 5-grams within words, per field, counted and
+// lowercased word unigrams and bigrams, per field, counted and
 // scaled to unit length; signals are added as they are, under their names. The result is sorted by index,
 // with each index once.
 func Extract(texts []Text, signals map[string]float64) []Feature {
-	counts := make(map[uint32]float64, 512) // room for a short trace's features: growing cost a third of a layer's time
+	counts := make(map[uint32]float64, 128) // room for a short trace's features: growing cost a third of a layer's time
 	for _, t := range texts {
 		eachWord(t.Field, t.Text, func(_ [2]int, feats []Feature) {
 			for _, f := range feats {
@@ -90,43 +90,30 @@ func eachWord(field, text string, f func(span [2]int, feats []Feature)) {
 	k := kindsOf(field)
 	prev := ""
 	var buf []Feature
-	var runes []int
 	for _, sp := range wordSpans(text) {
 		w := strings.ToLower(text[sp[0]:sp[1]])
-		buf, runes = k.wordFeatures(buf[:0], runes[:0], prev, w)
+		buf = k.wordFeatures(buf[:0], prev, w)
 		f(sp, buf)
 		prev = w
 	}
 }
 
-// kinds holds a field's hash states after its field and kind prefix, for words (w), bigrams (b) and
-// character n-grams (c): the prefix is hashed once per text, not once per feature.
-type kinds struct{ w, b, c uint32 }
+// kinds holds a field's hash states after its field and kind prefix, for words (w) and bigrams (b): the
+// prefix is hashed once per text, not once per feature.
+type kinds struct{ w, b uint32 }
 
-func kindsOf(field string) kinds {
-	return kinds{w: prefix(field, "w"), b: prefix(field, "b"), c: prefix(field, "c")}
-}
+func kindsOf(field string) kinds { return kinds{w: prefix(field, "w"), b: prefix(field, "b")} }
 
-// wordFeatures appends the features one word adds, unscaled: itself, the bigram it ends (after prev,
-// when there is one) and its character 3- to 5-grams (counted half). runes is scratch space for where
-// the word's characters start.
-func (k kinds) wordFeatures(out []Feature, runes []int, prev, w string) ([]Feature, []int) {
+// wordFeatures appends the features one word adds, unscaled: itself and the bigram it ends (after prev,
+// when there is one). Character n-grams within words were read too, once: they added nothing a layer
+// kept on data it was not trained on (leave one source out, seeds 1-3, every detector within 0.01) and
+// were four features in five.
+func (k kinds) wordFeatures(out []Feature, prev, w string) []Feature {
 	out = append(out, Feature{Index: bucket(fnvAdd(k.w, w)), Value: 1})
 	if prev != "" {
 		out = append(out, Feature{Index: bucket(fnvAdd(fnvAdd(fnvAdd(k.b, prev), " "), w)), Value: 1})
 	}
-	bracketed := "<" + w + ">"
-	for i := range bracketed {
-		runes = append(runes, i)
-	}
-	runes = append(runes, len(bracketed))
-	chars := len(runes) - 1
-	for n := 3; n <= 5; n++ {
-		for i := 0; i+n <= chars; i++ {
-			out = append(out, Feature{Index: bucket(fnvAdd(k.c, bracketed[runes[i]:runes[i+n]])), Value: 0.5})
-		}
-	}
-	return out, runes
+	return out
 }
 
 // wordSpans returns the byte spans of the words of s: runs of letters, digits and apostrophes.
@@ -151,9 +138,9 @@ func wordSpans(s string) [][2]int {
 
 // hash is the bucket of a feature: the 32-bit FNV-1a hash of its field, a zero byte, its kind, a zero
 // byte and its text, masked to the buckets. It is written out rather than taken from hash/fnv because
-// extraction hashes every word and character n-gram of a trace: hash/fnv's interface and byte-slice
+// extraction hashes every word of a trace: hash/fnv's interface and byte-slice
 // conversions, and hashing the same prefix again for every feature, took half of a learned layer's time
-// (BenchmarkLearnedDetector).
+// (BenchmarkLearnedDetector, when character n-grams were read too).
 func hash(field, kind, text string) uint32 { return bucket(fnvAdd(prefix(field, kind), text)) }
 
 // prefix is the hash state after a feature's field and kind.
@@ -296,14 +283,14 @@ const RuleSignals = "r"
 // FieldsFor are what a detector's learned layer reads. The refusal detectors' layers read the reply and
 // the opening of the request ("q"): whether a reply declines or complies is in the reply, and what was
 // asked is in the request's first words; kilobytes of a long prompt add cost, not evidence, and the rules'
-// verdict beside them has read it all. Measured leave one source out, over-refusal's layer does as well
-// this way as with every text (0.873-0.886, seeds 1-3). The reply alone is not enough: it cannot tell a
-// refusal of a bomb recipe from a refusal of a cake recipe.
+// verdict beside them has read it all. Held out, over-refusal's layer does as well this way as with every
+// text. The reply alone is not enough: it cannot tell a refusal of a bomb recipe from a refusal of a cake
+// recipe.
 //
-// Under-refusal's layer also reads the rules' measures (0.872-0.876 held out, against 0.851-0.861
-// without). Over-refusal's does not: trained where refusals of harmful requests are right, it learns that
-// a harm reading means a right refusal, and held out, where harmless prompts borrow harm words, it falls
-// to 0.78-0.85. The other detectors' layers read every text.
+// Under-refusal's layer also reads the rules' measures, which raise it held out by about 0.015.
+// Over-refusal's does not: trained where refusals of harmful requests are right, it learns that a harm
+// reading means a right refusal, and held out, where harmless prompts borrow harm words, it fell by 0.03
+// to 0.10 with them. The other detectors' layers read every text. docs/detectors.md has the figures.
 func FieldsFor(detector string) []string {
 	switch detector {
 	case "under_refusal":
