@@ -2,19 +2,22 @@ package learn
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/agentwarden/warden/detect"
 	"github.com/agentwarden/warden/trace"
 )
 
-// FeaturesOf are what a detector's learned layer reads of a trace: its texts in fields (all when empty;
+// FeaturesOf are what a detector's learned layer reads of a trace: its texts in fields (TextsOf;
 // FieldsFor), hashed, beside the rule detector's own verdict on it (whether it fired, and its score; with
-// the field RuleSignals, also the measures the rules made it from).
-// Training and scanning both use it, and a model records its fields, so a model always reads what it was
-// trained on.
+// the field RuleSignals, also the measures the rules made it from). Training and scanning both use it, and
+// a model records its fields, so a model always reads what it was trained on.
 func FeaturesOf(t *trace.Trace, rule detect.Result, fields []string) []Feature {
+	return Extract(TextsOf(t, fields), ruleSignals(rule, fields))
+}
+
+// ruleSignals are the rule's verdict as a layer of those fields reads it.
+func ruleSignals(rule detect.Result, fields []string) map[string]float64 {
 	signals := map[string]float64{"rule.fired": 0, "rule.score": 0}
 	if rule.Detected {
 		signals["rule.fired"], signals["rule.score"] = 1, rule.Score
@@ -24,7 +27,7 @@ func FeaturesOf(t *trace.Trace, rule detect.Result, fields []string) []Feature {
 			}
 		}
 	}
-	return Extract(TextsOf(t, fields), signals)
+	return signals
 }
 
 // Contribution is a word of a trace that pushed a model's score up: where it stands and by how much.
@@ -37,47 +40,17 @@ type Contribution struct {
 }
 
 // Explain returns the k words of t whose features weigh most toward m's finding, heaviest first: what a
-// finding of the learned layer points at. Only words that push the score up are returned.
+// finding of the learned layer points at. Only words that push the score up, in the texts m reads, are
+// returned.
 func Explain(m *Model, t *trace.Trace, k int) []Contribution {
-	type place struct{ where, field, text string }
-	var places []place
-	user, final := detect.Places(t)
-	for _, p := range user {
-		places = append(places, place{p.Where, "i", p.Text}) // the request, as Texts reads it
-	}
-	if len(user) > 0 && slices.Contains(m.Fields, "q") {
-		first := user[0] // the request's opening, as TextsOf reads it: the first message's first bytes
-		places = append(places, place{first.Where, "q", first.Text[:min(len(first.Text), requestOpening)]})
-	}
-	places = append(places, place{final.Where, "o", final.Text})
-	if t.System != "" {
-		places = append(places, place{"system", "s", t.System})
-	}
-	for i, e := range t.Events {
-		switch e.Type {
-		case trace.ToolCall:
-			places = append(places, place{fmt.Sprintf("events[%d].arguments", i), "t", string(e.Arguments)})
-		case trace.ToolResult:
-			places = append(places, place{fmt.Sprintf("events[%d].content", i), "t", e.Content})
-		}
-	}
-	var out []Contribution
-	for _, p := range places {
-		if len(m.Fields) > 0 && !slices.Contains(m.Fields, p.field) {
-			continue
-		}
-		eachWord(p.field, p.text, func(sp [2]int, feats []Feature) {
-			var sum float64
-			for _, f := range feats {
-				sum += float64(m.Weights[f.Index]) * float64(f.Value)
-			}
-			if sum > 0 {
-				out = append(out, Contribution{Where: p.where, Start: sp[0], End: sp[1], Weight: sum})
-			}
-		})
-	}
-	slices.SortStableFunc(out, func(a, b Contribution) int { return cmp.Compare(b.Weight, a.Weight) })
-	return out[:min(k, len(out))]
+	_, contributions := extract(TextsOf(t, m.Fields), nil, m)
+	return heaviest(contributions, k)
+}
+
+// heaviest returns the k heaviest contributions, heaviest first; of equal weights, the earlier word.
+func heaviest(cs []Contribution, k int) []Contribution {
+	slices.SortStableFunc(cs, func(a, b Contribution) int { return cmp.Compare(b.Weight, a.Weight) })
+	return cs[:min(k, len(cs))]
 }
 
 // explained is how many words a finding of the learned layer points at.
@@ -105,13 +78,14 @@ func (l *Layer) Weigh(t *trace.Trace, r detect.Result) detect.Result {
 	if r.CannotJudge != "" || !Weighs(r) {
 		return r
 	}
-	out := detect.Result{Detected: true, Score: l.model.Score(FeaturesOf(t, r, l.model.Fields)), Severity: r.Severity,
+	features, contributions := extract(TextsOf(t, l.model.Fields), ruleSignals(r, l.model.Fields), l.model)
+	out := detect.Result{Detected: true, Score: l.model.Score(features), Severity: r.Severity,
 		Evidence: slices.Clone(r.Evidence)}
 	if out.Severity == "" {
 		info, _ := detect.Describe(l.name)
 		out.Severity = info.Severity
 	}
-	for _, c := range Explain(l.model, t, explained) {
+	for _, c := range heaviest(contributions, explained) {
 		out.Evidence = append(out.Evidence, detect.Evidence{Where: c.Where, Start: c.Start, End: c.End,
 			Rule: "learned." + l.name, Note: "a word the learned model weighs toward the finding"})
 	}

@@ -8,11 +8,13 @@
 package learn
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/agentwarden/warden/detect"
 	"github.com/agentwarden/warden/trace"
 )
 
@@ -27,10 +29,13 @@ type Feature struct {
 	Value float32
 }
 
-// Text is one field of a trace the features are read from, and the prefix that keeps its features apart
-// from another field's ("i" the request, "o" the reply, "t" tool calls and results).
+// Text is one text of a trace the features are read from: its field, the prefix that keeps its features
+// apart from another field's ("i" the request, "o" the reply, "t" tool calls and results), and where it
+// stands, as detect.Evidence places it ("messages[0]", "events[3].arguments"; empty when no evidence can
+// point into it). Word pairs do not cross from one text to the next.
 type Text struct {
 	Field string
+	Where string
 	Text  string
 }
 
@@ -38,15 +43,29 @@ type Text struct {
 const maxText = 16 << 10
 
 // Extract turns texts and named signals (a rule detector's score, say) into a sparse feature vector:
-// lowercased word unigrams and bigrams, per field, counted and
-// scaled to unit length; signals are added as they are, under their names. The result is sorted by index,
-// with each index once.
+// lowercased word unigrams and bigrams, per field, counted and scaled to unit length; signals are added as
+// they are, under their names. The result is sorted by index, with each index once.
 func Extract(texts []Text, signals map[string]float64) []Feature {
+	fs, _ := extract(texts, signals, nil)
+	return fs
+}
+
+// extract is Extract that also, when m is not nil, returns each word (of a text that has a place) whose
+// features push m's score up, with how much: a learned layer's finding and its explanation in one pass.
+func extract(texts []Text, signals map[string]float64, m *Model) ([]Feature, []Contribution) {
 	counts := make(map[uint32]float64, 128) // room for a short trace's features: growing cost a third of a layer's time
+	var contributions []Contribution
 	for _, t := range texts {
-		eachWord(t.Field, t.Text, func(_ [2]int, feats []Feature) {
+		eachWord(t.Field, t.Text, func(sp [2]int, feats []Feature) {
+			var sum float64
 			for _, f := range feats {
 				counts[f.Index] += float64(f.Value)
+				if m != nil {
+					sum += float64(m.Weights[f.Index]) * float64(f.Value)
+				}
+			}
+			if sum > 0 && t.Where != "" {
+				contributions = append(contributions, Contribution{Where: t.Where, Start: sp[0], End: sp[1], Weight: sum})
 			}
 		})
 	}
@@ -65,7 +84,7 @@ func Extract(texts []Text, signals map[string]float64) []Feature {
 		out = append(out, Feature{Index: hash("s", "", name), Value: float32(v)})
 	}
 	slices.SortFunc(out, func(a, b Feature) int { return int(a.Index) - int(b.Index) })
-	return merge(out)
+	return merge(out), contributions
 }
 
 // merge adds up features that hashed to one index.
@@ -304,32 +323,43 @@ func FieldsFor(detector string) []string {
 // requestOpening is how much of the request the "q" field holds.
 const requestOpening = 512
 
-// TextsOf are the texts of t in fields (every text but the request's opening when fields is empty); the
-// rules' measures (RuleSignals) are no text and add none.
+// TextsOf are the texts of t a model of those fields reads, each with its place: the user's messages
+// ("i"), the first of them cut to its first 512 bytes ("q"), the reply ("o"), the system prompt ("s"), and
+// the tool traffic ("t": each call's name and arguments, each result's content). No fields means i, o, s
+// and t. The rules' measures (RuleSignals) are no text and add none.
 func TextsOf(t *trace.Trace, fields []string) []Text {
 	if len(fields) == 0 {
-		return Texts(t)
+		fields = everyText
 	}
+	user, final := detect.Places(t)
 	var out []Text
-	var all []Text
 	for _, f := range fields {
 		switch f {
+		case "i":
+			for _, u := range user {
+				out = append(out, Text{Field: "i", Where: u.Where, Text: u.Text})
+			}
 		case "q":
-			in := t.Input()
-			if len(in) > requestOpening {
-				in = in[:requestOpening]
+			if len(user) > 0 {
+				u := user[0]
+				out = append(out, Text{Field: "q", Where: u.Where, Text: u.Text[:min(len(u.Text), requestOpening)]})
 			}
-			out = append(out, Text{Field: "q", Text: in})
 		case "o":
-			out = append(out, Text{Field: "o", Text: t.FinalOutput()})
-		case RuleSignals:
-		default:
-			if all == nil {
-				all = Texts(t)
+			if final.Text != "" {
+				out = append(out, Text{Field: "o", Where: final.Where, Text: final.Text})
 			}
-			for _, x := range all {
-				if x.Field == f {
-					out = append(out, x)
+		case "s":
+			if t.System != "" {
+				out = append(out, Text{Field: "s", Where: "system", Text: t.System})
+			}
+		case "t":
+			for i, e := range t.Events {
+				switch e.Type {
+				case trace.ToolCall:
+					out = append(out, Text{Field: "t", Text: e.Name},
+						Text{Field: "t", Where: fmt.Sprintf("events[%d].arguments", i), Text: string(e.Arguments)})
+				case trace.ToolResult:
+					out = append(out, Text{Field: "t", Where: fmt.Sprintf("events[%d].content", i), Text: e.Content})
 				}
 			}
 		}
@@ -337,29 +367,5 @@ func TextsOf(t *trace.Trace, fields []string) []Text {
 	return out
 }
 
-// Texts are the fields of a trace a model reads when it reads every one: the request ("i"), the reply
-// ("o"), the system prompt ("s"), and the tool traffic ("t": each call's name and arguments, each result's
-// content). A model can also read the request's opening alone ("q", TextsOf).
-func Texts(t *trace.Trace) []Text {
-	out := []Text{{Field: "i", Text: t.Input()}, {Field: "o", Text: t.FinalOutput()}}
-	if t.System != "" {
-		out = append(out, Text{Field: "s", Text: t.System})
-	}
-	var tools strings.Builder
-	for _, e := range t.Events {
-		switch e.Type {
-		case trace.ToolCall:
-			tools.WriteString(e.Name)
-			tools.WriteByte(' ')
-			tools.Write(e.Arguments)
-			tools.WriteByte('\n')
-		case trace.ToolResult:
-			tools.WriteString(e.Content)
-			tools.WriteByte('\n')
-		}
-	}
-	if tools.Len() > 0 {
-		out = append(out, Text{Field: "t", Text: tools.String()})
-	}
-	return out
-}
+// everyText are the fields a model reads when its file names none.
+var everyText = []string{"i", "o", "s", "t"}

@@ -2,7 +2,6 @@ package learn_test
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -115,23 +114,25 @@ func FuzzUnmarshalBinary(f *testing.F) {
 func TestTextsOf(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("a", 600)
-	tr := &trace.Trace{System: "sys", Messages: []trace.Message{{Role: "user", Content: long}, {Role: "assistant", Content: "no"}},
-		EventsRecorded: true, Events: []trace.Event{{Type: trace.ToolResult, Content: "result"}}}
+	tr := &trace.Trace{System: "sys", Messages: []trace.Message{{Role: "user", Content: long}, {Role: "assistant", Content: "no"}, {Role: "user", Content: "again"}, {Role: "assistant", Content: "still no"}},
+		EventsRecorded: true, Events: []trace.Event{{Type: trace.ToolCall, Name: "fetch", Arguments: []byte(`{"u":1}`)}, {Type: trace.ToolResult, Content: "result"}}}
 	for _, tc := range []struct {
 		desc   string
 		fields []string
-		want   map[string]int // field -> length of its text
+		want   []string // field, place and length of each text
 	}{
-		{"every text when no fields are named", nil, map[string]int{"i": 600, "o": 2, "s": 3, "t": 7}},
-		{"the request's opening is its first 512 bytes", []string{"q", "o"}, map[string]int{"q": 512, "o": 2}},
-		{"a named text alone", []string{"t"}, map[string]int{"t": 7}},
+		{"every text, each in its place, when no fields are named", nil,
+			[]string{"i messages[0] 600", "i messages[2] 5", "o messages[3] 8", "s system 3", "t  5", "t events[0].arguments 7", "t events[1].content 6"}},
+		{"the request's opening is the first message's first 512 bytes", []string{"q", "o"}, []string{"q messages[0] 512", "o messages[3] 8"}},
+		{"the rules' measures add no text", []string{"o", learn.RuleSignals}, []string{"o messages[3] 8"}},
+		{"a named text alone", []string{"t"}, []string{"t  5", "t events[0].arguments 7", "t events[1].content 6"}},
 	} {
-		got := map[string]int{}
+		var got []string
 		for _, x := range learn.TextsOf(tr, tc.fields) {
-			got[x.Field] = len(x.Text)
+			got = append(got, fmt.Sprintf("%s %s %d", x.Field, x.Where, len(x.Text)))
 		}
-		if !maps.Equal(got, tc.want) {
-			t.Errorf("%s: got %v, want %v", tc.desc, got, tc.want)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.desc, got, tc.want)
 		}
 	}
 }
