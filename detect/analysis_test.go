@@ -103,3 +103,26 @@ func TestPairTermInsideALongerPhraseStillPairs(t *testing.T) {
 		t.Errorf("groups found %v, want shadowing and exfiltration", got)
 	}
 }
+
+// A phrase is a whole word when the characters beside it are not letters or digits, whatever their
+// encoding: a curly quote or a dash ends a word as a space does, an accented letter does not.
+func TestPhraseBoundariesReadCharactersNotBytes(t *testing.T) {
+	t.Parallel()
+	p := compilePhrases([]group{{Name: "g", Weight: 0.5, Phrases: []string{"help"}}}, nil, nil)
+	for _, tc := range []struct {
+		text  string
+		found bool
+	}{
+		{"I can’t help—sorry", true},
+		{"“help”", true},
+		{"help…", true},
+		{"helpé", false},
+		{"éhelp", false},
+		{"help", true},
+		{"helper", false},
+	} {
+		if got := len(p.find(tc.text)) > 0; got != tc.found {
+			t.Errorf("find(%q) found %v, want %v", tc.text, got, tc.found)
+		}
+	}
+}

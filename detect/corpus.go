@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/internal/ahocorasick"
 	"go.yaml.in/yaml/v3"
@@ -270,6 +272,26 @@ func trailingSpace(s string) string {
 	return ""
 }
 
+// wordRuneBefore reports whether the character that ends text[:i] is a letter or a digit. A byte of a
+// multi-byte character is decoded first: a curly quote or a dash beside a phrase ends a word as a space
+// does, and an accented letter does not.
+func wordRuneBefore(text string, i int) bool {
+	if c := text[i-1]; c < utf8.RuneSelf {
+		return isWordByte(c)
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:i])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// wordRuneAt reports whether the character that starts text[i:] is a letter or a digit.
+func wordRuneAt(text string, i int) bool {
+	if c := text[i]; c < utf8.RuneSelf {
+		return isWordByte(c)
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
@@ -278,10 +300,10 @@ func isWordByte(c byte) bool {
 func (p *phrases) find(text string) []hit {
 	var hits, firsts, seconds, masks []hit
 	p.m.FindEvery(text, func(id, start, end int) {
-		if start > 0 && isWordByte(text[start]) && isWordByte(text[start-1]) {
+		if start > 0 && wordRuneAt(text, start) && wordRuneBefore(text, start) {
 			return
 		}
-		if end < len(text) && isWordByte(text[end-1]) && isWordByte(text[end]) {
+		if end < len(text) && wordRuneBefore(text, end) && wordRuneAt(text, end) {
 			return
 		}
 		for _, tg := range p.targets[id] {
