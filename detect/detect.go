@@ -222,25 +222,21 @@ func NewScanner(ctx context.Context, names []string, thresholds map[string]float
 // Use puts d in the place of the scanner's detector of that name (a model-backed judge of it, say),
 // keeping its threshold; false when the scanner runs no detector of that name.
 func (s *Scanner) Use(name string, d Detector) bool {
-	for i, n := range s.names {
-		if n == name {
-			s.detectors[i] = d
-			return true
-		}
+	i := slices.Index(s.names, name)
+	if i >= 0 {
+		s.detectors[i] = d
 	}
-	return false
+	return i >= 0
 }
 
 // Layer puts l over the scanner's detector of that name, which keeps judging and keeps its threshold
 // unless the caller sets another; false when the scanner runs no detector of that name.
 func (s *Scanner) Layer(name string, l Layer) bool {
-	for i, n := range s.names {
-		if n == name {
-			s.layers[i] = l
-			return true
-		}
+	i := slices.Index(s.names, name)
+	if i >= 0 {
+		s.layers[i] = l
 	}
-	return false
+	return i >= 0
 }
 
 // Names lists the scanner's detectors in the order they run.

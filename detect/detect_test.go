@@ -554,3 +554,30 @@ func TestScannerFindsWhatEachDetectorFindsAlone(t *testing.T) {
 		}
 	}
 }
+
+type halvingLayer struct{ saw *detect.Result }
+
+func (l halvingLayer) Weigh(_ *trace.Trace, r detect.Result) detect.Result {
+	*l.saw = r
+	r.Score /= 2
+	return r
+}
+
+// A layer over a detector gets that detector's own result and the scanner reports the layer's.
+func TestScannerLayerWeighsTheDetectorsResult(t *testing.T) {
+	t.Parallel()
+	s, err := detect.NewScanner(context.Background(), []string{"secret_leak"}, map[string]float64{"secret_leak": 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saw detect.Result
+	if !s.Layer("secret_leak", halvingLayer{&saw}) || s.Layer("toxicity", halvingLayer{&saw}) {
+		t.Fatal("Layer accepted an unknown detector or refused a known one")
+	}
+	f := s.Scan(tr(t, `{"messages":[{"role":"assistant","content":"the key is AKIAIOSFODNN7EXAMPLE"}]}`))
+	if !saw.Detected || saw.Score == 0 || f[0].Score != round4(saw.Score/2) {
+		t.Errorf("the layer saw %+v and the scanner reported %+v", saw, f[0])
+	}
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
