@@ -47,6 +47,7 @@ type actionsCorpus struct {
 	HTTPMethods map[string]string `yaml:"http_methods"`
 	UIActions   []string          `yaml:"ui_actions"`
 	CodeCalls   map[string]string `yaml:"code_calls"`
+	Effects     map[string]string `yaml:"effects"`
 	NounsToo    []string          `yaml:"nouns_too"`
 	Determiners []string          `yaml:"determiners"`
 }
@@ -65,6 +66,7 @@ type ActionTable struct {
 	httpMethod map[string]string // an HTTP method in a call's "method" argument -> category
 	uiAction   map[string]bool   // words of a tool's name that act on a page element: the element says what
 	codeCalls  map[string]string // library calls in code a call runs -> category
+	effects    map[string]string // shell effect kind, or kind/class -> category
 	names      []string
 	nounToo    map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
 	determiner map[string]bool
@@ -76,7 +78,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 	loadCorpus("actions.yaml", &c)
 	t := &ActionTable{read: setOf(c.Read), verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
 		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths,
-		httpMethod: c.HTTPMethods, uiAction: setOf(c.UIActions), codeCalls: c.CodeCalls,
+		httpMethod: c.HTTPMethods, uiAction: setOf(c.UIActions), codeCalls: c.CodeCalls, effects: c.Effects,
 		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners)}
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
@@ -288,6 +290,19 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 	}
 	if an.Has(shell.ReverseShell) {
 		set["message_send"] = true
+	}
+	for _, e := range an.Effects {
+		cat, ok := a.effects[string(e.Kind)+"/"+e.Class]
+		if !ok {
+			cat, ok = a.effects[string(e.Kind)]
+		}
+		switch {
+		case !ok, e.Kind == shell.Writes && onlyDevNull(e.Targets):
+		case e.Kind == shell.Sends && len(e.Data) == 0:
+			// Contacting a host is not sending anything of ours; fetchCategory reads the flags that send.
+		default:
+			set[cat] = true
+		}
 	}
 	for _, w := range an.Writes {
 		if w.Value == "/dev/null" {
@@ -506,3 +521,13 @@ func (ScopeEscalation) Detect(t *trace.Trace) Result {
 }
 
 var _ Detector = ScopeEscalation{}
+
+// onlyDevNull reports whether every target is /dev/null: output thrown away writes nothing.
+func onlyDevNull(ws []shell.Word) bool {
+	for _, w := range ws {
+		if w.Value != "/dev/null" {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
