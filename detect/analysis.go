@@ -251,6 +251,17 @@ func analyzeInjection(text, where string) scored {
 		}
 		kept = append(kept, h)
 	}
+	// Words spelled out a letter at a time ("i g n o r e", "d.i.s.r.e.g.a.r.d") are read joined too.
+	if joined, spans := joinSpelledOut(text); spans != nil {
+		for _, h := range p.find(joined) {
+			for _, sp := range spans {
+				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
+					kept = append(kept, hit{group: h.group, start: sp.start, end: sp.end})
+					break
+				}
+			}
+		}
+	}
 	s := byGroup(p, kept, where, "injection.", nil)
 	extra := []float64{s.score}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {
@@ -271,6 +282,54 @@ func analyzeInjection(text, where string) scored {
 	}
 	s.score = noisyOr(extra...)
 	return s
+}
+
+// spelledOut is a word spelled out a letter at a time: where it stands in the text and in the text with
+// it joined.
+type spelledOut struct{ start, end, joinedStart, joinedEnd int }
+
+// joinSpelledOut returns text with each word spelled out a letter at a time (four letters or more, each
+// apart from the next by one space, dot, dash, underscore or asterisk: "i g n o r e", "r.e.v.e.a.l") written
+// joined, and where each such word stands; nil spans when the text has none.
+func joinSpelledOut(text string) (string, []spelledOut) {
+	letter := func(i int) bool {
+		c := text[i]
+		return (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
+			(i == 0 || !isWordByte(text[i-1])) && (i+1 == len(text) || !isWordByte(text[i+1]))
+	}
+	sep := func(c byte) bool { return c == ' ' || c == '.' || c == '-' || c == '_' || c == '*' }
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); i++ {
+		if !letter(i) {
+			continue
+		}
+		j, n := i, 1
+		for j+2 < len(text) && sep(text[j+1]) && letter(j+2) {
+			j, n = j+2, n+1
+		}
+		if n < 4 {
+			i = j
+			continue
+		}
+		if spans == nil {
+			b.Grow(len(text))
+		}
+		b.WriteString(text[last:i])
+		sp := spelledOut{start: i, end: j + 1, joinedStart: b.Len()}
+		for k := i; k <= j; k += 2 {
+			b.WriteByte(text[k])
+		}
+		sp.joinedEnd = b.Len()
+		spans = append(spans, sp)
+		last, i = j+1, j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
 }
 
 // tokenFlood finds a long run of short tokens drawn from a handful of distinct ones ("ö ö ö …",

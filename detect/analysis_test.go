@@ -126,3 +126,27 @@ func TestPhraseBoundariesReadCharactersNotBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinSpelledOut(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, joined string
+		words        int
+	}{
+		{"i g n o r e all", "ignore all", 1},
+		{"say r.e.v.e.a.l now and d-u-m-p it", "say reveal now and dump it", 2},
+		{"a b c", "a b c", 0},
+		{"no spelled words here", "no spelled words here", 0},
+		{"word s p e l l", "word spell", 1},
+	} {
+		joined, spans := joinSpelledOut(tc.text)
+		if joined != tc.joined || len(spans) != tc.words {
+			t.Errorf("joinSpelledOut(%q) = %q with %d words, want %q with %d", tc.text, joined, len(spans), tc.joined, tc.words)
+		}
+		for _, sp := range spans {
+			if strings.ReplaceAll(strings.NewReplacer(" ", "", ".", "", "-", "").Replace(tc.text[sp.start:sp.end]), "_", "") != joined[sp.joinedStart:sp.joinedEnd] {
+				t.Errorf("%q: span %+v does not place the same word in both texts", tc.text, sp)
+			}
+		}
+	}
+}

@@ -236,7 +236,7 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 			add(s, target{-1, 0})
 		}
 	}
-	p.m = ahocorasick.Compile(terms)
+	p.m = ahocorasick.CompileWith(terms, ahocorasick.Options{FoldSpace: true}) // padding ("ignore   all\tprevious") hides nothing
 	return p
 }
 

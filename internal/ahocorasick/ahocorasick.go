@@ -23,6 +23,16 @@ type Matcher struct {
 	// end where it ends, for FindEvery.
 	shorter []int32
 	terms   []string
+	// foldSpace: a run of white space in a text is read as one space (Options.FoldSpace).
+	foldSpace bool
+}
+
+// Options change what a text must hold to match a term.
+type Options struct {
+	// FoldSpace reads each run of white space in a text (spaces, tabs, line breaks) as one space, so that
+	// "ignore   all\nprevious" holds the term "ignore all previous". A match then starts where its first
+	// byte stands in the text, the run counted whole. Terms are written with single spaces.
+	FoldSpace bool
 }
 
 func fold(c byte) byte {
@@ -33,8 +43,11 @@ func fold(c byte) byte {
 }
 
 // Compile builds a matcher. Empty terms are ignored.
-func Compile(terms []string) *Matcher {
-	m := &Matcher{terms: terms}
+func Compile(terms []string) *Matcher { return CompileWith(terms, Options{}) }
+
+// CompileWith builds a matcher with options.
+func CompileWith(terms []string, o Options) *Matcher {
+	m := &Matcher{terms: terms, foldSpace: o.FoldSpace}
 	for _, t := range terms {
 		for i := 0; i < len(t); i++ {
 			c := fold(t[i])
@@ -45,6 +58,11 @@ func Compile(terms []string) *Matcher {
 					m.class[c-'a'+'A'] = m.class[c]
 				}
 			}
+		}
+	}
+	if o.FoldSpace && m.class[' '] != 0 {
+		for _, c := range []byte{'\t', '\n', '\v', '\f', '\r'} {
+			m.class[c] = m.class[' ']
 		}
 	}
 	m.nclass++ // class 0
@@ -147,7 +165,7 @@ const hasMatch = 1 << 31
 func (m *Matcher) Find(text string) (id, start, end int, ok bool) {
 	found := false
 	m.scan(text, func(t int32, i int) bool {
-		id, start, end, found = int(t), i+1-len(m.terms[t]), i+1, true
+		id, start, end, found = int(t), m.start(text, t, i), i+1, true
 		return false
 	})
 	return id, start, end, found
@@ -165,7 +183,7 @@ func (m *Matcher) Pending(text string) int {
 // ending where a longer one ends is not reported separately.
 func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
 	m.scan(text, func(t int32, i int) bool {
-		fn(int(t), i+1-len(m.terms[t]), i+1)
+		fn(int(t), m.start(text, t, i), i+1)
 		return true
 	})
 }
@@ -175,19 +193,61 @@ func (m *Matcher) FindAll(text string, fn func(id, start, end int)) {
 func (m *Matcher) FindEvery(text string, fn func(id, start, end int)) {
 	m.scan(text, func(t int32, i int) bool {
 		for ; t >= 0; t = m.shorter[t] {
-			fn(int(t), i+1-len(m.terms[t]), i+1)
+			fn(int(t), m.start(text, t, i), i+1)
 		}
 		return true
 	})
 }
 
+// start returns where term t, ending at byte i of text, starts: its length back, with each run of white
+// space counted as one byte when the matcher folds space.
+func (m *Matcher) start(text string, t int32, i int) int {
+	n := len(m.terms[t])
+	if !m.foldSpace {
+		return i + 1 - n
+	}
+	j := i
+	for n--; n > 0; n-- {
+		j--
+		for j > 0 && isSpace(text[j]) && isSpace(text[j-1]) {
+			j-- // the run's earlier bytes are the same one space
+		}
+	}
+	return j
+}
+
+func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
 // scan runs the automaton over text, calling found (when not nil) with the term that ends at each byte
 // where one does, until it returns false; it returns the row offset of the state it ends in.
 func (m *Matcher) scan(text string, found func(term int32, i int) bool) uint32 {
+	if m.foldSpace {
+		return m.scanFolded(text, found)
+	}
 	delta, class, n := m.delta, &m.class, uint32(m.nclass)
 	s := uint32(0)
 	for i := 0; i < len(text); i++ {
 		s = delta[s+uint32(class[text[i]])]
+		if s&hasMatch != 0 {
+			s &^= hasMatch
+			if found != nil && !found(m.match[s/n], i) {
+				return s
+			}
+		}
+	}
+	return s
+}
+
+// scanFolded is scan reading each run of white space as its first byte alone.
+func (m *Matcher) scanFolded(text string, found func(term int32, i int) bool) uint32 {
+	delta, class, n := m.delta, &m.class, uint32(m.nclass)
+	s := uint32(0)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if i > 0 && isSpace(c) && isSpace(text[i-1]) {
+			continue
+		}
+		s = delta[s+uint32(class[c])]
 		if s&hasMatch != 0 {
 			s &^= hasMatch
 			if found != nil && !found(m.match[s/n], i) {

@@ -197,3 +197,39 @@ func FuzzFindEvery(f *testing.F) {
 		}
 	})
 }
+
+func TestFoldSpaceReadsARunOfWhiteSpaceAsOneSpace(t *testing.T) {
+	t.Parallel()
+	terms := []string{"ignore all previous", "all"}
+	folded := ahocorasick.CompileWith(terms, ahocorasick.Options{FoldSpace: true})
+	plain := ahocorasick.Compile(terms)
+	tests := []struct {
+		name, text      string
+		start, end      int // of the first term, in folded; -1 when not found
+		plainFindsFirst bool
+	}{
+		{"single spaces", "x ignore all previous y", 2, 21, true},
+		{"a run of spaces", "ignore   all previous", 0, 21, false},
+		{"a tab and a line break", "ignore\tall\n\nprevious", 0, 20, false},
+		{"a run before the match", "a  \n ignore all previous", 5, 24, true},
+		{"no term", "ignore\t\tsome previous", -1, -1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start, end := -1, -1
+			folded.FindEvery(tc.text, func(id, s, e int) {
+				if id == 0 && start < 0 {
+					start, end = s, e
+				}
+			})
+			if start != tc.start || end != tc.end {
+				t.Errorf("folded: found at [%d, %d), want [%d, %d)", start, end, tc.start, tc.end)
+			}
+			found := false
+			plain.FindEvery(tc.text, func(id, s, e int) { found = found || id == 0 })
+			if found != tc.plainFindsFirst {
+				t.Errorf("plain: found %v, want %v", found, tc.plainFindsFirst)
+			}
+		})
+	}
+}
