@@ -228,7 +228,72 @@ func structureScore(text string) float64 {
 // analyzeHarm says how clearly a request asks for something harmful.
 func analyzeHarm(text, where string) scored {
 	p := harmPhrases()
-	return byGroup(p, p.find(text), where, "harm.", nil)
+	return byGroup(p, append(p.find(text), disguisedHits(p, text)...), where, "harm.", nil)
+}
+
+// disguisedHits are the hits of p that only the text's disguised words give away: words spelled out a
+// letter at a time ("i g n o r e", "d.i.s.r.e.g.a.r.d") read joined, and words with digits or signs for
+// letters ("1gn0re", "b0mb", "p@ssw0rd") read with the letters. Each points at the disguised word.
+func disguisedHits(p *phrases, text string) []hit {
+	var out []hit
+	for _, read := range []func(string) (string, []spelledOut){joinSpelledOut, unLeet} {
+		plain, spans := read(text)
+		if spans == nil {
+			continue
+		}
+		for _, h := range p.find(plain) {
+			for _, sp := range spans {
+				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
+					out = append(out, hit{group: h.group, start: sp.start, end: sp.end})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// leet are the digits and signs written for letters.
+var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
+
+// unLeet returns text with the digits and signs of each word that mixes them with letters ("k1ll",
+// "p@ssw0rd") read as the letters they stand for, and where those words stand (the same places: one byte
+// for one byte); nil spans when no word has any.
+func unLeet(text string) (string, []spelledOut) {
+	var b []byte
+	var spans []spelledOut
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) && leet[text[i]] == 0 {
+			i++
+			continue
+		}
+		j, letters, signs := i, 0, 0
+		for j < len(text) && (isWordByte(text[j]) || leet[text[j]] != 0) {
+			switch c := text[j]; {
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				letters++
+			case leet[c] != 0:
+				signs++
+			}
+			j++
+		}
+		if letters >= 3 && signs > 0 {
+			if b == nil {
+				b = []byte(text)
+			}
+			for k := i; k < j; k++ {
+				if l := leet[text[k]]; l != 0 {
+					b[k] = l
+				}
+			}
+			spans = append(spans, spelledOut{start: i, end: j, joinedStart: i, joinedEnd: j})
+		}
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	return string(b), spans
 }
 
 // analyzeHarmlessFraming says how clearly a request frames its harm words harmlessly: what a word means,
@@ -251,17 +316,7 @@ func analyzeInjection(text, where string) scored {
 		}
 		kept = append(kept, h)
 	}
-	// Words spelled out a letter at a time ("i g n o r e", "d.i.s.r.e.g.a.r.d") are read joined too.
-	if joined, spans := joinSpelledOut(text); spans != nil {
-		for _, h := range p.find(joined) {
-			for _, sp := range spans {
-				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
-					kept = append(kept, hit{group: h.group, start: sp.start, end: sp.end})
-					break
-				}
-			}
-		}
-	}
+	kept = append(kept, disguisedHits(p, text)...)
 	s := byGroup(p, kept, where, "injection.", nil)
 	extra := []float64{s.score}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {

@@ -150,3 +150,21 @@ func TestJoinSpelledOut(t *testing.T) {
 		}
 	}
 }
+
+func TestUnLeet(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, plain string
+		words       int
+	}{
+		{"1gn0re the rules", "ignore the rules", 1},
+		{"a p@ssw0rd and a b0mb", "a password and a bomb", 2},
+		{"version v1.2, error 404, mp3, h2o, 3rd", "version v1.2, error 404, mp3, h2o, 3rd", 0},
+		{"plain words", "plain words", 0},
+	} {
+		plain, spans := unLeet(tc.text)
+		if plain != tc.plain || len(spans) != tc.words || len(plain) != len(tc.text) {
+			t.Errorf("unLeet(%q) = %q with %d words, want %q with %d", tc.text, plain, len(spans), tc.plain, tc.words)
+		}
+	}
+}
