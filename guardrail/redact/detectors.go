@@ -18,7 +18,10 @@ type detector struct {
 	// anchors, when set, are the literal starts of every match (sk-, AKIA, …); without anchors, every match
 	// holds a digit, or an '@' when at is set.
 	anchors []string
-	at      bool
+	// inWord: an anchor may sit inside a longer word (AWS_SECRET_ACCESS_KEY=…, data?api_key=…); otherwise
+	// an anchor is a key's prefix and a match must start a word ("SK…" inside "TASK…" is no key).
+	inWord bool
+	at     bool
 	// bit is the detector's place in a textTriggers' anchored set.
 	bit uint32
 	// maxLen bounds how far back a trailing run is held (default 1024): a match longer than that, inside a
@@ -127,6 +130,32 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
 	{name: "huggingface_token", class: tokenSet, anchors: []string{"hf_"},
 		re: regexp.MustCompile(`hf_[A-Za-z0-9]{30,}`)},
+	// More vendors' keys by their documented prefixes: Shopify, PyPI, Docker Hub, HashiCorp Vault, Linear,
+	// Postman, Databricks, New Relic, Grafana, Atlassian, Twilio and Mailgun.
+	{name: "shopify_token", class: tokenSet, anchors: []string{"shpat_", "shpca_", "shppa_", "shpss_"},
+		re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
+	{name: "pypi_token", class: tokenSet, anchors: []string{"pypi-AgE"},
+		re: regexp.MustCompile(`pypi-AgE[A-Za-z0-9_-]{50,}`)},
+	{name: "dockerhub_token", class: tokenSet, anchors: []string{"dckr_pat_"},
+		re: regexp.MustCompile(`dckr_pat_[A-Za-z0-9_-]{27,}`)},
+	{name: "vault_token", class: classOf("_-.", digits, upper, lower), anchors: []string{"hvs.", "hvb.", "hvr."},
+		re: regexp.MustCompile(`hv[sbr]\.[A-Za-z0-9_-]{24,}`)},
+	{name: "linear_key", class: tokenSet, anchors: []string{"lin_api_"},
+		re: regexp.MustCompile(`lin_api_[A-Za-z0-9]{40}`)},
+	{name: "postman_key", class: tokenSet, anchors: []string{"PMAK-"},
+		re: regexp.MustCompile(`PMAK-[a-f0-9]{24}-[a-f0-9]{34}`)},
+	{name: "databricks_token", class: tokenSet, anchors: []string{"dapi"},
+		re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-[0-9]+)?`)},
+	{name: "newrelic_key", class: tokenSet, anchors: []string{"NRAK-"},
+		re: regexp.MustCompile(`NRAK-[A-Z0-9]{27}`)},
+	{name: "grafana_token", class: tokenSet, anchors: []string{"glsa_"},
+		re: regexp.MustCompile(`glsa_[A-Za-z0-9]{32}_[a-fA-F0-9]{8}`)},
+	{name: "atlassian_token", class: classOf("_-=", digits, upper, lower), anchors: []string{"ATATT3"},
+		re: regexp.MustCompile(`ATATT3[A-Za-z0-9_=-]{150,}`)},
+	{name: "twilio_key", class: tokenSet, anchors: []string{"SK"},
+		re: regexp.MustCompile(`SK[0-9a-f]{32}`)},
+	{name: "mailgun_key", class: tokenSet, anchors: []string{"key-"},
+		re: regexp.MustCompile(`key-[0-9a-f]{32}`)},
 	// A password inside a URL: postgres://user:password@host. Before email, which would take its tail.
 	{name: "url_credentials", class: classOf("+.-:/_%@!$&'()*,;=~", digits, upper, lower), at: true, minLen: 10,
 		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@`)},
@@ -136,7 +165,7 @@ var detectors = []*detector{
 	// letter, or 32 characters at least. With a space after the colon ("password: …") it is not read: a
 	// class holding spaces would hold back all prose while streaming.
 	{name: "secret_assignment", class: classOf("_-=:./+'\"?&!#$%*@^~", digits, upper, lower),
-		anchors: append(slices.Clone(secretNames), secretParams...),
+		anchors: append(slices.Clone(secretNames), secretParams...), inWord: true,
 		re: regexp.MustCompile(`(?:` + quoteAll(secretParams) + `)[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}|(?:` + quoteAll(secretNames) +
 			`)[A-Za-z0-9_]*["']?[:=]["']?[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}`),
 		valid: generatedValue},

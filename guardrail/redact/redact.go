@@ -307,6 +307,9 @@ func (d *detector) find(text string, limit int, digits []int) [][2]int {
 			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) {
 				continue
 			}
+			if d.anchors != nil && !d.inWord && s > 0 && alnum(text[s-1]) {
+				continue // a key's prefix starts a word: "SK…" inside "TASK…", "key-…" inside "monkey-…" is none
+			}
 			spans = append(spans, [2]int{s, e})
 		}
 	}

@@ -65,6 +65,20 @@ func TestRedact(t *testing.T) {
 		{"a Slack app-level token, not a card", "xapp-1-A0123456789-1234567890123-abcdefabcdef ok", "[SLACK_TOKEN] ok"},
 		{"a SendGrid key", "key SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123 ok", "key [SENDGRID_KEY] ok"},
 		{"a DigitalOcean token", "dop_v1_abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789 ok", "[DIGITALOCEAN_TOKEN] ok"},
+		{"a Shopify token", "token shpat_0123456789abcdef0123456789abcdef end", "token [SHOPIFY_TOKEN] end"},
+		{"a PyPI token", "pypi-AgEIcHlwaS5vcmcCJDAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMAACKlsz end", "[PYPI_TOKEN] end"},
+		{"a Docker Hub token", "dckr_pat_abcdefghijklmnopqrstuvwxyz012 end", "[DOCKERHUB_TOKEN] end"},
+		{"a Vault token", "VAULT_TOKEN hvs.CAESIabcdefghijklmnopqrstuvwxyz end", "VAULT_TOKEN [VAULT_TOKEN] end"},
+		{"a Linear key", "lin_api_abcdefghijklmnopqrstuvwxyz0123456789ABCD end", "[LINEAR_KEY] end"},
+		{"a Postman key", "PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01 end", "[POSTMAN_KEY] end"},
+		{"a Databricks token", "dapi0123456789abcdef0123456789abcdef end", "[DATABRICKS_TOKEN] end"},
+		{"a New Relic key", "NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0 end", "[NEWRELIC_KEY] end"},
+		{"a Grafana service-account token", "glsa_abcdefghijklmnopqrstuvwxyz012345_0a1b2c3d end", "[GRAFANA_TOKEN] end"},
+		{"a Twilio key", "SK0123456789abcdef0123456789abcdef end", "[TWILIO_KEY] end"},
+		{"a Mailgun key", "key-0123456789abcdef0123456789abcdef end", "[MAILGUN_KEY] end"},
+		{"a key's prefix inside a longer word is no key (TASK…)", "TASK0123456789abcdef0123456789abcdef end", "TASK0123456789abcdef0123456789abcdef end"},
+		{"a key's prefix inside a longer word is no key (monkey-…)", "monkey-0123456789abcdef0123456789abcdef end", "monkey-0123456789abcdef0123456789abcdef end"},
+		{"a key's prefix inside a longer word is no key (mask-…)", "mask-abcdefghijklmnopqrstuvwxyz012 end", "mask-abcdefghijklmnopqrstuvwxyz012 end"},
 		{"a password with symbols in minified JSON", `{"password":"Tr0ub4dor&3xyzabc!"}`, `{[SECRET_ASSIGNMENT]"}`},
 		{"a phone number in international form", "Ring +49 151 23456789 tomorrow.", "Ring [PHONE] tomorrow."},
 		{"a card after a key that was replaced is still found", "key ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ, card 4111 1111 1111 1111 today.", "key [GITHUB_TOKEN], card [CARD] today."},
@@ -130,6 +144,7 @@ func TestHoldbackIsSmallOnProse(t *testing.T) {
 // is the text redacted whole.
 func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("Card 4111 1111 1111 1111 and jane@example.com, key sk-proj-abcdefghijklmnopqrstuvwx1234.", uint64(0x9e3779b97f4a7c15))
+	f.Add("TASK0123456789abcdef0123456789abcdef SK0123456789abcdef0123456789abcdef monkey-0123456789abcdef0123456789abcdef key-0123456789abcdef0123456789abcdef hvs.CAESIabcdefghijklmnopqrstuvwxyz", uint64(7))
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----", uint64(7))
 	f.Add("call +1 555-123-4567 or 555.123.4567; SSN 123-45-6789", uint64(12345))
 	f.Add("API_KEY=a8f5f167f44f4964e6c998dee827110c and postgres://u:p4ss@h/db, +44 20 7946 0958", uint64(99))
