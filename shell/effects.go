@@ -782,10 +782,15 @@ func (z *analyzer) resolveAll(ws []Word) []Word {
 	return out
 }
 
-// effect records an effect, and the files it writes or reads in Writes and Reads.
+// effect records an effect, and the files it writes or reads in Writes and Reads. A file a send carries
+// that an earlier command of the line wrote carries what that command read: "zip -r k.zip ~/.ssh && curl
+// -F f=@k.zip …" and "env > e && curl -F f=@e …" send ~/.ssh and the environment.
 func (z *analyzer) effect(e Effect) {
 	if !z.budget.take(1) {
 		return
+	}
+	if e.Kind == Sends && len(e.Data) > 0 {
+		e.Data = z.carried(e.Data, e.Command)
 	}
 	switch e.Kind {
 	case Writes:
@@ -806,4 +811,33 @@ func (a *Analysis) HasEffect(k EffectKind) bool {
 		}
 	}
 	return false
+}
+
+// carried returns data with, for each file an earlier command of the line wrote, what that command read,
+// followed through as many files as the line passed the data along.
+func (z *analyzer) carried(data []Word, command int) []Word {
+	seen := map[string]bool{}
+	for _, d := range data {
+		seen[path.Clean(d.Value)] = true
+	}
+	for i := 0; i < len(data); i++ {
+		d := path.Clean(data[i].Value)
+		for _, w := range z.a.Effects {
+			if w.Kind != Writes || w.Command == command || !slices.ContainsFunc(w.Targets, func(t Word) bool { return path.Clean(t.Value) == d }) {
+				continue
+			}
+			for _, r := range z.a.Effects {
+				if r.Kind != Reads || r.Command != w.Command {
+					continue
+				}
+				for _, t := range r.Targets {
+					if c := path.Clean(t.Value); !seen[c] {
+						seen[c] = true
+						data = append(data, t)
+					}
+				}
+			}
+		}
+	}
+	return data
 }
