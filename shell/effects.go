@@ -792,6 +792,18 @@ func (z *analyzer) effect(e Effect) {
 	if e.Kind == Sends && len(e.Data) > 0 {
 		e.Data = z.carried(e.Data, e.Command)
 	}
+	if e.Kind == Writes && z.feed != nil {
+		// What the stage before pipes in is what the file holds: env | tee e.
+		if fed := z.feedData(); len(fed) > 0 {
+			if z.fedInto == nil {
+				z.fedInto = map[string][]Word{}
+			}
+			for _, t := range e.Targets {
+				c := path.Clean(t.Value)
+				z.fedInto[c] = append(z.fedInto[c], fed...)
+			}
+		}
+	}
 	switch e.Kind {
 	case Writes:
 		z.a.Writes = append(z.a.Writes, e.Targets...)
@@ -813,8 +825,8 @@ func (a *Analysis) HasEffect(k EffectKind) bool {
 	return false
 }
 
-// carried returns data with, for each file an earlier command of the line wrote, what that command read,
-// followed through as many files as the line passed the data along.
+// carried returns data with, for each file an earlier command of the line wrote, what that command read
+// or was piped, followed through as many files as the line passed the data along.
 func (z *analyzer) carried(data []Word, command int) []Word {
 	seen := map[string]bool{}
 	for _, d := range data {
@@ -822,6 +834,12 @@ func (z *analyzer) carried(data []Word, command int) []Word {
 	}
 	for i := 0; i < len(data); i++ {
 		d := path.Clean(data[i].Value)
+		for _, t := range z.fedInto[d] {
+			if c := path.Clean(t.Value); !seen[c] {
+				seen[c] = true
+				data = append(data, t)
+			}
+		}
 		for _, w := range z.a.Effects {
 			if w.Kind != Writes || w.Command == command || !slices.ContainsFunc(w.Targets, func(t Word) bool { return path.Clean(t.Value) == d }) {
 				continue

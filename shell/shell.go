@@ -196,8 +196,10 @@ func (z *analyzer) done() *Analysis {
 }
 
 type analyzer struct {
-	a      *Analysis
-	limits Limits
+	// fedInto maps a file a piped-into command wrote to what the stage before piped in (env | tee f).
+	fedInto map[string][]Word
+	a       *Analysis
+	limits  Limits
 	// budget is shared with the analyzers of nested checks (commandsOf), so that the whole line's work
 	// counts; the first analyzer's is its own.
 	budget *budget
