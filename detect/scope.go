@@ -300,6 +300,8 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 		case !ok, e.Kind == shell.Writes && onlyDevNull(e.Targets):
 		case e.Kind == shell.Sends && len(e.Data) == 0:
 			// Contacting a host is not sending anything of ours; fetchCategory reads the flags that send.
+		case e.Kind == shell.Sends && a.commandCategory(an, e.Command) == "vcs_write":
+			// A push sends the repository: a vcs write, which a task that asks for one allows.
 		default:
 			set[cat] = true
 		}
@@ -530,4 +532,19 @@ func onlyDevNull(ws []shell.Word) bool {
 		}
 	}
 	return len(ws) > 0
+}
+
+// commandCategory is the category the program table gives command i of an analysis (its subcommand's,
+// when listed); "" when neither is listed.
+func (a *ActionTable) commandCategory(an *shell.Analysis, i int) string {
+	if i < 0 || i >= len(an.Commands) {
+		return ""
+	}
+	c := an.Commands[i]
+	if len(c.Args) > 0 {
+		if sub, ok := a.subcmds[c.Program+" "+c.Args[0].Value]; ok {
+			return sub
+		}
+	}
+	return a.programs[c.Program]
 }
