@@ -35,21 +35,23 @@ type actionCategory struct {
 }
 
 type actionsCorpus struct {
-	Name        string            `yaml:"name"`
-	Version     int               `yaml:"version"`
-	Provenance  string            `yaml:"provenance"`
-	Read        []string          `yaml:"read"`
-	Categories  []actionCategory  `yaml:"categories"`
-	Programs    map[string]string `yaml:"programs"`
-	Subcommands map[string]string `yaml:"subcommands"`
-	SQL         map[string]string `yaml:"sql"`
-	SystemPaths []string          `yaml:"system_paths"`
-	HTTPMethods map[string]string `yaml:"http_methods"`
-	UIActions   []string          `yaml:"ui_actions"`
-	CodeCalls   map[string]string `yaml:"code_calls"`
-	Effects     map[string]string `yaml:"effects"`
-	NounsToo    []string          `yaml:"nouns_too"`
-	Determiners []string          `yaml:"determiners"`
+	Name         string            `yaml:"name"`
+	Version      int               `yaml:"version"`
+	Provenance   string            `yaml:"provenance"`
+	Read         []string          `yaml:"read"`
+	Categories   []actionCategory  `yaml:"categories"`
+	Programs     map[string]string `yaml:"programs"`
+	Subcommands  map[string]string `yaml:"subcommands"`
+	SQL          map[string]string `yaml:"sql"`
+	SystemPaths  []string          `yaml:"system_paths"`
+	HTTPMethods  map[string]string `yaml:"http_methods"`
+	UIActions    []string          `yaml:"ui_actions"`
+	CodeCalls    map[string]string `yaml:"code_calls"`
+	Effects      map[string]string `yaml:"effects"`
+	NounsToo     []string          `yaml:"nouns_too"`
+	MadeByMaking []string          `yaml:"made_by_making"`
+	MakingVerbs  []string          `yaml:"making_verbs"`
+	Determiners  []string          `yaml:"determiners"`
 }
 
 // ActionTable maps tool calls to action categories. It is built once from corpus/actions.yaml and is safe
@@ -69,6 +71,8 @@ type ActionTable struct {
 	effects    map[string]string // shell effect kind, or kind/class -> category
 	names      []string
 	nounToo    map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
+	madeBy     map[string]bool // objects whose making is the act (create_payment pays)
+	making     map[string]bool // verbs of making
 	determiner map[string]bool
 }
 
@@ -79,7 +83,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 	t := &ActionTable{read: setOf(c.Read), verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
 		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths,
 		httpMethod: c.HTTPMethods, uiAction: setOf(c.UIActions), codeCalls: c.CodeCalls, effects: c.Effects,
-		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners)}
+		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners), madeBy: setOf(c.MadeByMaking), making: setOf(c.MakingVerbs)}
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
 		t.weight[cat.Name] = cat.Weight
@@ -113,9 +117,17 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 			return w == "file" || w == "files" || w == "folder" || w == "directory" || w == "dir" || w == "path"
 		})
 		verbSeen := false
-		for _, w := range ws {
-			if verbSeen && a.nounToo[w] {
-				continue // the object of the verb before it: get_order, cancel_order
+		making := slices.ContainsFunc(ws, func(w string) bool { return a.making[w] })
+		for i, w := range ws {
+			if a.nounToo[w] && (verbSeen || a.verbAfter(ws[i+1:])) {
+				// The object of the verb before or after it (get_order, cancel_order, drive_files_get),
+				// unless making it is the act: create_payment pays, stripe.charges.create charges.
+				if making && a.madeBy[w] {
+					for _, c := range a.verb[w] {
+						set[c] = true
+					}
+				}
+				continue
 			}
 			if a.read[w] {
 				set[Read] = true
@@ -547,4 +559,15 @@ func (a *ActionTable) commandCategory(an *shell.Analysis, i int) string {
 		}
 	}
 	return a.programs[c.Program]
+}
+
+// verbAfter reports whether words hold a verb that is not also a noun: what makes a noun-or-verb word
+// before it the verb's object, as resource-first names put it (drive_files_get, orders_list).
+func (a *ActionTable) verbAfter(words []string) bool {
+	for _, w := range words {
+		if !a.nounToo[w] && (a.read[w] || len(a.verb[w]) > 0) {
+			return true
+		}
+	}
+	return false
 }
