@@ -386,8 +386,25 @@ func (pa *parsedArgs) operandsFrom(words []Word, n int) []Word {
 		return nil
 	}
 	cmd := words[pa.firstOperand:]
+	// A "--" up to where the command starts ends the program's own options (timeout 5 -- rm …, kubectl
+	// exec pod -- rm …, ssh host -- rm …): it is no operand, and never the command itself.
+	for i := 0; i <= n && i < len(cmd); i++ {
+		if cmd[i].Literal && cmd[i].Value == "--" {
+			cmd = append(slices.Clone(cmd[:i]), cmd[i+1:]...)
+			break
+		}
+	}
 	if n > len(cmd) {
 		return nil
+	}
+	// Options after the operands still belong to the program (kubectl exec pod -c main -- rm …): where
+	// the command would start with one, it starts after the "--" that follows.
+	if n < len(cmd) && strings.HasPrefix(cmd[n].Value, "-") {
+		for j := n + 1; j < len(cmd); j++ {
+			if cmd[j].Literal && cmd[j].Value == "--" {
+				return cmd[j+1:]
+			}
+		}
 	}
 	return cmd[n:]
 }
