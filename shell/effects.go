@@ -437,7 +437,11 @@ func (z *analyzer) runs(ci int, spec *Program, pa *parsedArgs, words []Word, pro
 		z.line(ci, v, prog, via, depth)
 	}
 	if spec.Line != nil {
-		if rest := pa.operandsFrom(words, *spec.Line); len(rest) > 0 {
+		rest := pa.operandsFrom(words, *spec.Line)
+		if len(rest) > 1 && slices.Contains(spec.CommandOptions, rest[0].Value) {
+			rest = rest[1:] // the option that takes the line, written after the operands: sg group -c '…'
+		}
+		if len(rest) > 0 {
 			z.line(ci, *joinWords(rest), prog, via, depth)
 		}
 	}
