@@ -370,7 +370,15 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		return d, nil
 	}
 	if kind == toolFetch {
-		return c.checkFetch(args)
+		d, err := c.checkFetch(args) // its only error: no URL, not applicable
+		if err == nil && d.Action != warden.ActionAllow {
+			return d, nil
+		}
+		// The request may carry local files (a body file, an attachment): those are sent.
+		if pd, perr := c.checkPaths(call, true); perr == nil && pd.Action != warden.ActionAllow {
+			return pd, nil
+		}
+		return d, err
 	}
 	if kind == toolMove {
 		return c.checkMove(call.Call.Name, args)

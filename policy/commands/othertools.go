@@ -32,6 +32,12 @@ const maxPathArgs = 1024
 // A value is a path when it stands under a path key, or when it opens like one (/, ~/, ./, ../) and holds
 // no space and no scheme.
 func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error) {
+	return c.checkPaths(call, false)
+}
+
+// checkPaths is checkOther; with sent, whatever the tool's name says, the paths its arguments name are sent
+// too: what a fetching tool's request carries (a body file of an http_request) leaves the machine.
+func (c *Commands) checkPaths(call warden.ToolCallCheck, sent bool) (warden.Decision, error) {
 	var v any
 	if json.Unmarshal(call.Call.Arguments, &v) != nil {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool")
@@ -49,7 +55,7 @@ func (c *Commands) checkOther(call warden.ToolCallCheck) (warden.Decision, error
 	if len(paths) == 0 {
 		return warden.Decision{}, warden.NotApplicable("not a shell or file tool, and no path in its arguments")
 	}
-	var sends, deletes, writes bool
+	sends, deletes, writes := sent, false, false
 	for _, w := range toolwords.Split(call.Call.Name) {
 		sends = sends || c.other.sendWords[w]
 		deletes = deletes || c.other.deleteWords[w]
