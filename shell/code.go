@@ -23,20 +23,23 @@ import (
 var codeYAML []byte
 
 type codeLang struct {
-	Deletes          []string            `yaml:"deletes"`
-	RecursiveDeletes []string            `yaml:"recursive_deletes"`
-	RecursiveFlag    []string            `yaml:"recursive_flag"`
-	Executes         []string            `yaml:"executes"`
-	Lines            []string            `yaml:"lines"`
-	Dynamic          []string            `yaml:"dynamic"`
-	Network          []string            `yaml:"network"`
-	Writes           []string            `yaml:"writes"`
-	Home             []string            `yaml:"home"`
-	Walks            []string            `yaml:"walks"`
-	Destroys         map[string][]string `yaml:"destroys"`
+	Deletes          []string `yaml:"deletes"`
+	RecursiveDeletes []string `yaml:"recursive_deletes"`
+	RecursiveFlag    []string `yaml:"recursive_flag"`
+	Executes         []string `yaml:"executes"`
+	Lines            []string `yaml:"lines"`
+	Dynamic          []string `yaml:"dynamic"`
+	Network          []string `yaml:"network"`
+	Writes           []string `yaml:"writes"`
+	Home             []string `yaml:"home"`
+	// Environment are expressions of the whole environment (os.environ, process.env, ENV): code that
+	// holds one reads what env prints, /proc/self/environ, where tokens live.
+	Environment []string            `yaml:"environment"`
+	Walks       []string            `yaml:"walks"`
+	Destroys    map[string][]string `yaml:"destroys"`
 
-	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks []*regexp.Regexp
-	destroys                                                                                  []classPatterns
+	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks, environment []*regexp.Regexp
+	destroys                                                                                               []classPatterns
 }
 
 type classPatterns struct {
@@ -77,6 +80,7 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 		l.deletes, l.recursive, l.recursiveFlag = compile("deletes", l.Deletes), compile("recursive_deletes", l.RecursiveDeletes), compile("recursive_flag", l.RecursiveFlag)
 		l.executes, l.lines, l.dynamic = compile("executes", l.Executes), compile("lines", l.Lines), compile("dynamic", l.Dynamic)
 		l.network, l.writes, l.home = compile("network", l.Network), compile("writes", l.Writes), compile("home", l.Home)
+		l.environment = compile("environment", l.Environment)
 		l.walks = compile("walks", l.Walks)
 		classes := make([]string, 0, len(l.Destroys))
 		for c := range l.Destroys {
@@ -271,9 +275,12 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 		}
 	}
 	paths := codePaths(src, anyMatch(l.home, src))
-	targets := make([]Word, 0, len(paths))
+	targets := make([]Word, 0, len(paths)+1)
 	for _, p := range paths {
 		targets = append(targets, z.resolvePath(Word{Value: p, Literal: true}))
+	}
+	if anyMatch(l.environment, src) {
+		targets = append(targets, Word{Value: "/proc/self/environ", Literal: true})
 	}
 	recursive := anyMatch(l.recursive, src)
 	if recursive || anyMatch(l.deletes, src) {
