@@ -1,9 +1,15 @@
 package shell
 
 import (
+	"bytes"
+	_ "embed"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // EffectKind names what a command does.
@@ -813,6 +819,10 @@ func (z *analyzer) effect(e Effect) {
 	if e.Kind == Sends && len(e.Data) > 0 {
 		e.Data = z.carried(e.Data, e.Command)
 	}
+	if e.Kind == Sends && z.tokenSentAway(e.Targets) {
+		// A known service's credential in a request to another host: the environment it lives in is sent.
+		e.Data = append(e.Data, Word{Value: "/proc/self/environ", Literal: true})
+	}
 	if e.Kind == Writes && z.feed != nil {
 		// What the stage before pipes in is what the file holds: env | tee e.
 		if fed := z.feedData(); len(fed) > 0 {
@@ -880,3 +890,75 @@ func (z *analyzer) carried(data []Word, command int) []Word {
 	}
 	return data
 }
+
+// tokenSentAway reports whether the command being analyzed puts a known service's credential variable in
+// its words (z.argVars) while sending to a host that service does not answer at. A destination known only
+// at run time is not judged.
+func (z *analyzer) tokenSentAway(targets []Word) bool {
+	if len(z.argVars) == 0 {
+		return false
+	}
+	table := tokenHosts()
+	for _, v := range z.argVars {
+		domains, ok := table[v]
+		if !ok {
+			continue
+		}
+		for _, t := range targets {
+			h := hostOf(t)
+			if h != "" && !slices.ContainsFunc(domains, func(d string) bool { return h == d || strings.HasSuffix(h, "."+d) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hostOf is the host a send's target names (a URL, user@host, host:path), lowercased; "" when the target
+// is known only at run time or names none.
+func hostOf(w Word) string {
+	v := w.Value
+	if _, rest, ok := strings.Cut(v, "://"); ok {
+		// A URL's host may be known while its path or query is not (https://x.example/?t=$TOKEN).
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			rest = rest[:i]
+		}
+		if rest == "" || strings.Contains(rest, Unknown) {
+			return ""
+		}
+		u, err := url.Parse("http://" + rest)
+		if err != nil {
+			return ""
+		}
+		return strings.ToLower(u.Hostname())
+	}
+	if !w.Literal || v == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(v, '@'); i >= 0 {
+		v = v[i+1:]
+	}
+	if i := strings.IndexAny(v, ":/"); i >= 0 {
+		v = v[:i]
+	}
+	if !strings.Contains(v, ".") {
+		return "" // not a host name: a file, a port, a path
+	}
+	return strings.ToLower(v)
+}
+
+//go:embed programs/tokens.yaml
+var tokensYAML []byte
+
+// tokenHosts maps a credential variable to the domains its service answers at (programs/tokens.yaml).
+var tokenHosts = sync.OnceValue(func() map[string][]string {
+	var f struct {
+		Tokens map[string][]string `yaml:"tokens"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(tokensYAML))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		panic("shell: embedded token table: " + err.Error())
+	}
+	return f.Tokens
+})

@@ -198,6 +198,8 @@ func (z *analyzer) done() *Analysis {
 type analyzer struct {
 	// fedInto maps a file a piped-into command wrote to what the stage before piped in (env | tee f).
 	fedInto map[string][]Word
+	// argVars are the variables the call being analyzed expands unresolved in its words ($GITHUB_TOKEN).
+	argVars []string
 	a       *Analysis
 	limits  Limits
 	// budget is shared with the analyzers of nested checks (commandsOf), so that the whole line's work
@@ -461,9 +463,11 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 		return
 	}
 	first := len(z.a.Commands)
-	savedFeed, savedBody, savedInputs := z.feed, z.body, z.stdinFiles
+	savedFeed, savedBody, savedInputs, savedVars := z.feed, z.body, z.stdinFiles, z.argVars
 	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
+	z.argVars = append(z.argVars[:len(z.argVars):len(z.argVars)], expandedVars(ce.Args)...)
 	z.command(words, assigns, via, depth)
+	z.argVars = savedVars
 	z.scripts(z.outputs[ce], first)
 	z.feed, z.body, z.stdinFiles = savedFeed, savedBody, savedInputs
 	if z.byCall == nil {
@@ -699,4 +703,18 @@ func hasSubstitution(ce *syntax.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// expandedVars are the names of the variables the words expand ($X, ${X}, "…$X…").
+func expandedVars(words []*syntax.Word) []string {
+	var out []string
+	for _, w := range words {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil {
+				out = append(out, pe.Param.Value)
+			}
+			return true
+		})
+	}
+	return out
 }
