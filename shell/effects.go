@@ -892,14 +892,21 @@ func (z *analyzer) carried(data []Word, command int) []Word {
 }
 
 // tokenSentAway reports whether the command being analyzed puts a known service's credential variable in
-// its words (z.argVars) while sending to a host that service does not answer at. A destination known only
+// its words (z.argVars), or is piped one by a stage before, while sending to a host that service does not
+// answer at. A destination known only
 // at run time is not judged.
 func (z *analyzer) tokenSentAway(targets []Word) bool {
-	if len(z.argVars) == 0 {
+	vars := z.argVars
+	for f := z.feed; f != nil; f = f.prev { // what the stages before pipe in
+		for ci := f.from; ci < f.to; ci++ {
+			vars = append(vars[:len(vars):len(vars)], z.cmdVars[ci]...)
+		}
+	}
+	if len(vars) == 0 {
 		return false
 	}
 	table := tokenHosts()
-	for _, v := range z.argVars {
+	for _, v := range vars {
 		domains, ok := table[v]
 		if !ok {
 			continue

@@ -198,8 +198,10 @@ func (z *analyzer) done() *Analysis {
 type analyzer struct {
 	// fedInto maps a file a piped-into command wrote to what the stage before piped in (env | tee f).
 	fedInto map[string][]Word
-	// argVars are the variables the call being analyzed expands unresolved in its words ($GITHUB_TOKEN).
+	// argVars are the variables the call being analyzed expands unresolved in its words ($GITHUB_TOKEN);
+	// cmdVars keeps them by command, for the stage a pipe feeds (echo $TOKEN | nc host).
 	argVars []string
+	cmdVars map[int][]string
 	a       *Analysis
 	limits  Limits
 	// budget is shared with the analyzers of nested checks (commandsOf), so that the whole line's work
@@ -467,6 +469,14 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
 	z.argVars = append(z.argVars[:len(z.argVars):len(z.argVars)], expandedVars(ce.Args)...)
 	z.command(words, assigns, via, depth)
+	if len(z.argVars) > 0 {
+		if z.cmdVars == nil {
+			z.cmdVars = map[int][]string{}
+		}
+		for ci := first; ci < len(z.a.Commands); ci++ {
+			z.cmdVars[ci] = z.argVars // what a later stage piped from these commands may carry
+		}
+	}
 	z.argVars = savedVars
 	z.scripts(z.outputs[ce], first)
 	z.feed, z.body, z.stdinFiles = savedFeed, savedBody, savedInputs
