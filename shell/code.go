@@ -295,8 +295,42 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 		z.effect(Effect{Kind: Reads, Program: prog, Targets: targets, Command: ci})
 	}
 	if anyMatch(l.network, src) {
+		if codeTokenSentAway(src) {
+			// A known service's credential, named in code that calls another host: the environment goes.
+			targets = append(targets, Word{Value: "/proc/self/environ", Literal: true})
+		}
 		z.effect(Effect{Kind: Sends, Program: prog, Data: targets, Command: ci})
 	}
+}
+
+// codeURLHost finds the hosts of the URLs code writes out.
+var codeURLHost = regexp.MustCompile(`(?i)\bhttps?://([a-z0-9.-]+)`)
+
+// codeTokenSentAway reports whether code that opens connections names a known service's credential
+// variable (programs/tokens.yaml) and writes out a URL of a host that service does not answer at.
+func codeTokenSentAway(src string) bool {
+	var named [][]string
+	for name, domains := range tokenHosts() {
+		if i := strings.Index(src, name); i >= 0 && (i == 0 || !isNameByte(src[i-1])) && (i+len(name) == len(src) || !isNameByte(src[i+len(name)])) {
+			named = append(named, domains)
+		}
+	}
+	if named == nil {
+		return false
+	}
+	for _, m := range codeURLHost.FindAllStringSubmatch(src, 16) {
+		h := strings.ToLower(strings.TrimSuffix(m[1], "."))
+		for _, domains := range named {
+			if !slices.ContainsFunc(domains, func(d string) bool { return h == d || strings.HasSuffix(h, "."+d) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
 // deleteTargets returns what the deleting calls of code delete: the paths written in their arguments
