@@ -274,12 +274,24 @@ func (z *analyzer) reverseShell(prog string, args []Word) {
 			return
 		}
 		for _, a := range args {
-			v := a.Value
-			if strings.Contains(v, "socket") && (strings.Contains(v, "dup2") || strings.Contains(v, "pty") ||
-				strings.Contains(v, "/bin/sh") || strings.Contains(v, "/bin/bash") || strings.Contains(v, "subprocess") || strings.Contains(v, "exec")) {
+			// Any language's socket (socket, fsockopen, TCPSocket, net.connect) and any way of starting a
+			// shell on it (dup2, a pty, /bin/sh, exec, popen, spawn), in any case.
+			v := strings.ToLower(a.Value)
+			if containsAny(v, "socket", "sockopen", "net.connect", "createconnection", "tcp_connect") &&
+				containsAny(v, "dup2", "pty", "/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "exec", "popen", "spawn", "system(") {
 				z.finding(ReverseShell, prog+" opens a socket and hands it a shell")
 				return
 			}
 		}
 	}
+}
+
+// containsAny reports whether s holds any of the substrings.
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
