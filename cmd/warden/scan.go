@@ -68,9 +68,8 @@ detector that ran:
 Learned layers weigh again what a detector's rules found: a small model reads the trace and the rule's
 verdict and gives the score, judged at the threshold it was calibrated at (--threshold still wins); it
 never fires where the rules found nothing, and its findings add the words it weighed most to the rules'
-evidence. By default (--learned shipped) the layers that ship with Warden are used: over_refusal's and
-under_refusal's, the ones that generalize better than their rules on data they were not trained on
-(docs/detectors.md). A --config
+evidence. By default (--learned shipped) the layers that ship with Warden are used: under_refusal's, the
+one that generalizes better than its rules on data it was not trained on (docs/detectors.md). A --config
 that sets a threshold for such a detector was calibrated on the rules, so the rules judge it at that
 threshold. --learned none scores with the rules alone; --learned DIR with the layers 'warden calibrate
 --train' wrote (DIR/NAME.wlm), in place of the shipped ones.
