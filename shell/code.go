@@ -321,7 +321,7 @@ func codeTokenSentAway(src string) bool {
 	for _, m := range codeURLHost.FindAllStringSubmatch(src, 16) {
 		h := strings.ToLower(strings.TrimSuffix(m[1], "."))
 		for _, domains := range named {
-			if !slices.ContainsFunc(domains, func(d string) bool { return h == d || strings.HasSuffix(h, "."+d) }) {
+			if !servedAt(h, domains) {
 				return true
 			}
 		}

@@ -893,8 +893,7 @@ func (z *analyzer) carried(data []Word, command int) []Word {
 
 // tokenSentAway reports whether the command being analyzed puts a known service's credential variable in
 // its words (z.argVars), or is piped one by a stage before, while sending to a host that service does not
-// answer at. A destination known only
-// at run time is not judged.
+// answer at. A destination known only at run time is not judged.
 func (z *analyzer) tokenSentAway(targets []Word) bool {
 	vars := z.argVars
 	for f := z.feed; f != nil; f = f.prev { // what the stages before pipe in
@@ -913,12 +912,17 @@ func (z *analyzer) tokenSentAway(targets []Word) bool {
 		}
 		for _, t := range targets {
 			h := hostOf(t)
-			if h != "" && !slices.ContainsFunc(domains, func(d string) bool { return h == d || strings.HasSuffix(h, "."+d) }) {
+			if h != "" && !servedAt(h, domains) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// servedAt reports whether host is one of a service's domains or a subdomain of one.
+func servedAt(host string, domains []string) bool {
+	return slices.ContainsFunc(domains, func(d string) bool { return host == d || strings.HasSuffix(host, "."+d) })
 }
 
 // hostOf is the host a send's target names (a URL, user@host, host:path), lowercased; "" when the target

@@ -204,7 +204,7 @@ type analyzer struct {
 	cmdVars map[int][]string
 	a       *Analysis
 	limits  Limits
-	// budget is shared with the analyzers of nested checks (commandsOf), so that the whole line's work
+	// budget is shared with the analyzers of nested checks (inside), so that the whole line's work
 	// counts; the first analyzer's is its own.
 	budget *budget
 	own    budget

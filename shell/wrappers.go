@@ -45,9 +45,6 @@ func readsCodeFromStdin(c Command) bool {
 	return len(pa.operands) == 0 || pa.operands[0].Value == "-"
 }
 
-// commandsOf lists the commands a statement runs, wrappers followed.
-func (z *analyzer) commandsOf(n syntax.Node) []Command { return z.inside(n).Commands }
-
 // inside analyzes the calls inside a node (a substitution) on their own: their commands and effects.
 func (z *analyzer) inside(n syntax.Node) *Analysis {
 	inner := &analyzer{a: &Analysis{}, limits: z.limits, budget: z.budget, base: z.base}
