@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -158,6 +159,8 @@ var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*-delete-*", "
 type programTable struct {
 	// byName holds the reviewed entries, compiled at load.
 	byName map[string]*Program
+	// folded names the reviewed entries whose names have capitals (Rscript) by their lowercase spelling.
+	folded map[string]string
 	env    environment
 	// fig is fig.json as embedded (read-only data, not heap); figAt locates each program's entry in it.
 	// An entry is decoded and compiled when first asked for and kept in figs: most of the 583 are never
@@ -200,7 +203,12 @@ func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
-	t := &programTable{byName: f.Programs, env: f.Environment, fig: fig, figs: map[string]*Program{}}
+	t := &programTable{byName: f.Programs, folded: map[string]string{}, env: f.Environment, fig: fig, figs: map[string]*Program{}}
+	for name := range f.Programs {
+		if lower := strings.ToLower(name); lower != name {
+			t.folded[lower] = name
+		}
+	}
 	if fig != nil {
 		at, err := locateFig(fig)
 		if err != nil {
@@ -461,6 +469,26 @@ func (t *programTable) resolveAlias(name string) *Program {
 		return nil
 	}
 	return p.Subcommands[sub]
+}
+
+// knownName is the name a command's program is known by: its own, or the known name it spells in other
+// capitals (RM, Curl, RSCRIPT). The file systems macOS and Windows install on ignore case, so there RM
+// runs rm; a name in capitals no table knows stays as written.
+func (t *programTable) knownName(name string) string {
+	if !strings.ContainsFunc(name, unicode.IsUpper) {
+		return name
+	}
+	if _, ok := t.byName[name]; ok {
+		return name
+	}
+	lower := strings.ToLower(name)
+	if known, ok := t.folded[lower]; ok {
+		return known
+	}
+	if t.lookup(lower) != nil {
+		return lower
+	}
+	return name
 }
 
 // lookup returns a program's entry: the reviewed one by its name, its name without a version suffix
