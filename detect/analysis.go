@@ -236,7 +236,7 @@ func analyzeHarm(text, where string) scored {
 // letters ("1gn0re", "b0mb", "p@ssw0rd") read with the letters. Each points at the disguised word.
 func disguisedHits(p *phrases, text string) []hit {
 	var out []hit
-	for _, read := range []func(string) (string, []spelledOut){joinSpelledOut, unLeet} {
+	for _, read := range []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet} {
 		plain, spans := read(text)
 		if spans == nil {
 			continue
@@ -346,7 +346,14 @@ type spelledOut struct{ start, end, joinedStart, joinedEnd int }
 // joinSpelledOut returns text with each word spelled out a letter at a time (four letters or more, each
 // apart from the next by one space, dot, dash, underscore or asterisk: "i g n o r e", "r.e.v.e.a.l") written
 // joined, and where each such word stands; nil spans when the text has none.
-func joinSpelledOut(text string) (string, []spelledOut) {
+func joinSpelledOut(text string) (string, []spelledOut) { return joinLetters(text, false) }
+
+// joinAfterOneLetterWord reads the spelled-out words that follow a one-letter word ("make a b o m b",
+// "I k i l l"): joined whole they would take it in ("abomb"), so this reading leaves it a word of its own.
+// Only such words are joined; joinSpelledOut reads the others.
+func joinAfterOneLetterWord(text string) (string, []spelledOut) { return joinLetters(text, true) }
+
+func joinLetters(text string, afterOneLetterWord bool) (string, []spelledOut) {
 	letter := func(i int) bool {
 		c := text[i]
 		return (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
@@ -363,6 +370,13 @@ func joinSpelledOut(text string) (string, []spelledOut) {
 		j, n := i, 1
 		for j+2 < len(text) && sep(text[j+1]) && letter(j+2) {
 			j, n = j+2, n+1
+		}
+		if afterOneLetterWord {
+			if c := text[i] | 0x20; n < 5 || text[i+1] != ' ' || c != 'a' && c != 'i' && c != 'o' {
+				i = j
+				continue
+			}
+			i, n = i+2, n-1
 		}
 		if n < 4 {
 			i = j

@@ -151,6 +151,25 @@ func TestJoinSpelledOut(t *testing.T) {
 	}
 }
 
+func TestJoinAfterOneLetterWord(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, joined string
+		words        int
+	}{
+		{"make a b o m b now", "make a bomb now", 1},
+		{"I k-i-l-l", "I kill", 1},
+		{"o p e n", "o p e n", 0},                 // four letters after a one-letter word are a word of four, not one of three
+		{"i g n o r e all", "i gnore all", 1},     // the other reading; joinSpelledOut gives "ignore"
+		{"say r.e.v.e.a.l", "say r.e.v.e.a.l", 0}, // no one-letter word before: joinSpelledOut's
+	} {
+		joined, spans := joinAfterOneLetterWord(tc.text)
+		if joined != tc.joined || len(spans) != tc.words {
+			t.Errorf("joinAfterOneLetterWord(%q) = %q with %d words, want %q with %d", tc.text, joined, len(spans), tc.joined, tc.words)
+		}
+	}
+}
+
 func TestUnLeet(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
