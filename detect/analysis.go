@@ -236,11 +236,7 @@ func analyzeHarm(text, where string) scored {
 // letters ("1gn0re", "b0mb", "p@ssw0rd") read with the letters. Each points at the disguised word.
 func disguisedHits(p *phrases, text string) []hit {
 	var out []hit
-	for _, read := range []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet} {
-		plain, spans := read(text)
-		if spans == nil {
-			continue
-		}
+	read := func(plain string, spans []spelledOut) {
 		for _, h := range p.find(plain) {
 			for _, sp := range spans {
 				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
@@ -249,6 +245,16 @@ func disguisedHits(p *phrases, text string) []hit {
 				}
 			}
 		}
+	}
+	if plain, spans := joinSpelledOut(text); spans != nil {
+		read(plain, spans)
+		// Only a text with a spelled-out run can have one after a one-letter word.
+		if plain, spans := joinAfterOneLetterWord(text); spans != nil {
+			read(plain, spans)
+		}
+	}
+	if plain, spans := unLeet(text); spans != nil {
+		read(plain, spans)
 	}
 	return out
 }
