@@ -472,16 +472,27 @@ func (t *programTable) resolveAlias(name string) *Program {
 }
 
 // knownName is the name a command's program is known by: its own, or the known name it spells in other
-// capitals (RM, Curl, RSCRIPT). The file systems macOS and Windows install on ignore case, so there RM
-// runs rm; a name in capitals no table knows stays as written.
+// capitals (RM, Curl, RSCRIPT) or with a Windows executable's extension (git.exe, RM.EXE, npm.cmd). The file
+// systems macOS and Windows install on ignore case, so there RM runs rm, and Windows finds git.exe for git;
+// a name no table knows in any of these spellings stays as written.
 func (t *programTable) knownName(name string) string {
-	if !strings.ContainsFunc(name, unicode.IsUpper) {
+	if !strings.ContainsFunc(name, unicode.IsUpper) && !strings.Contains(name, ".") {
 		return name
 	}
 	if _, ok := t.byName[name]; ok {
 		return name
 	}
 	lower := strings.ToLower(name)
+	for _, ext := range windowsExecutables {
+		if base, ok := strings.CutSuffix(lower, ext); ok && base != "" {
+			if known := t.knownName(base); t.lookup(known) != nil {
+				return known
+			}
+		}
+	}
+	if lower == name {
+		return name
+	}
 	if known, ok := t.folded[lower]; ok {
 		return known
 	}
@@ -490,6 +501,9 @@ func (t *programTable) knownName(name string) string {
 	}
 	return name
 }
+
+// windowsExecutables are the extensions Windows runs a program by (PATHEXT's usual ones).
+var windowsExecutables = []string{".exe", ".com", ".cmd", ".bat"}
 
 // lookup returns a program's entry: the reviewed one by its name, its name without a version suffix
 // (python3.12, php8.2, node18, pip-3) or without a variant's suffix (mkfs.ext4); else Fig's, the same way;
