@@ -37,9 +37,11 @@ type codeLang struct {
 	Environment []string            `yaml:"environment"`
 	Walks       []string            `yaml:"walks"`
 	Destroys    map[string][]string `yaml:"destroys"`
+	// Uploads are patterns whose first group is a local file the code sends (ftp's put).
+	Uploads []string `yaml:"uploads"`
 
-	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks, environment []*regexp.Regexp
-	destroys                                                                                               []classPatterns
+	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks, environment, uploads []*regexp.Regexp
+	destroys                                                                                                        []classPatterns
 }
 
 type classPatterns struct {
@@ -82,6 +84,7 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 		l.network, l.writes, l.home = compile("network", l.Network), compile("writes", l.Writes), compile("home", l.Home)
 		l.environment = compile("environment", l.Environment)
 		l.walks = compile("walks", l.Walks)
+		l.uploads = compile("uploads", l.Uploads)
 		classes := make([]string, 0, len(l.Destroys))
 		for c := range l.Destroys {
 			classes = append(classes, c)
@@ -254,6 +257,7 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	if anyMatch(l.dynamic, src) {
 		z.finding(DynamicCode, prog+" runs code known only at run time")
 	}
+	commandsBefore := len(z.a.Commands)
 	for _, cp := range l.destroys {
 		if anyMatch(cp.patterns, src) {
 			z.effect(Effect{Kind: Destroys, Program: prog, Class: cp.class, Command: ci})
@@ -273,6 +277,20 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 		for _, loc := range re.FindAllStringIndex(src, 16) {
 			z.executesCall(ci, src[loc[1]:], prog, via, depth)
 		}
+	}
+	if anyMatch(l.network, src) && slices.ContainsFunc(z.a.Commands[commandsBefore:], readsCodeFromStdin) {
+		// A shell or interpreter started with no program of its own, by code that opens a connection:
+		// whatever drives its input (the connection, in a reverse shell) is what it runs.
+		z.finding(ReverseShell, prog+" opens a connection and starts a shell that reads its commands from outside the line")
+	}
+	var uploads []Word
+	for _, re := range l.uploads {
+		for _, m := range re.FindAllStringSubmatch(src, 64) {
+			uploads = append(uploads, z.resolvePath(Word{Value: strings.Trim(m[1], `"`), Literal: true}))
+		}
+	}
+	if len(uploads) > 0 {
+		z.effect(Effect{Kind: Sends, Program: prog, Data: uploads, Command: ci})
 	}
 	paths := codePaths(src, anyMatch(l.home, src))
 	targets := make([]Word, 0, len(paths)+1)

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -27,7 +28,7 @@ const (
 	Reads EffectKind = "reads"
 	// Sends: network destinations, with the files whose data flows there in Data.
 	Sends EffectKind = "sends"
-	// System: system state changed (Class: privilege, power, disks, firewall, services, users, scheduler,
+	// System: system state changed (Class: privilege, power, disks, firewall, tunnel, services, users, scheduler,
 	// kernel, mounts, processes, permissions, setuid, world_writable).
 	System EffectKind = "system"
 	// Destroys: state beyond files destroyed (Class: vcs_work, vcs_history, vcs_branch_delete, database,
@@ -111,6 +112,25 @@ func (z *analyzer) resolvePath(w Word) Word {
 	return Word{Value: path.Join(st.cwd, v), Literal: w.Literal, Glob: w.Glob}
 }
 
+// enterDir makes a directory the working directory: cd's operand, or the directory an option runs a
+// program in (git -C). "-" (the one before) and a word known only at run time give Unknown.
+func (z *analyzer) enterDir(target Word) {
+	st := &z.state
+	if target.Value == "-" || !target.Literal {
+		st.cwd = Unknown
+		return
+	}
+	r := z.resolvePath(target)
+	if !r.Literal {
+		st.cwd = Unknown
+		return
+	}
+	st.cwd = strings.TrimSuffix(r.Value, "/")
+	if st.cwd == "" {
+		st.cwd = "/"
+	}
+}
+
 // changeState follows the commands that change the line's state: cd, pushd, popd, ln -s, alias.
 func (z *analyzer) changeState(prog string, args []Word) {
 	st := &z.state
@@ -124,20 +144,7 @@ func (z *analyzer) changeState(prog string, args []Word) {
 		if prog == "pushd" {
 			st.dirs = append(st.dirs, st.cwd)
 		}
-		switch {
-		case target.Value == "-" || !target.Literal:
-			st.cwd = Unknown
-		default:
-			r := z.resolvePath(target)
-			if r.Literal {
-				st.cwd = strings.TrimSuffix(r.Value, "/")
-				if st.cwd == "" {
-					st.cwd = "/"
-				}
-			} else {
-				st.cwd = Unknown
-			}
-		}
+		z.enterDir(target)
 	case "popd":
 		if n := len(st.dirs); n > 0 {
 			st.cwd, st.dirs = st.dirs[n-1], st.dirs[:n-1]
@@ -240,6 +247,14 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 			spec.Code != nil && spec.Code.Flags != nil
 		pa = parseArgs(spec, words, stop)
 		z.optionCode(spec, &pa, prog, via, depth, &aliases)
+		if dirs := pa.values(spec.Chdir); len(dirs) > 0 {
+			// The program runs in that directory, and so does the command it runs; command() goes back
+			// to the line's own directory after it.
+			for _, d := range dirs { // git -C a -C b runs in a/b
+				z.enterDir(d)
+			}
+			z.movedDir = true
+		}
 		if len(spec.Subcommands) == 0 || len(pa.operands) == 0 || hops > 8 {
 			break
 		}
@@ -266,6 +281,9 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 		if sub.Verbs != nil {
 			verbs = sub.Verbs
 		}
+	}
+	if dirs := pa.values(spec.OperandsIn); len(dirs) > 0 {
+		pa.operands = operandsIn(dirs[len(dirs)-1], pa.operands)
 	}
 	if spec.ConfigOf != "" && parent != nil {
 		z.configCode(ci, parent, spec, &pa, prog, via, depth)
@@ -316,6 +334,24 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 		return pa.after, prog
 	}
 	return nil, ""
+}
+
+// operandsIn writes relative operands as paths under dir (tar -C dir: the files it archives are there).
+func operandsIn(dir Word, ops []Word) []Word {
+	out := make([]Word, len(ops))
+	for i, op := range ops {
+		v := op.Value
+		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, Unknown) || v == "-" {
+			out[i] = op
+			continue
+		}
+		d := dir.Value
+		if !dir.Literal {
+			d = Unknown
+		}
+		out[i] = Word{Value: path.Join(d, v), Literal: op.Literal && dir.Literal, Glob: op.Glob}
+	}
+	return out
 }
 
 // fetched notes the files a downloading program writes (or, with no output named, the file named after
@@ -568,6 +604,9 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 			continue
 		}
 		targets := z.resolveAll(pickTargets(e.Target, pa))
+		if e.Target == "stdin_items" {
+			targets = z.feedListing() // cpio -o: the files the stage before lists
+		}
 		var fixed []Word
 		for _, p := range e.Paths {
 			fixed = append(fixed, z.resolvePath(Word{Value: p, Literal: true}))
@@ -707,8 +746,25 @@ func (z *analyzer) applies(e *EffectSpec, pa *parsedArgs) bool {
 			return false
 		}
 	}
+	if len(e.MatchesAny) > 0 && !slices.ContainsFunc(pa.operands, func(op Word) bool { return patternMatchesAny(op, e.MatchesAny) }) {
+		return false
+	}
 	unless = true
 	return len(e.Unless) == 0 || !present(e.Unless)
+}
+
+// patternMatchesAny reports whether a literal operand, read as an extended regular expression searched
+// for anywhere in a name (as pgrep and pkill read theirs), matches one of the names. A pattern known only
+// at run time, or one that is no regular expression, matches none.
+func patternMatchesAny(op Word, names []string) bool {
+	if !op.Literal {
+		return false
+	}
+	re, err := regexp.Compile(op.Value)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(names, re.MatchString)
 }
 
 // pickTargets selects an effect's operands.
@@ -735,6 +791,8 @@ func pickTargets(target string, pa *parsedArgs) []Word {
 		}
 	case "leading":
 		return pa.leading
+	case "stdin_items":
+		return nil // the analyzer's: what the stage before lists
 	case "remote":
 		var out []Word
 		for _, op := range ops {
@@ -856,8 +914,9 @@ func (a *Analysis) HasEffect(k EffectKind) bool {
 	return false
 }
 
-// carried returns data with, for each file an earlier command of the line wrote, what that command read
-// or was piped, followed through as many files as the line passed the data along.
+// carried returns data with, for each file an earlier command of the line wrote or named beside the files
+// it read, what that command read or was piped, followed through as many files as the line passed the
+// data along.
 func (z *analyzer) carried(data []Word, command int) []Word {
 	seen := map[string]bool{}
 	for _, d := range data {
@@ -872,7 +931,9 @@ func (z *analyzer) carried(data []Word, command int) []Word {
 			}
 		}
 		for _, w := range z.a.Effects {
-			if w.Kind != Writes || w.Command == command || !slices.ContainsFunc(w.Targets, func(t Word) bool { return path.Clean(t.Value) == d }) {
+			// A file an earlier command wrote carries what it read. So does a file it only named beside
+			// what it read, since a program of unknown grammar may have written it (7z a k.7z ~/.ssh).
+			if w.Kind != Writes && w.Kind != Reads || w.Command == command || !slices.ContainsFunc(w.Targets, func(t Word) bool { return path.Clean(t.Value) == d }) {
 				continue
 			}
 			for _, r := range z.a.Effects {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +67,12 @@ type Program struct {
 	StdinItems bool `yaml:"stdin_items"`
 	// Assigns: NAME=value words before the command are environment settings (env).
 	Assigns bool `yaml:"assigns"`
+	// Chdir are options naming the directory the program runs in (git -C, env --chdir, make -C): its
+	// operands, its option values and the command it runs are relative to it.
+	Chdir []string `yaml:"chdir"`
+	// OperandsIn are options naming the directory the program's operands are relative to while the rest
+	// of its words are not (tar -C: the archive it writes stays where the line is).
+	OperandsIn []string `yaml:"operands_in"`
 	// Code is the code the program interprets.
 	Code *CodeSpec `yaml:"code"`
 	// Fetches: the program brings content from the network (for downloaded code reaching a shell).
@@ -134,6 +141,9 @@ type EffectSpec struct {
 	WhenAll [][]string `yaml:"when_all"`
 	// Value: one of When's options has one of these values (curl -X DELETE), compared without case.
 	Value []string `yaml:"value"`
+	// MatchesAny: an operand, read as the regular expression the program takes it for (pkill's pattern),
+	// matches one of these names: pkill -f . signals sshd and systemd as surely as pkill sshd does.
+	MatchesAny []string `yaml:"matches_any"`
 	// Class is the kind of state a system or destroys effect changes.
 	Class string `yaml:"class"`
 	// Paths are targets the effect always has (env reads the environment, /proc/self/environ).
@@ -388,9 +398,10 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 			p.valued[o] = true
 		}
 	}
-	for _, o := range p.CommandOptions {
+	for _, o := range append(append(slices.Clone(p.CommandOptions), p.Chdir...), p.OperandsIn...) {
 		p.valued[o] = true
 	}
+	names = append(append(names, p.Chdir...), p.OperandsIn...)
 	for o := range p.OptionCode {
 		p.valued[o] = true
 		names = append(names, o)
@@ -403,7 +414,7 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 			return fmt.Errorf("%s: effects[%d]: unknown kind %q", name, i, e.Kind)
 		}
 		switch e.Target {
-		case "", "operands", "first", "last", "butlast", "rest", "leading", "urls", "remote", "none":
+		case "", "operands", "first", "last", "butlast", "rest", "leading", "urls", "remote", "stdin_items", "none":
 		default:
 			return fmt.Errorf("%s: effects[%d]: unknown target %q", name, i, e.Target)
 		}

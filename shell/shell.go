@@ -196,6 +196,8 @@ func (z *analyzer) done() *Analysis {
 }
 
 type analyzer struct {
+	// movedDir: the command being recorded runs in a directory one of its options names (git -C).
+	movedDir bool
 	// fedInto maps a file a piped-into command wrote to what the stage before piped in (env | tee f).
 	fedInto map[string][]Word
 	// argVars are the variables the call being analyzed expands unresolved in its words ($GITHUB_TOKEN);
@@ -582,6 +584,14 @@ func (z *analyzer) walk(n syntax.Node, f func(syntax.Node) bool) {
 
 // command records words[0] as a program with its arguments, and follows wrappers into the command they run.
 func (z *analyzer) command(words []Word, assigns []string, via []string, depth int) {
+	// A directory an option runs the program in (git -C, env --chdir) holds for it and the command it
+	// runs, not for the rest of the line.
+	outerDir, moved := z.state.cwd, false
+	defer func() {
+		if moved {
+			z.state.cwd = outerDir
+		}
+	}()
 	for len(words) > 0 && z.budget.take(1) {
 		w := words[0]
 		if !w.Literal || w.Glob || w.Value == "" {
@@ -612,6 +622,8 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 			z.runsFile(ci, w, prog, via, depth)
 		}
 		inner, wrapper := z.programEffects(ci, prog, args, via, depth)
+		moved = moved || z.movedDir
+		z.movedDir = false
 		if len(inner) == 0 {
 			return
 		}

@@ -258,6 +258,14 @@ func (z *analyzer) reverseShell(prog string, args []Word) {
 				return
 			}
 		}
+	case "ztcp":
+		// zsh's TCP module: the connection it opens (or accepts) is a file descriptor the line can hand
+		// to any program, as bash's /dev/tcp is; -c closes one and -L lists them.
+		pa := parseArgs(nil, args, false)
+		if len(pa.operands) > 0 && !pa.has([]string{"-c", "-L"}) {
+			z.finding(ReverseShell, "zsh's ztcp opens a network socket as a file descriptor")
+			return
+		}
 	case "socat":
 		for _, a := range args {
 			v := strings.ToLower(a.Value)
