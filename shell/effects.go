@@ -333,7 +333,22 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	if len(pa.after) > 0 {
 		return pa.after, prog
 	}
+	if script := z.knownScript(spec, &pa); script {
+		return pa.operandsFrom(words, 0), prog
+	}
 	return nil, ""
+}
+
+// knownScript reports whether an interpreter runs, as its program, a script the table has an entry for
+// (python manage.py flush, php artisan db:wipe): the script is then read as a command of its own.
+func (z *analyzer) knownScript(spec *Program, pa *parsedArgs) bool {
+	cs := spec.Code
+	if cs == nil || len(pa.operands) == 0 || len(pa.values(cs.Options)) > 0 || len(cs.Files) > 0 && pa.has(cs.Files) ||
+		len(cs.Flags) > 0 && pa.has(cs.Flags) {
+		return false
+	}
+	s := programs().lookup(programs().knownName(path.Base(pa.operands[0].Value)))
+	return s != nil && s.Script
 }
 
 // operandsIn writes relative operands as paths under dir (tar -C dir: the files it archives are there).

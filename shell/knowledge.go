@@ -91,6 +91,9 @@ type Program struct {
 	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
+	// Script: the entry is a script an interpreter runs (python manage.py, php artisan); an interpreter
+	// given it as its program runs it with the words after it, as a wrapper runs a command.
+	Script bool `yaml:"script"`
 
 	valued map[string]bool
 	longs  []string // every long option the entry names, for getopt abbreviations
