@@ -39,9 +39,12 @@ type codeLang struct {
 	Destroys    map[string][]string `yaml:"destroys"`
 	// Uploads are patterns whose first group is a local file the code sends (ftp's put).
 	Uploads []string `yaml:"uploads"`
+	// Renames are patterns that bind a module or a function under another name (import os as o, from os
+	// import system, f = os.system, getattr(os, 'system')); the code is read with the names they stand for.
+	Renames []string `yaml:"renames"`
 
-	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks, environment, uploads []*regexp.Regexp
-	destroys                                                                                                        []classPatterns
+	deletes, recursive, recursiveFlag, executes, lines, dynamic, network, writes, home, walks, environment, uploads, renames []*regexp.Regexp
+	destroys                                                                                                                 []classPatterns
 }
 
 type classPatterns struct {
@@ -85,6 +88,12 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 		l.environment = compile("environment", l.Environment)
 		l.walks = compile("walks", l.Walks)
 		l.uploads = compile("uploads", l.Uploads)
+		l.renames = compile("renames", l.Renames)
+		for i, re := range l.renames {
+			if re != nil && re.SubexpIndex("module") < 0 && re.SubexpIndex("name") < 0 && err == nil {
+				err = fmt.Errorf("%s: renames[%d]: no module or name group", name, i)
+			}
+		}
 		classes := make([]string, 0, len(l.Destroys))
 		for c := range l.Destroys {
 			classes = append(classes, c)
@@ -254,6 +263,7 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	if l == nil {
 		return
 	}
+	src = l.unalias(src)
 	if anyMatch(l.dynamic, src) {
 		z.finding(DynamicCode, prog+" runs code known only at run time")
 	}
@@ -275,7 +285,7 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	}
 	for _, re := range l.executes {
 		for _, loc := range re.FindAllStringIndex(src, 16) {
-			z.executesCall(ci, src[loc[1]:], prog, via, depth)
+			z.executesCall(ci, l, src[loc[1]:], prog, via, depth)
 		}
 	}
 	if anyMatch(l.network, src) && slices.ContainsFunc(z.a.Commands[commandsBefore:], readsCodeFromStdin) {
@@ -381,7 +391,7 @@ func (z *analyzer) deleteTargets(l *codeLang, src string) []Word {
 // executesCall reads the arguments of a call that runs a command: the string literals up to the call's
 // closing parenthesis. An array of strings is one argv; a string alone is a command line; no string at all
 // is a command known only at run time.
-func (z *analyzer) executesCall(ci int, rest, prog string, via []string, depth int) {
+func (z *analyzer) executesCall(ci int, l *codeLang, rest, prog string, via []string, depth int) {
 	args, ok := callArguments(rest)
 	lits := stringLiterals(args)
 	if !ok || len(lits) == 0 {
@@ -395,9 +405,14 @@ func (z *analyzer) executesCall(ci int, rest, prog string, via []string, depth i
 	trimmed := strings.TrimLeft(args, " \t\n(")
 	if strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "%w") || len(lits) > 1 && !strings.Contains(lits[0], " ") {
 		// an argv: quote each part so that the line runs that one command
-		parts := make([]string, len(lits))
-		for i, s := range lits {
-			parts[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		parts := argv(trimmed, l)
+		if len(parts) == 0 || !strings.HasPrefix(parts[0], "'") {
+			// the program itself is no string literal (Start-Process rm -ArgumentList '-rf','~'): the
+			// literals alone are read, as they stand
+			parts = make([]string, len(lits))
+			for i, s := range lits {
+				parts[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+			}
 		}
 		z.line(ci, Word{Value: strings.Join(parts, " "), Literal: true}, prog, via, depth)
 		return
@@ -409,6 +424,191 @@ func (z *analyzer) executesCall(ci int, rest, prog string, via []string, depth i
 		line += ` "$WARDEN_RUNTIME_VALUE"`
 	}
 	z.line(ci, Word{Value: line, Literal: true}, prog, via, depth)
+}
+
+// argv writes a call's argv, a list of strings (['rm', '-rf', d]) or the call's arguments one by one
+// (system("rm", "-rf", $ENV{HOME})), as shell words: a string literal is itself, an expression of the home
+// directory is ~, and any other expression is a value known only at run time, which may be any word. It
+// returns nil for a form it does not read (Ruby's %w[…]).
+func argv(args string, l *codeLang) []string {
+	if strings.HasPrefix(args, "%w") {
+		return nil
+	}
+	list := args
+	if strings.HasPrefix(args, "[") {
+		i := closingBracket(args)
+		if i < 0 {
+			return nil
+		}
+		list = args[1:i] // the list up to its closing bracket
+	}
+	var out []string
+	for _, el := range splitTopLevel(list) {
+		el = strings.TrimSpace(el)
+		if el == "" {
+			continue
+		}
+		if isAssignmentArg(el) || strings.HasPrefix(el, "{") {
+			continue // a keyword argument (shell=True) or an options object ({stdio: 'inherit'})
+		}
+		if strings.HasPrefix(el, "[") {
+			out = append(out, argv(el, l)...) // spawn("rm", ["-rf", d]): the arguments' list
+			continue
+		}
+		if lits := stringLiterals(el); len(lits) == 1 && isOneLiteral(el) {
+			out = append(out, "'"+strings.ReplaceAll(lits[0], "'", `'\''`)+"'")
+			continue
+		}
+		if anyMatch(l.home, el) {
+			out = append(out, "~")
+			continue
+		}
+		out = append(out, `"$WARDEN_RUNTIME_VALUE"`)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// closingBracket returns the index of the bracket that closes the one s starts with, or -1.
+func closingBracket(s string) int {
+	d := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '[' || c == '(' || c == '{':
+			d++
+		case c == ']' || c == ')' || c == '}':
+			d--
+			if d == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// splitTopLevel splits a list of arguments at the commas outside strings and brackets.
+func splitTopLevel(s string) []string {
+	var out []string
+	d, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '[' || c == '(' || c == '{':
+			d++
+		case c == ']' || c == ')' || c == '}':
+			d--
+		case c == ',' && d == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// isOneLiteral says whether an argument is one string literal and nothing else (a prefix such as r or b
+// aside): "rm" is, "rm" + x is not.
+func isOneLiteral(el string) bool {
+	el = strings.TrimLeft(el, "rbuRBU")
+	if len(el) < 2 || !strings.ContainsRune(`'"`, rune(el[0])) {
+		return false
+	}
+	q := el[0]
+	for j := 1; j < len(el); j++ {
+		if el[j] == '\\' {
+			j++
+			continue
+		}
+		if el[j] == q {
+			return j == len(el)-1
+		}
+	}
+	return false
+}
+
+// isAssignmentArg says whether a call argument is a keyword argument (name=value, name: value).
+func isAssignmentArg(el string) bool {
+	i := strings.IndexAny(el, "=:")
+	if i <= 0 || i+1 < len(el) && el[i+1] == '=' || strings.ContainsAny(el[:i], `'"([{ `) {
+		return false
+	}
+	return true
+}
+
+// unalias rewrites code with the names its renames bind written as what they stand for: after "import os
+// as o", o.system is os.system; after "from os import system", system is os.system; getattr(os, 'system')
+// is os.system.
+func (l *codeLang) unalias(src string) string {
+	for _, re := range l.renames {
+		if !re.MatchString(src) {
+			continue
+		}
+		type binding struct{ alias, canonical string }
+		var bindings []binding
+		var whole []string // matches that are an expression for a name: replaced where they are
+		for _, m := range re.FindAllStringSubmatch(src, 16) {
+			group := func(name string) string {
+				if i := re.SubexpIndex(name); i >= 0 {
+					return m[i]
+				}
+				return ""
+			}
+			module, name, alias, names := group("module"), group("name"), group("alias"), group("names")
+			canonical := module
+			if name != "" {
+				canonical = strings.Trim(module+"."+name, ".")
+			}
+			switch {
+			case names != "":
+				for _, item := range strings.Split(names, ",") {
+					f := strings.Fields(item)
+					switch {
+					case len(f) == 1:
+						bindings = append(bindings, binding{f[0], module + "." + f[0]})
+					case len(f) == 3 && f[1] == "as":
+						bindings = append(bindings, binding{f[2], module + "." + f[0]})
+					}
+				}
+			case alias != "":
+				if alias != canonical {
+					bindings = append(bindings, binding{alias, canonical})
+				}
+			default:
+				whole = append(whole, m[0], canonical)
+			}
+		}
+		if len(whole) > 0 {
+			src = strings.NewReplacer(whole...).Replace(src)
+		}
+		for _, b := range bindings {
+			word, err := regexp.Compile(`(^|[^\w.$])` + regexp.QuoteMeta(b.alias) + `\b`)
+			if err != nil {
+				continue
+			}
+			src = word.ReplaceAllString(src, "${1}"+strings.ReplaceAll(b.canonical, "$", "$$"))
+		}
+	}
+	return src
 }
 
 // openEnded says whether the first string literal of a call's arguments is completed at run time: joined
