@@ -73,6 +73,26 @@ type lineState struct {
 	aliases map[string]string
 	// written are files the line wrote literal text into (echo … > x.sh): running one runs that text.
 	written map[string]string
+	// copies are files the line made copies or hard links of a program into (cp /bin/rm x): running one
+	// runs that program.
+	copies map[string]string
+}
+
+// programPath is the program a command word runs: through a symlink or a copy made earlier in the line
+// (ln -s /bin/rm d; ./d is rm), else the word itself. A bare name is looked up on PATH, not in the line's
+// directory, so only a word with a slash is followed.
+func (z *analyzer) programPath(w Word) string {
+	if !strings.Contains(w.Value, "/") {
+		return w.Value
+	}
+	r := z.resolvePath(w)
+	if p, ok := z.state.copies[path.Clean(r.Value)]; ok {
+		return p
+	}
+	if r.Literal {
+		return r.Value
+	}
+	return w.Value
 }
 
 const maxLinks = 64
@@ -84,10 +104,14 @@ func (z *analyzer) resolvePath(w Word) Word {
 	if v == "" || v == "-" {
 		return w
 	}
+	if d, ok := drivePath(v); ok {
+		v = d
+	}
 	st := &z.state
 	if len(st.links) > 0 {
-		first, rest, _ := strings.Cut(strings.TrimSuffix(v, "/"), "/")
-		for _, name := range []string{strings.TrimSuffix(v, "/"), first} {
+		clean := path.Clean(v) // ./d is the d made by ln -s x d
+		first, rest, _ := strings.Cut(clean, "/")
+		for _, name := range []string{clean, first} {
 			if target, ok := st.links[name]; ok {
 				if name == first && rest != "" {
 					v = target + "/" + rest
@@ -110,6 +134,41 @@ func (z *analyzer) resolvePath(w Word) Word {
 		return Word{Value: "~" + strings.TrimSuffix(path.Clean("/"+st.cwd[1:]+"/"+v), "/"), Literal: w.Literal, Glob: w.Glob}
 	}
 	return Word{Value: path.Join(st.cwd, v), Literal: w.Literal, Glob: w.Glob}
+}
+
+// copyProgram notes a copy or hard link of a program the table knows (cp /bin/rm x, install, ln): running
+// the copy runs that program under the new name.
+func (z *analyzer) copyProgram(pa parsedArgs) {
+	st := &z.state
+	if len(pa.operands) != 2 || len(st.copies) >= maxLinks {
+		return
+	}
+	src, dst := z.resolvePath(pa.operands[0]), z.resolvePath(pa.operands[1])
+	base := programs().knownName(path.Base(src.Value))
+	if !src.Literal || !dst.Literal || programs().lookup(base) == nil {
+		return
+	}
+	if st.copies == nil {
+		st.copies = map[string]string{}
+	}
+	d := path.Clean(dst.Value)
+	if strings.HasSuffix(pa.operands[1].Value, "/") {
+		d = path.Join(d, path.Base(src.Value))
+	}
+	st.copies[d] = src.Value
+}
+
+// drivePath writes a Windows path that names its drive (C:\Users\me, C:/Users/me) as Git Bash and MSYS
+// do (/c/Users/me): it is absolute, not relative to the working directory.
+func drivePath(v string) (string, bool) {
+	if len(v) < 3 || v[1] != ':' || v[2] != '/' && v[2] != '\\' {
+		return "", false
+	}
+	c := v[0] | 0x20
+	if c < 'a' || c > 'z' {
+		return "", false
+	}
+	return "/" + string(c) + "/" + strings.ReplaceAll(v[3:], "\\", "/"), true
 }
 
 // enterDir makes a directory the working directory: cd's operand, or the directory an option runs a
@@ -153,7 +212,11 @@ func (z *analyzer) changeState(prog string, args []Word) {
 		}
 	case "ln":
 		pa := parseArgs(programs().lookup("ln"), args, false)
-		if !pa.has([]string{"-s", "--symbolic"}) || len(pa.operands) != 2 || len(st.links) >= maxLinks {
+		if !pa.has([]string{"-s", "--symbolic"}) {
+			z.copyProgram(pa) // a hard link
+			return
+		}
+		if len(pa.operands) != 2 || len(st.links) >= maxLinks {
 			return
 		}
 		target, name := z.resolvePath(pa.operands[0]), pa.operands[1]
@@ -167,7 +230,9 @@ func (z *analyzer) changeState(prog string, args []Word) {
 		if !target.Literal {
 			v = Unknown
 		}
-		st.links[strings.TrimSuffix(name.Value, "/")] = v
+		st.links[path.Clean(name.Value)] = v
+	case "cp", "install":
+		z.copyProgram(parseArgs(programs().lookup(prog), args, false))
 	case "alias":
 		for _, a := range args {
 			name, val, ok := strings.Cut(a.Value, "=")

@@ -610,7 +610,7 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 			z.parse(a+" "+strings.Join(rest, " "), appendVia(via, "alias "+w.Value), depth+1)
 			return
 		}
-		prog := programs().knownName(path.Base(w.Value))
+		prog := programs().knownName(path.Base(z.programPath(w)))
 		args := words[1:]
 		ci := len(z.a.Commands)
 		z.a.Commands = append(z.a.Commands, Command{Program: prog, Args: args, Assigns: assigns, Via: via})

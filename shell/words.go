@@ -19,8 +19,8 @@ func (z *analyzer) resolve(w *syntax.Word) Word {
 }
 
 // substitutionOutput is what a command substitution prints when that is known without running it: a
-// temporary file or directory of mktemp (under /tmp, or the directory its -p names), and pwd's working
-// directory once the line has cd'd somewhere known.
+// temporary file or directory of mktemp (under /tmp, or the directory its -p names), pwd's working
+// directory once the line has cd'd somewhere known, and the path of a program (which, command -v, type -P).
 func (z *analyzer) substitutionOutput(cs *syntax.CmdSubst) (string, bool) {
 	if len(cs.Stmts) != 1 {
 		return "", false
@@ -50,6 +50,16 @@ func (z *analyzer) substitutionOutput(cs *syntax.CmdSubst) (string, bool) {
 			}
 		}
 		return dir + "/tmp.XXXXXXXXXX", true
+	case "which", "command", "type":
+		// where a program is: which rm, command -v rm, type -P rm print its path, here taken to be under
+		// /usr/bin; what runs there is the program of that name
+		ops := parseArgs(nil, args, false)
+		if prog.Value == "command" && !ops.has([]string{"-v"}) || prog.Value == "type" && !ops.has([]string{"-p", "-P"}) {
+			return "", false
+		}
+		if len(ops.operands) == 1 && ops.operands[0].Literal && !strings.ContainsAny(ops.operands[0].Value, "/ ") {
+			return "/usr/bin/" + ops.operands[0].Value, true
+		}
 	case "pwd":
 		if cwd := z.state.cwd; cwd != "" && cwd != Unknown && (strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, "~")) {
 			return cwd, true

@@ -242,7 +242,7 @@ func (c *Commands) Provision(context.Context) error {
 		if err != nil {
 			return fmt.Errorf("workdir: %v", err)
 		}
-		c.classes.workdir = filepath.ToSlash(filepath.Clean(abs))
+		c.classes.workdir = normalize(filepath.ToSlash(filepath.Clean(abs)))
 	}
 	c.classes.compile()
 	var errs []error

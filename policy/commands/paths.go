@@ -10,7 +10,7 @@ import (
 // pathClasses decides which classes a path is in. The built-in classes are computed; the others are
 // lists of glob patterns (with ** for any number of directories) from config and the default policy.
 type pathClasses struct {
-	workdir string // absolute and clean, or "" when unknown
+	workdir string // absolute (or ~/… in a home) and clean, or "" when unknown
 	globs   map[string][]string
 	// compiled holds each class's patterns split into path elements, once, at Provision; excluded the
 	// class's exceptions, its patterns written with a leading "!" (a public key is no credential).
@@ -65,17 +65,32 @@ const (
 
 var builtinClasses = []string{classRoot, classHome, classParent, classOutside, classDynamic}
 
+// homeRoots are the directories users' homes are made in, on Linux (/home), macOS (/Users), the BSDs
+// (/usr/home), Solaris (/export/home) and Windows as Git Bash, MSYS, Cygwin and WSL name its drive
+// (/c/Users, /cygdrive/c/Users, /mnt/c/Users; C:\Users is read as /c/Users). Compared without case: the
+// file systems of macOS and Windows ignore it.
+var homeRoots = []string{"/home/", "/users/", "/usr/home/", "/export/home/", "/c/users/", "/cygdrive/c/users/", "/mnt/c/users/"}
+
+// rootHomes are the superuser's home directories (Linux, macOS).
+var rootHomes = []string{"/root", "/var/root"}
+
 // normalize writes home directories as ~ and cleans the path, keeping a leading ~.
 func normalize(p string) string {
-	switch {
-	case p == "/root" || strings.HasPrefix(p, "/root/"):
-		p = "~" + p[len("/root"):]
-	case strings.HasPrefix(p, "/home/"):
-		rest := p[len("/home/"):]
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			p = "~" + rest[i:]
-		} else {
-			p = "~"
+	for _, r := range rootHomes {
+		if p == r || strings.HasPrefix(p, r+"/") {
+			p = "~" + p[len(r):]
+			break
+		}
+	}
+	for _, r := range homeRoots {
+		if len(p) > len(r) && strings.EqualFold(p[:len(r)], r) {
+			rest := p[len(r):]
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				p = "~" + rest[i:]
+			} else {
+				p = "~"
+			}
+			break
 		}
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -166,12 +181,13 @@ func (pc *pathClasses) inClass(p string, glob bool, class string) bool {
 	case classParent:
 		return !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && (p == ".." || strings.HasPrefix(p, "../"))
 	case classOutside:
-		if pc.inClass(p, glob, classParent) || strings.HasPrefix(p, "~") {
+		if pc.inClass(p, glob, classParent) {
 			return true
 		}
-		if !strings.HasPrefix(p, "/") {
+		if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			return false // relative: inside the working directory
 		}
+		// the working directory is normalized as paths are: one in a home is ~/…
 		return pc.workdir == "" || p != pc.workdir && !strings.HasPrefix(p, pc.workdir+"/")
 	}
 	return false
