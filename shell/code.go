@@ -39,6 +39,8 @@ type codeLang struct {
 	Destroys    map[string][]string `yaml:"destroys"`
 	// Uploads are patterns whose first group is a local file the code sends (ftp's put).
 	Uploads []string `yaml:"uploads"`
+	// BackslashPaths: a backslash is a path separator, not an escape (PowerShell's C:\Users).
+	BackslashPaths bool `yaml:"backslash_paths"`
 	// Renames are patterns that bind a module or a function under another name (import os as o, from os
 	// import system, f = os.system, getattr(os, 'system')); the code is read with the names they stand for.
 	Renames []string `yaml:"renames"`
@@ -109,6 +111,22 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 	return f.Languages, nil
 }
 
+// mayAct reports whether code may do anything the language's patterns read: delete, write, run, connect,
+// destroy, or run code known only at run time.
+func (l *codeLang) mayAct(src string) bool {
+	for _, res := range [][]*regexp.Regexp{l.deletes, l.recursive, l.executes, l.lines, l.dynamic, l.network, l.writes} {
+		if anyMatch(res, src) {
+			return true
+		}
+	}
+	for _, cp := range l.destroys {
+		if anyMatch(cp.patterns, src) {
+			return true
+		}
+	}
+	return false
+}
+
 func anyMatch(res []*regexp.Regexp, s string) bool {
 	for _, re := range res {
 		if re.MatchString(s) {
@@ -129,6 +147,20 @@ func (z *analyzer) code(ci int, spec *Program, pa *parsedArgs, prog string, via 
 	var texts []Word
 	stdin := false // code read from standard input: made by the stage before, not written in the line
 	texts = append(texts, pa.values(cs.Options)...)
+	if len(texts) == 0 && len(cs.After) > 0 && len(pa.after) > 0 {
+		texts = append(texts, *joinWords(pa.after)) // cmd -c …, as the cmd reading writes its switches
+	}
+	if len(texts) == 0 && len(cs.After) > 0 {
+		// cmd /c …: the words after the switch are the command line
+		for i, op := range pa.operands {
+			if matchFold(cs.After, op.Value) {
+				if w := joinWords(pa.operands[i+1:]); w != nil {
+					texts = append(texts, *w)
+				}
+				break
+			}
+		}
+	}
 	switch {
 	case len(texts) > 0:
 	case len(cs.Flags) > 0 && pa.has(cs.Flags):
@@ -254,7 +286,25 @@ func (z *analyzer) codeText(ci int, lang string, t Word, prog string, via []stri
 		return
 	}
 	z.effect(Effect{Kind: Executes, Program: prog, Class: lang, Targets: []Word{t}, Command: ci})
+	if d := dialectOf(lang); d != Bash {
+		// PowerShell's and cmd's commands are read as those shells read them (windows.go)
+		saved := z.feed
+		z.feed = nil
+		z.windowsLine(t.Value, d, appendVia(via, prog+" -c"), depth+1)
+		z.feed = saved
+	}
 	z.scanCode(ci, lang, t.Value, prog, via, depth)
+}
+
+// dialectOf is the Windows shell a code language is the command lines of, or Bash for none.
+func dialectOf(lang string) Dialect {
+	switch lang {
+	case "powershell":
+		return PowerShell
+	case "cmd":
+		return Cmd
+	}
+	return Bash
 }
 
 // scanCode reads code of a language other than shell for what it does.
@@ -264,6 +314,9 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 		return
 	}
 	src = l.unalias(src)
+	if l.BackslashPaths {
+		src = strings.ReplaceAll(src, `\`, "/")
+	}
 	if anyMatch(l.dynamic, src) {
 		z.finding(DynamicCode, prog+" runs code known only at run time")
 	}
@@ -818,11 +871,27 @@ func (z *analyzer) feedListing() []Word {
 	c := z.a.Commands[f.from]
 	var roots []Word
 	switch c.Program {
-	case "find", "fd", "fdfind", "ls", "tree", "du":
+	case "find", "fd", "fdfind", "ls", "tree", "du", "get-childitem":
 		pa := parseArgs(programs().lookup(c.Program), c.Args, false)
 		roots = pa.leading
 		if c.Program != "find" {
 			roots = pa.operands
+		}
+		if c.Program == "get-childitem" {
+			roots = append(pa.values([]string{"--path", "--literalpath"}), pa.operands...)
+			if len(roots) == 0 {
+				roots = []Word{{Value: ".", Literal: true}}
+			}
+			suffix := "/*"
+			if pa.has([]string{"--recurse"}) {
+				suffix = "/**"
+			}
+			out := make([]Word, 0, len(roots))
+			for _, r := range roots {
+				r = z.resolvePath(r)
+				out = append(out, Word{Value: strings.TrimSuffix(r.Value, "/") + suffix, Literal: r.Literal, Glob: true})
+			}
+			return out
 		}
 		if len(roots) == 0 {
 			roots = []Word{{Value: ".", Literal: true}}

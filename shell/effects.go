@@ -107,6 +107,9 @@ func (z *analyzer) resolvePath(w Word) Word {
 	if d, ok := drivePath(v); ok {
 		v = d
 	}
+	if strings.Contains(v, "://") {
+		return w // a URL (or a UNC path read as smb://host/share): not under the working directory
+	}
 	st := &z.state
 	if len(st.links) > 0 {
 		clean := path.Clean(v) // ./d is the d made by ln -s x d
@@ -395,7 +398,7 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 			return cmd, prog
 		}
 	}
-	if len(pa.after) > 0 {
+	if len(pa.after) > 0 && (spec.Code == nil || len(spec.Code.After) == 0) {
 		return pa.after, prog
 	}
 	if script := z.knownScript(spec, &pa); script {
@@ -685,7 +688,10 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		}
 		targets := z.resolveAll(pickTargets(e.Target, pa))
 		if e.Target == "stdin_items" {
-			targets = z.feedListing() // cpio -o: the files the stage before lists
+			targets = nil
+			if z.feed != nil {
+				targets = z.feedListing() // cpio -o: the files the stage before lists
+			}
 		}
 		var fixed []Word
 		for _, p := range e.Paths {
@@ -982,6 +988,30 @@ func (z *analyzer) effect(e Effect) {
 		}
 	}
 	z.a.Effects = append(z.a.Effects, e)
+	if e.Kind == Writes {
+		z.writesAway(e)
+	}
+}
+
+// writesAway records a write to a network path (a UNC share, read as smb://host/share) as what it is, a
+// send of what the command read: Copy-Item ~/.aws \\host\share sends ~/.aws.
+func (z *analyzer) writesAway(e Effect) {
+	var remote []Word
+	for _, t := range e.Targets {
+		if strings.Contains(t.Value, "://") {
+			remote = append(remote, t)
+		}
+	}
+	if len(remote) == 0 {
+		return
+	}
+	var data []Word
+	for i := range z.a.Effects {
+		if r := &z.a.Effects[i]; r.Kind == Reads && r.Command == e.Command {
+			data = append(data, r.Targets...)
+		}
+	}
+	z.effect(Effect{Kind: Sends, Program: e.Program, Targets: remote, Data: data, Command: e.Command})
 }
 
 // HasEffect reports whether the analysis has an effect of a kind.

@@ -124,6 +124,8 @@ type CodeSpec struct {
 	// with operands, which are not scripts (psql's and mysql's database names).
 	Stdin       bool `yaml:"stdin"`
 	StdinAlways bool `yaml:"stdin_always"`
+	// After are words after the first of which the operands, joined, are code (cmd /c …).
+	After []string `yaml:"after"`
 }
 
 // EffectSpec is one effect of a program, on the targets its words name.

@@ -38,6 +38,8 @@ type plainCommand struct {
 	words []Word
 	// pipes: the command's output goes into the next one's input (a | b).
 	pipes bool
+	// quoted marks the words that start with a quote, for the Windows readings (windows.go).
+	quoted []bool
 }
 
 // splitPlain returns the simple commands of a line of plain commands, in order, or false when the line

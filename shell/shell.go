@@ -130,10 +130,44 @@ func AnalyzeLimited(src string, l Limits) *Analysis {
 		z.tooComplex(bytesDetail(len(src), l.MaxBytes))
 		return z.a
 	}
+	if d := windowsDialect(src); d != Bash {
+		return analyzeEither(src, []Dialect{d}, l)
+	}
 	if cmds, ok := splitPlain(src); ok {
 		return analyzePlain(cmds, l)
 	}
-	return analyzeWithParser(src, l)
+	a := analyzeWithParser(src, l)
+	if a.Err != nil && !strings.Contains(strings.TrimSpace(src), "\n") && !a.Has(TooComplex) && windowsSyntax(src) {
+		// bash runs nothing of a line it cannot parse; PowerShell or cmd may run one written in their
+		// syntax (IEX (iwr …).Content, & 'rm' -r ~, r`m, for %i in (…) do …)
+		return analyzeEither(src, []Dialect{PowerShell, Cmd}, l)
+	}
+	return a
+}
+
+// analyzeEither reads a line written like a Windows shell's, given to a tool whose shell is not known, as
+// bash would and as that shell would: it is judged by what either would do. A line bash cannot parse
+// runs nothing in bash when it is one line; a script of several lines runs those before the error, so
+// the parse error stands.
+func analyzeEither(src string, ds []Dialect, l Limits) *Analysis {
+	z := newAnalyzer(l)
+	z.windowsLike = ds[0]
+	if cmds, ok := splitPlain(src); ok {
+		analyzePlainWith(z, cmds)
+	} else {
+		z.parse(src, nil, 0)
+	}
+	bashErr := z.a.Err
+	z.a.Err = nil
+	z.windowsLike = Bash
+	for _, d := range ds {
+		z.state = lineState{}
+		z.windowsLine(src, d, nil, 0)
+	}
+	if bashErr != nil && strings.Contains(strings.TrimSpace(src), "\n") {
+		z.a.Err = bashErr
+	}
+	return z.done()
 }
 
 func newAnalyzer(l Limits) *analyzer {
@@ -196,6 +230,9 @@ func (z *analyzer) done() *Analysis {
 }
 
 type analyzer struct {
+	// windowsLike: the bash reading of a line written like a Windows shell's, whose own words bash does
+	// not run as that shell means them (see command).
+	windowsLike Dialect
 	// movedDir: the command being recorded runs in a directory one of its options names (git -C).
 	movedDir bool
 	// fedInto maps a file a piped-into command wrote to what the stage before piped in (env | tee f).
@@ -594,6 +631,9 @@ func (z *analyzer) command(words []Word, assigns []string, via []string, depth i
 	}()
 	for len(words) > 0 && z.budget.take(1) {
 		w := words[0]
+		if z.windowsArtifact(words) {
+			return
+		}
 		if !w.Literal || w.Glob || w.Value == "" {
 			z.finding(DynamicProgram, "a program name known only at run time")
 			z.a.Commands = append(z.a.Commands, Command{Program: Unknown, Args: words[1:], Assigns: assigns, Via: via})
@@ -661,6 +701,25 @@ func (z *analyzer) sendsSubstituted(ce *syntax.CallExpr, first int) {
 		}
 		e.Data = append(e.Data, data...)
 	}
+}
+
+// windowsArtifact says whether the bash reading of a line written like a Windows shell's meets words that
+// bash would not run as that shell means them, which the Windows reading reads: a PowerShell assignment
+// ($x = …, whose variable bash knows only at run time) and cmd's built-ins (rd, del, erase, copy, …),
+// which are no programs of bash's.
+func (z *analyzer) windowsArtifact(words []Word) bool {
+	switch z.windowsLike {
+	case PowerShell:
+		if len(words) > 1 && !words[0].Literal && strings.HasPrefix(words[0].Value, Unknown) {
+			switch words[1].Value {
+			case "=", "+=", "-=", "*=", "/=":
+				return true
+			}
+		}
+	case Cmd:
+		return words[0].Literal && cmdBuiltins[strings.ToLower(path.Base(words[0].Value))] && words[0].Value != "cmd"
+	}
+	return false
 }
 
 func appendVia(via []string, s string) []string {

@@ -83,7 +83,12 @@ type Commands struct {
 	// hold it (the first present is used): a string is a command line, an array of strings an argv run
 	// without a shell (OpenAI's local_shell). CommandListKeys hold several command lines, each checked
 	// (OpenAI's shell tool).
-	ShellTools      []string `yaml:"shell_tools" json:"shell_tools"`
+	ShellTools []string `yaml:"shell_tools" json:"shell_tools"`
+	// PowerShellTools and CmdTools are shell tools whose shell is PowerShell or cmd.exe: their command
+	// lines are read as that shell reads them, and only so. A shell tool's line written like one of theirs
+	// is read both ways.
+	PowerShellTools []string `yaml:"powershell_tools" json:"powershell_tools"`
+	CmdTools        []string `yaml:"cmd_tools" json:"cmd_tools"`
 	CommandKeys     []string `yaml:"command_keys" json:"command_keys"`
 	CommandListKeys []string `yaml:"command_list_keys" json:"command_list_keys"`
 	// FetchTools fetch a URL, held in the first of URLKeys present: a URL whose host is this machine, its
@@ -145,6 +150,8 @@ type toolKind uint8
 
 const (
 	toolShell toolKind = iota + 1
+	toolPowerShell
+	toolCmd
 	toolWrite
 	toolRead
 	toolDelete
@@ -168,6 +175,8 @@ type policyFile struct {
 	Rules      []Rule              `yaml:"rules"`
 	Tools      struct {
 		Shell       []string `yaml:"shell"`
+		PowerShell  []string `yaml:"powershell"`
+		Cmd         []string `yaml:"cmd"`
 		CommandKeys []string `yaml:"command_keys"`
 		CommandList []string `yaml:"command_list_keys"`
 		Write       []string `yaml:"write"`
@@ -289,6 +298,7 @@ func (c *Commands) Provision(context.Context) error {
 		return def
 	}
 	c.ShellTools, c.CommandKeys = or(c.ShellTools, def.Tools.Shell), or(c.CommandKeys, def.Tools.CommandKeys)
+	c.PowerShellTools, c.CmdTools = or(c.PowerShellTools, def.Tools.PowerShell), or(c.CmdTools, def.Tools.Cmd)
 	c.CommandListKeys = or(c.CommandListKeys, def.Tools.CommandList)
 	c.WriteTools, c.ReadTools, c.PathKeys = or(c.WriteTools, def.Tools.Write), or(c.ReadTools, def.Tools.Read), or(c.PathKeys, def.Tools.PathKeys)
 	c.DeleteTools = or(c.DeleteTools, def.Tools.Delete)
@@ -316,6 +326,12 @@ func (c *Commands) Provision(context.Context) error {
 	}
 	for _, t := range c.ShellTools {
 		c.kind[t] = toolShell
+	}
+	for _, t := range c.PowerShellTools {
+		c.kind[t] = toolPowerShell
+	}
+	for _, t := range c.CmdTools {
+		c.kind[t] = toolCmd
 	}
 	return errors.Join(errs...)
 }
@@ -352,7 +368,14 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	if !ok {
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
-	if kind == toolShell {
+	if kind == toolShell || kind == toolPowerShell || kind == toolCmd {
+		dialect := shell.Bash
+		switch kind {
+		case toolPowerShell:
+			dialect = shell.PowerShell
+		case toolCmd:
+			dialect = shell.Cmd
+		}
 		cmds, ok := commandsOf(args, c.CommandKeys, c.CommandListKeys)
 		if !ok {
 			return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different commands under more than one command key ("+strings.Join(append(append([]string(nil), c.CommandKeys...), c.CommandListKeys...), ", ")+", in any case); send one", "checks"), nil
@@ -363,7 +386,7 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		}
 		d := warden.Allow()
 		for _, cmd := range cmds {
-			if d = c.checkCommand(cmd); d.Action != warden.ActionAllow {
+			if d = c.CheckAnalysis(shell.AnalyzeDialect(cmd, dialect, c.limits)); d.Action != warden.ActionAllow {
 				return d, nil
 			}
 		}
