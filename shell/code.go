@@ -919,21 +919,20 @@ func (z *analyzer) feedListing() []Word {
 	return out
 }
 
-// feedData returns the files the stage before a command reads: their content flows into it.
+// feedData returns the files the stages before a command read: their content flows into it, through
+// every stage between (tar c ~/.ssh | base64 | curl -d @- …: base64 passes on what tar read).
 func (z *analyzer) feedData() []Word {
-	f := z.feed
-	if f == nil {
-		return nil
-	}
 	var out []Word
-	for i := range z.a.Effects {
-		e := &z.a.Effects[i]
-		if e.Command >= f.from && e.Command < f.to {
-			switch e.Kind {
-			case Reads:
-				out = append(out, e.Targets...)
-			case Sends:
-				out = append(out, e.Data...)
+	for f := z.feed; f != nil; f = f.prev {
+		for i := range z.a.Effects {
+			e := &z.a.Effects[i]
+			if e.Command >= f.from && e.Command < f.to {
+				switch e.Kind {
+				case Reads:
+					out = append(out, e.Targets...)
+				case Sends:
+					out = append(out, e.Data...)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -181,12 +182,130 @@ func printed(c Command) (*Word, bool) {
 	for len(args) > 0 && c.Program == "echo" && len(args[0].Value) <= 3 && strings.HasPrefix(args[0].Value, "-") {
 		args = args[1:]
 	}
+	if c.Program == "printf" && len(args) > 0 {
+		return printfOutput(args), true
+	}
 	w := joinWords(args)
 	if w == nil {
 		return nil, true
 	}
-	w.Value = strings.ReplaceAll(strings.ReplaceAll(w.Value, `\n`, "\n"), "%s", "")
+	// echo -e, and sh's echo always, read escapes: judged by the worst, they are read
+	w.Value = decodeEscapes(w.Value)
 	return w, true
+}
+
+// printfOutput is what printf prints: its format with escapes read (\x72, \162, \n) and its %s, %b, %c and
+// %d filled from the arguments in turn.
+func printfOutput(args []Word) *Word {
+	format, rest := args[0], args[1:]
+	w := &Word{Literal: format.Literal}
+	var b strings.Builder
+	f := decodeEscapes(format.Value)
+	next := func() Word {
+		if len(rest) == 0 {
+			return Word{Literal: true}
+		}
+		a := rest[0]
+		rest = rest[1:]
+		return a
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("-+ #0123456789.", f[j]) >= 0 {
+			j++ // flags, width and precision
+		}
+		if j == len(f) {
+			break
+		}
+		switch f[j] {
+		case '%':
+			b.WriteByte('%')
+		case 's', 'q', 'd', 'i', 'u', 'x', 'o':
+			a := next()
+			w.Literal = w.Literal && a.Literal
+			b.WriteString(a.Value)
+		case 'b':
+			a := next()
+			w.Literal = w.Literal && a.Literal
+			b.WriteString(decodeEscapes(a.Value))
+		case 'c':
+			a := next()
+			w.Literal = w.Literal && a.Literal
+			if a.Value != "" {
+				b.WriteByte(a.Value[0])
+			}
+		}
+		i = j
+	}
+	w.Value = b.String()
+	return w
+}
+
+// decodeEscapes reads the backslash escapes printf's format, echo -e and %b read: \n, \t, \\, \xHH, and
+// octal \NNN and \0NNN.
+func decodeEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; {
+		case c == 'n':
+			b.WriteByte('\n')
+		case c == 't':
+			b.WriteByte('\t')
+		case c == 'r':
+			b.WriteByte('\r')
+		case c == '\\':
+			b.WriteByte('\\')
+		case c == 'x':
+			v, n := 0, 0
+			for n < 2 && i+1 < len(s) && isHex(s[i+1]) {
+				v = v*16 + hexValue(s[i+1])
+				i++
+				n++
+			}
+			if n == 0 {
+				b.WriteString(`\x`)
+				continue
+			}
+			b.WriteByte(byte(v))
+		case c >= '0' && c <= '7':
+			v, n := int(c-'0'), 1
+			if c == '0' {
+				v, n = 0, 0 // \0NNN: echo's octal
+			}
+			for n < 3 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7' {
+				v = v*8 + int(s[i+1]-'0')
+				i++
+				n++
+			}
+			b.WriteByte(byte(v))
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		}
+	}
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), Unknown) // as $'…' does: a byte that is no text is unknown
+	}
+	return b.String()
+}
+
+func hexValue(c byte) int {
+	if c <= '9' {
+		return int(c - '0')
+	}
+	return int(c|0x20-'a') + 10
 }
 
 // substitutionData returns the files the commands inside the substitutions of words read: what a sender
