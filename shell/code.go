@@ -41,6 +41,9 @@ type codeLang struct {
 	Uploads []string `yaml:"uploads"`
 	// BackslashPaths: a backslash is a path separator, not an escape (PowerShell's C:\Users).
 	BackslashPaths bool `yaml:"backslash_paths"`
+	// InertQuotes are the quotes whose strings are data, not statements (SQL's '…'): their text is blanked
+	// before the patterns read the code, so WHERE name = 'drop table' drops nothing.
+	InertQuotes string `yaml:"inert_quotes"`
 	// Renames are patterns that bind a module or a function under another name (import os as o, from os
 	// import system, f = os.system, getattr(os, 'system')); the code is read with the names they stand for.
 	Renames []string `yaml:"renames"`
@@ -109,6 +112,32 @@ func loadCodeLangs(data []byte) (map[string]*codeLang, error) {
 		}
 	}
 	return f.Languages, nil
+}
+
+// blankQuoted blanks the text of strings in the given quotes (a doubled quote inside one is part of it).
+func blankQuoted(src, quotes string) string {
+	b := []byte(src)
+	for i := 0; i < len(b); i++ {
+		q := b[i]
+		if strings.IndexByte(quotes, q) < 0 {
+			continue
+		}
+		j := i + 1
+		for j < len(b) {
+			if b[j] == q {
+				if j+1 < len(b) && b[j+1] == q {
+					b[j], b[j+1] = ' ', ' '
+					j += 2
+					continue
+				}
+				break
+			}
+			b[j] = ' '
+			j++
+		}
+		i = j
+	}
+	return string(b)
 }
 
 // mayAct reports whether code may do anything the language's patterns read: delete, write, run, connect,
@@ -316,6 +345,9 @@ func (z *analyzer) scanCode(ci int, lang, src, prog string, via []string, depth 
 	src = l.unalias(src)
 	if l.BackslashPaths {
 		src = strings.ReplaceAll(src, `\`, "/")
+	}
+	if l.InertQuotes != "" {
+		src = blankQuoted(src, l.InertQuotes)
 	}
 	if anyMatch(l.dynamic, src) {
 		z.finding(DynamicCode, prog+" runs code known only at run time")

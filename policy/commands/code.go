@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/agentwarden/warden/internal/jsonobj"
+	"github.com/agentwarden/warden/internal/toolwords"
 )
 
 // codeTools is what the policy knows of tools that run code in a language (default.yaml, tools): where the
@@ -15,6 +16,10 @@ type codeTools struct {
 	keys, languageKeys []string
 	withLanguage       []string // keys that hold code only beside a language key
 	languages          map[string][]string
+	// queryKeys hold a query tool's statement; queryLanguages map a word of its name to the client that
+	// runs it (execute_sql: psql -c). They are not among the interpreters code in no language is run by.
+	queryKeys      []string
+	queryLanguages map[string][]string
 }
 
 // commandLines gives the command lines that run a code tool's code, and whether the call is one: code
@@ -22,6 +27,9 @@ type codeTools struct {
 // else from a word of the tool's name (run_js, execute_python); code in no known language is run, in the
 // lines given, by every interpreter the table knows, so that it is judged as whichever would run it.
 func (t codeTools) commandLines(args *jsonobj.Object, tool string, commandKeys []string) ([]string, bool) {
+	if line, ok := t.queryLine(args, tool); ok {
+		return []string{line}, true
+	}
 	if len(t.languages) == 0 {
 		return nil, false
 	}
@@ -54,6 +62,26 @@ func (t codeTools) commandLines(args *jsonobj.Object, tool string, commandKeys [
 		}
 	}
 	return lines, true
+}
+
+// queryLine is the command line that runs a query tool's statement: a tool whose name has a store's word
+// (execute_sql, mcp__postgres__query, redis_command) and a statement under a query key; a statement under a
+// key named sql is SQL whatever the tool is called.
+func (t codeTools) queryLine(args *jsonobj.Object, tool string) (string, bool) {
+	if len(t.queryLanguages) == 0 {
+		return "", false
+	}
+	if q, ok := firstString(args, []string{"sql"}); ok {
+		return commandLine(t.queryLanguages["sql"], q), true
+	}
+	for _, w := range toolwords.Split(tool) {
+		if argv, ok := t.queryLanguages[w]; ok {
+			if q, ok := firstString(args, t.queryKeys); ok {
+				return commandLine(argv, q), true
+			}
+		}
+	}
+	return "", false
 }
 
 // language is the value of a language key, when one holds a string.

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -194,6 +195,14 @@ type policyFile struct {
 		SendWords     []string `yaml:"send_words"`
 		DeleteWords   []string `yaml:"delete_words"`
 		WriteWords    []string `yaml:"write_words"`
+		// DestroyWords, ResourceKeys and Resources name the tools that destroy a resource of a class.
+		DestroyWords []string            `yaml:"destroy_words"`
+		ResourceKeys []string            `yaml:"resource_keys"`
+		Resources    map[string][]string `yaml:"resources"`
+		// QueryKeys hold a query tool's statement; QueryLanguages map a word of its name to the client
+		// that runs it.
+		QueryKeys      []string            `yaml:"query_keys"`
+		QueryLanguages map[string][]string `yaml:"query_languages"`
 		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
 		// to the command line that runs code in it, the code its last argument.
 		CodeKeys []string `yaml:"code_keys"`
@@ -307,7 +316,9 @@ func (c *Commands) Provision(context.Context) error {
 	c.code = codeTools{keys: def.Tools.CodeKeys, languageKeys: def.Tools.LanguageKeys, languages: def.Tools.Languages,
 		withLanguage: def.Tools.CodeKeysWithLanguage}
 	c.other = otherTools{pathKeys: setOfWords(append(slices.Clone(c.PathKeys), def.Tools.OtherPathKeys...)),
-		sendWords: setOfWords(def.Tools.SendWords), deleteWords: setOfWords(def.Tools.DeleteWords), writeWords: setOfWords(def.Tools.WriteWords)}
+		sendWords: setOfWords(def.Tools.SendWords), deleteWords: setOfWords(def.Tools.DeleteWords), writeWords: setOfWords(def.Tools.WriteWords),
+		destroyWords: setOfWords(def.Tools.DestroyWords), resourceKeys: def.Tools.ResourceKeys, resources: resourceClasses(def.Tools.Resources)}
+	c.code.queryKeys, c.code.queryLanguages = def.Tools.QueryKeys, def.Tools.QueryLanguages
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
@@ -410,16 +421,27 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 	if !ok {
 		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one path key ("+strings.Join(c.PathKeys, ", ")+", in any case); send one", "checks"), nil
 	}
-	if !found {
+	var written, deleted []shell.Word
+	if kind == toolWrite {
+		// An editing tool may be given a patch (apply_patch): it writes and deletes the files it names.
+		var v any
+		if json.Unmarshal(call.Call.Arguments, &v) == nil {
+			written, deleted = patchPaths(v)
+		}
+	}
+	if !found && len(written)+len(deleted) == 0 {
 		return warden.Decision{}, warden.NotApplicable("no path in the tool's arguments")
 	}
 	w := shell.Word{Value: p, Literal: true}
 	s := &subject{}
-	switch kind {
-	case toolWrite:
+	switch {
+	case !found:
+		s.addPatch(call.Call.Name, written, deleted)
+	case kind == toolWrite:
 		s.writes = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Class: FileToolClass, Targets: s.writes}}
-	case toolDelete:
+		s.addPatch(call.Call.Name, written, deleted)
+	case kind == toolDelete:
 		s.effects = []shell.Effect{{Kind: shell.Deletes, Program: call.Call.Name, Class: FileToolClass, Targets: []shell.Word{w},
 			Recursive: deletesTrees(call.Call.Name) || looksLikeDirectory(p)}}
 	default:

@@ -74,8 +74,13 @@ var homeRoots = []string{"/home/", "/users/", "/usr/home/", "/export/home/", "/c
 // rootHomes are the superuser's home directories (Linux, macOS).
 var rootHomes = []string{"/root", "/var/root"}
 
-// normalize writes home directories as ~ and cleans the path, keeping a leading ~.
+// normalize writes home directories as ~ and cleans the path, keeping a leading ~. A path that names a
+// Windows drive (C:\Users\me, C:/Users/me), as a file tool may be given one, is read as Git Bash writes it
+// (/c/Users/me).
 func normalize(p string) string {
+	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z' {
+		p = "/" + string(p[0]|0x20) + "/" + strings.ReplaceAll(p[3:], "\\", "/")
+	}
 	for _, r := range rootHomes {
 		if p == r || strings.HasPrefix(p, r+"/") {
 			p = "~" + p[len(r):]
