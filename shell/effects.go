@@ -363,6 +363,9 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	z.runs(ci, spec, &pa, words, prog, via, depth)
 	firstEffect := len(z.a.Effects)
 	recorded := z.declared(ci, spec, &pa, name)
+	if cf := spec.ConfigFiles; cf != nil {
+		z.configFiles(ci, cf, &pa, prog, via, depth)
+	}
 	if spec.Fetches {
 		z.fetched(firstEffect, &pa)
 	}
@@ -417,6 +420,25 @@ func (z *analyzer) knownScript(spec *Program, pa *parsedArgs) bool {
 	}
 	s := programs().lookup(programs().knownName(path.Base(pa.operands[0].Value)))
 	return s != nil && s.Script
+}
+
+// configFiles reads the directives a program is given in a file whose text the line gives: on standard
+// input (curl -K - <<< 'upload-file = …'), or a file it wrote (echo 'upload-file = …' > c; curl -K c).
+func (z *analyzer) configFiles(ci int, cf *ConfigFilesSpec, pa *parsedArgs, prog string, via []string, depth int) {
+	for _, v := range pa.values(cf.Options) {
+		var text *Word
+		if isStdinPath(v.Value) {
+			text = z.body
+			if text == nil {
+				text = z.fedText()
+			}
+		} else if t, ok := z.state.written[path.Clean(z.resolvePath(v).Value)]; ok {
+			text = &Word{Value: t, Literal: true}
+		}
+		if text != nil && text.Literal {
+			z.scanCode(ci, cf.Lang, text.Value, prog, via, depth)
+		}
+	}
 }
 
 // operandsIn writes relative operands as paths under dir (tar -C dir: the files it archives are there).
@@ -715,6 +737,14 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		}
 		eff := Effect{Kind: e.Kind, Program: name, Class: e.Class, Targets: targets, Command: ci,
 			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && (pa.has(e.RecursiveWhen) || pa.unknown)}
+		if e.Kind == Reads && eff.Recursive {
+			// a recursive read (grep -r, rg) reads every file under what it is given
+			for i, t := range targets {
+				if !isTree(t) {
+					targets[i] = Word{Value: strings.TrimSuffix(t.Value, "/") + "/**", Literal: t.Literal, Glob: true}
+				}
+			}
+		}
 		if e.Kind == Deletes && slices.ContainsFunc(targets, isTree) {
 			eff.Recursive = true // each thing under a tree, found by find or listed into xargs: the tree
 		}

@@ -91,6 +91,9 @@ type Program struct {
 	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
+	// ConfigFiles are options naming a file of the program's own directives (curl -K): when the line
+	// gives its text (on standard input, or a file it wrote), the text is read in Lang.
+	ConfigFiles *ConfigFilesSpec `yaml:"config_files"`
 	// Script: the entry is a script an interpreter runs (python manage.py, php artisan); an interpreter
 	// given it as its program runs it with the words after it, as a wrapper runs a command.
 	Script bool `yaml:"script"`
@@ -100,6 +103,12 @@ type Program struct {
 	// figPath names a reviewed entry's twin in Fig's grammars ("docker compose"), whose subcommands it
 	// gains where it lists none of that name.
 	figPath string
+}
+
+// ConfigFilesSpec names the options that give a program a file of its directives, and their language.
+type ConfigFilesSpec struct {
+	Lang    string   `yaml:"lang"`
+	Options []string `yaml:"options"`
 }
 
 // CodeSpec says where a program takes the code it interprets.
@@ -402,6 +411,12 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 		for _, o := range append(append([]string{}, p.Code.Files...), p.Code.Encoded...) {
 			p.valued[o] = true
 		}
+	}
+	if p.ConfigFiles != nil {
+		for _, o := range p.ConfigFiles.Options {
+			p.valued[o] = true
+		}
+		names = append(names, p.ConfigFiles.Options...)
 	}
 	for _, o := range append(append(slices.Clone(p.CommandOptions), p.Chdir...), p.OperandsIn...) {
 		p.valued[o] = true

@@ -143,17 +143,25 @@ func (pc *pathClasses) in(w shell.Word, classes []string) bool {
 		if i := strings.IndexByte(p, '/'); i >= 0 {
 			first = p[:i]
 		}
+		// A glob (~/.ssh/*, ~/.ssh/** of find -exec or grep -r) stands for every file it may match: it is
+		// in a class when it may match one of the class's anchored patterns (~/.ssh/id_*, /etc/shadow).
+		// Patterns that float (**/id_rsa, **/.env) are met by named paths only: a recursive read of the
+		// project may hold one, and is not judged so.
+		glob := w.Glob || strings.ContainsAny(p, "*?[")
 		var parts []string // split once, for every glob class, when a pattern may match
 		for _, c := range classes {
 			if pats, ok := pc.compiled[c]; ok {
 				for i := range pats {
-					if !pats[i].mayMatch(first, last) {
+					literal := pats[i].mayMatch(first, last)
+					anchored := glob && pats[i].hasFirst && pats[i].first == first
+					if !literal && !anchored {
 						continue
 					}
 					if parts == nil {
 						parts = strings.Split(p, "/")
 					}
-					if matchParts(pats[i].parts, parts) && !pc.excepted(c, parts, first, last) {
+					matched := literal && matchParts(pats[i].parts, parts) || anchored && mayMatchParts(pats[i].parts, parts)
+					if matched && !pc.excepted(c, parts, first, last) {
 						return true
 					}
 				}
@@ -196,6 +204,98 @@ func (pc *pathClasses) inClass(p string, glob bool, class string) bool {
 		return pc.workdir == "" || p != pc.workdir && !strings.HasPrefix(p, pc.workdir+"/")
 	}
 	return false
+}
+
+// mayMatchParts reports whether a glob path (its elements globs, ** any number of directories) may name a
+// path the pattern matches: the two have a path in common.
+func mayMatchParts(pat, parts []string) bool {
+	if len(pat) > 64 || len(parts) > 64 {
+		return false
+	}
+	var memo [65][65]int8 // 0 unknown, 1 yes, 2 no
+	var f func(i, j int) bool
+	f = func(i, j int) bool {
+		if memo[i][j] != 0 {
+			return memo[i][j] == 1
+		}
+		ok := false
+		switch {
+		case i == len(pat) && j == len(parts):
+			ok = true
+		case i < len(pat) && pat[i] == "**" && (f(i+1, j) || j < len(parts) && f(i, j+1)):
+			ok = true
+		case j < len(parts) && parts[j] == "**" && (f(i, j+1) || i < len(pat) && f(i+1, j)):
+			ok = true
+		case i < len(pat) && j < len(parts) && pat[i] != "**" && parts[j] != "**" && globsMeet(pat[i], parts[j]):
+			ok = f(i+1, j+1)
+		}
+		memo[i][j] = 2
+		if ok {
+			memo[i][j] = 1
+		}
+		return ok
+	}
+	return f(0, 0)
+}
+
+// globsMeet reports whether two path.Match patterns of one element match a name in common: * any run
+// of characters, ? and a [class] (taken as any character) one.
+func globsMeet(a, b string) bool {
+	a, b = classesAsAny(a), classesAsAny(b)
+	if len(a) > 255 || len(b) > 255 {
+		return false
+	}
+	var memo [256][256]int8
+	var f func(i, j int) bool
+	f = func(i, j int) bool {
+		if memo[i][j] != 0 {
+			return memo[i][j] == 1
+		}
+		ok := false
+		switch {
+		case i == len(a) && j == len(b):
+			ok = true
+		case i < len(a) && a[i] == '*' && (f(i+1, j) || j < len(b) && f(i, j+1)):
+			ok = true
+		case j < len(b) && b[j] == '*' && (f(i, j+1) || i < len(a) && f(i+1, j)):
+			ok = true
+		case i < len(a) && j < len(b) && a[i] != '*' && b[j] != '*' && (a[i] == b[j] || a[i] == '?' || b[j] == '?'):
+			ok = f(i+1, j+1)
+		}
+		memo[i][j] = 2
+		if ok {
+			memo[i][j] = 1
+		}
+		return ok
+	}
+	return f(0, 0)
+}
+
+// classesAsAny writes each [class] of a pattern as ?, and drops escapes.
+func classesAsAny(p string) string {
+	if !strings.ContainsAny(p, "[\\") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) {
+				i++
+				b.WriteByte(p[i])
+			}
+		case '[':
+			if j := strings.IndexByte(p[i:], ']'); j > 0 {
+				b.WriteByte('?')
+				i += j
+				continue
+			}
+			b.WriteByte('[')
+		default:
+			b.WriteByte(p[i])
+		}
+	}
+	return b.String()
 }
 
 // matchParts matches path elements against pattern elements: ** stands for any number of directories,

@@ -9,16 +9,22 @@ import (
 )
 
 // inEveryPattern is pathClasses.in for the glob classes without the first- and last-element checks:
-// every pattern of the class is matched against every candidate of the word.
+// every pattern of the class is matched against every candidate of the word, and a glob word against
+// every anchored pattern it may meet.
 func inEveryPattern(pc *pathClasses, w shell.Word, class string) bool {
 	cands, n := candidates(w.Value)
 	for _, v := range cands[:n] {
 		if v == "" {
 			continue
 		}
-		parts := strings.Split(normalize(v), "/")
+		p := normalize(v)
+		parts := strings.Split(p, "/")
+		glob := w.Glob || strings.ContainsAny(p, "*?[")
 		for _, cp := range pc.compiled[class] {
-			if matchParts(cp.parts, parts) {
+			if matchParts(cp.parts, parts) && !pc.excepted(class, parts, parts[0], parts[len(parts)-1]) {
+				return true
+			}
+			if glob && cp.hasFirst && cp.first == parts[0] && mayMatchParts(cp.parts, parts) && !pc.excepted(class, parts, parts[0], parts[len(parts)-1]) {
 				return true
 			}
 		}
