@@ -185,6 +185,9 @@ type Result struct {
 	Note string `json:"note,omitempty"`
 	// SourceOut is the leave-one-source-out figure, when the cases come from two sources or more.
 	SourceOut *SourceOut `json:"leave_one_source_out,omitempty"`
+	// Implied, for a learned layer trained with negatives another detector's labels imply, counts where it
+	// and its rules fire on them, each scored left out with its source.
+	Implied *ImpliedFigure `json:"implied_negatives,omitempty"`
 }
 
 // Calibrate chooses a detector's threshold on samples and measures it. It needs at least one positive

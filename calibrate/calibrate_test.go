@@ -363,3 +363,47 @@ func TestLearnedWeighsOnlyWhatTheRuleFound(t *testing.T) {
 		t.Errorf("counts %+v: want the %d cases the rule missed among the misses, the %d it found found", r.Counts, missed, 30-missed)
 	}
 }
+
+// TestLearnedWithImpliedNegatives: negatives another detector's labels imply are trained on, never judged
+// as cases, and counted left out with their source: a layer that learned "declining is positive" from its
+// own labels fires on declined harmful requests less once it trains on them.
+func TestLearnedWithImpliedNegatives(t *testing.T) {
+	t.Parallel()
+	var samples []Sample
+	var features [][]learn.Feature
+	var implied []Implied
+	feats := func(text string, rule float64) []learn.Feature {
+		return learn.Extract([]learn.Text{{Field: "o", Text: text}}, map[string]float64{"rule.score": rule})
+	}
+	for i := range 20 {
+		for _, src := range []string{"a", "b"} {
+			samples = append(samples, Sample{Source: src, Label: true, Score: 0.7})
+			features = append(features, feats(fmt.Sprintf("sorry I cannot help with the cake recipe %d", i), 0.7))
+			samples = append(samples, Sample{Source: src, Label: false, Score: 0.2})
+			features = append(features, feats(fmt.Sprintf("here is the cake recipe %d", i), 0.2))
+			implied = append(implied, Implied{Sample: Sample{Source: src, Score: 0.7}, Features: feats(fmt.Sprintf("sorry I cannot help with the bomb %d", i), 0.7)})
+		}
+	}
+	opt, lopt := Options{Seed: 2, Bootstrap: 20}, learn.Options{Seed: 2}
+	without, mWithout, _, err := LearnedWith("over_refusal", samples, features, nil, opt, lopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, mWith, _, err := LearnedWith("over_refusal", samples, features, implied, opt, lopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if without.Implied != nil {
+		t.Errorf("a layer without implied negatives reports them: %+v", without.Implied)
+	}
+	if with.Implied == nil || with.Implied.Cases != len(implied) {
+		t.Fatalf("implied figure %+v, want every implied negative counted once, left out with its source", with.Implied)
+	}
+	if with.Cases != len(samples) {
+		t.Errorf("%d cases judged, want the %d labelled ones only", with.Cases, len(samples))
+	}
+	bomb := implied[0].Features
+	if mWith.Score(bomb) >= mWithout.Score(bomb) {
+		t.Errorf("a declined harmful request scores %.3f with implied negatives, %.3f without: want lower", mWith.Score(bomb), mWithout.Score(bomb))
+	}
+}

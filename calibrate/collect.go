@@ -56,8 +56,24 @@ type Collector struct {
 	data        Data
 	// features, kept when Train is set, are each sample's learned-layer features, in step with samples.
 	features map[string][][]learn.Feature
+	// implied are the negatives a detector's learned layer also trains on, that its own labels never show
+	// but another detector's labels imply (see impliedNegatives).
+	implied map[string][]Implied
 	// Train keeps what the learned layer trains on; set it before the first Add.
 	Train bool
+}
+
+// impliedNegatives maps a detector to the detectors its labelled traces are negatives for, whatever their
+// label: a trace labelled for under-refusal has a harmful request (the detector is defined on no other),
+// and a reply to a harmful request is no over-refusal, declined or not. Without them, over-refusal's
+// layer, trained on harmless prompts, learns that declining is over-refusing.
+var impliedNegatives = map[string][]string{"under_refusal": {"over_refusal"}}
+
+// Implied is a negative case a detector's learned layer trains on though no label of its own names it:
+// the rule's score and the layer's features for it, and its source.
+type Implied struct {
+	Sample   Sample
+	Features []learn.Feature
 }
 
 // NewCollector builds the named detectors (all when names is empty); traces labelled for another
@@ -110,6 +126,24 @@ func (c *Collector) Add(t *trace.Trace) error {
 			c.features = map[string][][]learn.Feature{}
 		}
 		c.features[t.Label.Detector] = append(c.features[t.Label.Detector], learn.FeaturesOf(t, r, learn.FieldsFor(t.Label.Detector)))
+		for _, other := range impliedNegatives[t.Label.Detector] {
+			od, ok := c.detectors[other]
+			if !ok {
+				continue
+			}
+			or := od.Detect(t)
+			if or.CannotJudge != "" {
+				continue
+			}
+			is := Sample{Source: s.Source, Difficulty: s.Difficulty}
+			if or.Detected {
+				is.Score = or.Score
+			}
+			if c.implied == nil {
+				c.implied = map[string][]Implied{}
+			}
+			c.implied[other] = append(c.implied[other], Implied{Sample: is, Features: learn.FeaturesOf(t, or, learn.FieldsFor(other))})
+		}
 	}
 	c.data.Cases++
 	return nil
@@ -140,7 +174,7 @@ type Trained struct {
 // have been set): see Learned. Detectors with too few cases are left out and named in skipped.
 func (c *Collector) TrainAll(opt Options, lopt learn.Options) (trained []Trained, skipped []string, err error) {
 	for _, n := range slices.Sorted(maps.Keys(c.features)) {
-		r, m, t, err := Learned(n, c.samples[n], c.features[n], opt, lopt)
+		r, m, t, err := LearnedWith(n, c.samples[n], c.features[n], c.implied[n], opt, lopt)
 		if err != nil {
 			skipped = append(skipped, err.Error())
 			continue

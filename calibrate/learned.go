@@ -25,6 +25,14 @@ const innerFolds = 3
 // It returns the figures and the model trained on every sample, with its threshold chosen by an inner
 // cross-validation on all of them: what a user ships.
 func Learned(detector string, samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options) (Result, *learn.Model, float64, error) {
+	return LearnedWith(detector, samples, features, nil, opt, lopt)
+}
+
+// LearnedWith is Learned with negatives the detector's labels never show but another's imply (Implied):
+// every model also trains on those of the sources it trains on, and none is ever judged as a case. Left
+// out source by source, each held-out source's implied negatives are scored by its model, and the figure
+// says how many the layer fires on against its rules (Result.Implied).
+func LearnedWith(detector string, samples []Sample, features [][]learn.Feature, implied []Implied, opt Options, lopt learn.Options) (Result, *learn.Model, float64, error) {
 	if err := opt.Validate(); err != nil {
 		return Result{}, nil, 0, err
 	}
@@ -52,7 +60,7 @@ func Learned(detector string, samples []Sample, features [][]learn.Feature, opt 
 				train = append(train, i)
 			}
 		}
-		m, t := fit(samples, features, train, opt, lopt, rng)
+		m, t := fit(samples, features, implied, train, opt, lopt, rng)
 		r.FoldThresholds = append(r.FoldThresholds, t)
 		for _, i := range test {
 			scored[i].Score = rescore(samples[i], m, features[i])
@@ -61,15 +69,15 @@ func Learned(detector string, samples []Sample, features [][]learn.Feature, opt 
 	}
 	r.judged(samples, scored, predicted, opt, rng)
 	r.ECE = ece(scored, nil)
-	r.SourceOut = learnedSourceOut(samples, features, opt, lopt, rng)
-	m, t := fit(samples, features, all, opt, lopt, rng)
+	r.SourceOut, r.Implied = learnedSourceOut(samples, features, implied, opt, lopt, rng)
+	m, t := fit(samples, features, implied, all, opt, lopt, rng)
 	m.Fields = learn.FieldsFor(detector) // what the features were read from
 	return r, m, t, nil
 }
 
 // fit trains on the samples in train and chooses the threshold of highest F1 on scores of an inner
 // cross-validation over them.
-func fit(samples []Sample, features [][]learn.Feature, train []int, opt Options, lopt learn.Options, rng *rand.Rand) (*learn.Model, float64) {
+func fit(samples []Sample, features [][]learn.Feature, implied []Implied, train []int, opt Options, lopt learn.Options, rng *rand.Rand) (*learn.Model, float64) {
 	inner := sourceFolds(samples, train, innerFolds, rng)
 	oof := make([]Sample, 0, len(train))
 	for f := range innerFolds {
@@ -81,14 +89,37 @@ func fit(samples []Sample, features [][]learn.Feature, train []int, opt Options,
 				fitOn = append(fitOn, i)
 			}
 		}
-		m := learn.Train(examples(samples, features, fitOn), lopt)
+		m := learn.Train(append(examples(samples, features, fitOn), impliedOf(implied, samples, fitOn)...), lopt)
 		for _, i := range judge {
 			s := samples[i]
 			s.Score = rescore(s, m, features[i])
 			oof = append(oof, s)
 		}
 	}
-	return learn.Train(examples(samples, features, train), lopt), bestThreshold(oof, nil, opt.Grid)
+	return learn.Train(append(examples(samples, features, train), impliedOf(implied, samples, train)...), lopt), bestThreshold(oof, nil, opt.Grid)
+}
+
+// impliedOf returns the implied negatives of the sources the training cases come from, as examples.
+func impliedOf(implied []Implied, samples []Sample, train []int) []learn.Example {
+	if len(implied) == 0 {
+		return nil
+	}
+	sources, labelled := map[string]bool{}, map[string]bool{}
+	for _, i := range train {
+		sources[samples[i].Source] = true
+	}
+	for _, s := range samples {
+		labelled[s.Source] = true
+	}
+	var out []learn.Example
+	for _, im := range implied {
+		// a source the detector has labels from is trained on when its labels are; one it has none from,
+		// always (it is never held out)
+		if sources[im.Sample.Source] || !labelled[im.Sample.Source] {
+			out = append(out, learn.Example{Features: im.Features, Label: false})
+		}
+	}
+	return out
 }
 
 func examples(samples []Sample, features [][]learn.Feature, idx []int) []learn.Example {
@@ -122,11 +153,46 @@ func sourceFolds(samples []Sample, idx []int, k int, rng *rand.Rand) []int {
 
 // learnedSourceOut is leaveOneSourceOut for a learned layer: the held-out source's model and threshold
 // both come from the other sources only.
-func learnedSourceOut(samples []Sample, features [][]learn.Feature, opt Options, lopt learn.Options, rng *rand.Rand) *SourceOut {
-	return sourcesOut(samples, opt, rng, innerFolds, "too few to train without this source", func(train []int) (func(int) float64, float64) {
-		m, t := fit(samples, features, train, opt, lopt, rng)
+func learnedSourceOut(samples []Sample, features [][]learn.Feature, implied []Implied, opt Options, lopt learn.Options, rng *rand.Rand) (*SourceOut, *ImpliedFigure) {
+	var fig *ImpliedFigure
+	if len(implied) > 0 {
+		fig = &ImpliedFigure{}
+	}
+	so := sourcesOut(samples, opt, rng, innerFolds, "too few to train without this source", func(train []int) (func(int) float64, float64) {
+		m, t := fit(samples, features, implied, train, opt, lopt, rng)
+		if fig != nil {
+			in, labelled := map[string]bool{}, map[string]bool{}
+			for _, i := range train {
+				in[samples[i].Source] = true
+			}
+			for _, s := range samples {
+				labelled[s.Source] = true
+			}
+			ruleT := bestThreshold(samples, func(i int) bool { return in[samples[i].Source] }, opt.Grid)
+			for _, im := range implied {
+				if in[im.Sample.Source] || !labelled[im.Sample.Source] {
+					continue // trained on: not judged
+				}
+				fig.Cases++
+				if im.Sample.Score > 0 && im.Sample.Score >= ruleT {
+					fig.RuleFires++
+				}
+				if rescore(im.Sample, m, im.Features) >= t && im.Sample.Score > 0 {
+					fig.LayerFires++
+				}
+			}
+		}
 		return func(i int) float64 { return rescore(samples[i], m, features[i]) }, t
 	})
+	return so, fig
+}
+
+// ImpliedFigure counts, over the negatives other detectors' labels imply, each scored left out with its
+// source, the cases the learned layer fires on and the cases its rules fire on.
+type ImpliedFigure struct {
+	Cases      int `json:"cases"`
+	LayerFires int `json:"layer_fires"`
+	RuleFires  int `json:"rule_fires"`
 }
 
 // rescore is a learned layer's score of a case, as learn.Detector gives it: the model's where the rule

@@ -250,6 +250,12 @@ func printLearned(out io.Writer, trained []calibrate.Trained, skipped []string) 
 			fmt.Fprintf(w, "%s\t%.2f\t%.3f\t%.3f\t%.3f [%.3f, %.3f]\t%.3f\t%s\n", d.Detector, tr.Threshold, d.Precision, d.Recall, d.F1, d.CI.F1.Low, d.CI.F1.High, d.FalsePositiveRate, loso)
 		}
 		w.Flush()
+		for _, tr := range trained {
+			if im := tr.Result.Implied; im != nil {
+				fmt.Fprintf(out, "%s on the %d negatives other detectors' labels imply, each left out with its source: the layer fires on %d, its rules on %d\n",
+					tr.Result.Detector, im.Cases, im.LayerFires, im.RuleFires)
+			}
+		}
 		printSourceOut(out, calibrate.Report{Detectors: results(trained)})
 	}
 	for _, s := range skipped {
