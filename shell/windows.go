@@ -78,6 +78,10 @@ func (z *analyzer) windowsLine(src string, d Dialect, via []string, depth int) {
 		z.finding(TooDeep, "shells nested more than 8 deep")
 		return
 	}
+	// The Windows shell's own commands are no artifacts of a bash reading the line may sit in.
+	saved := z.windowsLike
+	z.windowsLike = Bash
+	defer func() { z.windowsLike = saved }()
 	r := &winReader{z: z, dialect: d, via: via, depth: depth}
 	r.statements(src)
 	if d == PowerShell && depth == 0 {

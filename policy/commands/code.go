@@ -2,6 +2,7 @@ package commands
 
 import (
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,6 +21,36 @@ type codeTools struct {
 	// runs it (execute_sql: psql -c). They are not among the interpreters code in no language is run by.
 	queryKeys      []string
 	queryLanguages map[string][]string
+	// scriptExtensions map a script file's extension to its language; contentKeys hold a written file's
+	// text.
+	scriptExtensions map[string]string
+	contentKeys      []string
+}
+
+// scriptInterpreter is the command line that runs a written file's text: by its extension, else by its
+// #! line's interpreter (#!/usr/bin/env python3, #!/bin/bash); false for a file that is no script.
+func (t codeTools) scriptInterpreter(p, content string) ([]string, bool) {
+	ext := strings.ToLower(path.Ext(strings.ReplaceAll(p, "\\", "/")))
+	lang, ok := t.scriptExtensions[ext]
+	if !ok && strings.HasPrefix(content, "#!") {
+		line, _, _ := strings.Cut(content[2:], "\n")
+		f := strings.Fields(line)
+		if len(f) > 0 {
+			interp := path.Base(f[0])
+			if interp == "env" && len(f) > 1 {
+				interp = f[len(f)-1]
+				if strings.HasPrefix(interp, "-") {
+					interp = ""
+				}
+			}
+			lang, ok = strings.TrimRightFunc(interp, func(r rune) bool { return unicode.IsDigit(r) || r == '.' }), interp != ""
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	argv, ok := t.languages[lang]
+	return argv, ok
 }
 
 // commandLines gives the command lines that run a code tool's code, and whether the call is one: code

@@ -203,6 +203,9 @@ type policyFile struct {
 		// that runs it.
 		QueryKeys      []string            `yaml:"query_keys"`
 		QueryLanguages map[string][]string `yaml:"query_languages"`
+		// ScriptExtensions name the language of a script a file tool writes; ContentKeys hold its text.
+		ScriptExtensions map[string]string `yaml:"script_extensions"`
+		ContentKeys      []string          `yaml:"content_keys"`
 		// CodeKeys hold a code tool's code, LanguageKeys its language; Languages map a language's name
 		// to the command line that runs code in it, the code its last argument.
 		CodeKeys []string `yaml:"code_keys"`
@@ -319,6 +322,7 @@ func (c *Commands) Provision(context.Context) error {
 		sendWords: setOfWords(def.Tools.SendWords), deleteWords: setOfWords(def.Tools.DeleteWords), writeWords: setOfWords(def.Tools.WriteWords),
 		destroyWords: setOfWords(def.Tools.DestroyWords), resourceKeys: def.Tools.ResourceKeys, resources: resourceClasses(def.Tools.Resources)}
 	c.code.queryKeys, c.code.queryLanguages = def.Tools.QueryKeys, def.Tools.QueryLanguages
+	c.code.scriptExtensions, c.code.contentKeys = def.Tools.ScriptExtensions, def.Tools.ContentKeys
 	c.kind = map[string]toolKind{}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
@@ -441,6 +445,9 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		s.writes = []shell.Word{w}
 		s.effects = []shell.Effect{{Kind: shell.Writes, Program: call.Call.Name, Class: FileToolClass, Targets: s.writes}}
 		s.addPatch(call.Call.Name, written, deleted)
+		if d := c.checkScript(p, args); d.Action != warden.ActionAllow {
+			return d, nil
+		}
 	case kind == toolDelete:
 		s.effects = []shell.Effect{{Kind: shell.Deletes, Program: call.Call.Name, Class: FileToolClass, Targets: []shell.Word{w},
 			Recursive: deletesTrees(call.Call.Name) || looksLikeDirectory(p)}}
@@ -449,6 +456,64 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		s.effects = []shell.Effect{{Kind: shell.Reads, Program: call.Call.Name, Class: FileToolClass, Targets: s.reads}}
 	}
 	return c.decide(s), nil
+}
+
+// checkScript judges the script a file tool writes (cleanup.sh, setup.py, profile.ps1) by what it would
+// definitely do when a later call runs it: see definitely.
+func (c *Commands) checkScript(path string, args *jsonobj.Object) warden.Decision {
+	content, ok := firstString(args, c.code.contentKeys)
+	if !ok || strings.TrimSpace(content) == "" {
+		return warden.Allow()
+	}
+	argv, ok := c.code.scriptInterpreter(path, content)
+	if !ok {
+		return warden.Allow()
+	}
+	d := c.CheckAnalysis(definitely(shell.AnalyzeLimited(commandLine(argv, content), c.limits)))
+	if d.Action != warden.ActionAllow && len(d.Reasons) > 0 {
+		d.Reasons[0].Message = "the script written would run it: " + d.Reasons[0].Message
+	}
+	return d
+}
+
+// definitely keeps of an analysis what a script would do whatever it is run with: effects on paths the
+// text names, and the programs it names. A path, a program or code known only at run time ("$1", $DIR,
+// eval of a value), a line too long to read whole, and a text that is not the language's are dropped: a
+// script may be run with harmless values, and a file that is not code runs nothing.
+func definitely(a *shell.Analysis) *shell.Analysis {
+	out := &shell.Analysis{Commands: a.Commands, Writes: known(a.Writes), Reads: known(a.Reads)}
+	for _, f := range a.Findings {
+		switch f.Kind {
+		case shell.DynamicProgram, shell.DynamicCode, shell.TooComplex, shell.TooDeep:
+			continue
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	for _, e := range a.Effects {
+		if e.Dynamic {
+			continue
+		}
+		if len(e.Targets) > 0 {
+			e.Targets = known(e.Targets)
+			if len(e.Targets) == 0 {
+				continue
+			}
+		}
+		e.Data = known(e.Data)
+		out.Effects = append(out.Effects, e)
+	}
+	return out
+}
+
+// known keeps the words known before a run: no part of them is left to run time.
+func known(ws []shell.Word) []shell.Word {
+	var out []shell.Word
+	for _, w := range ws {
+		if w.Literal && !strings.Contains(w.Value, shell.Unknown) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // deletesTrees reports whether a delete tool's name says it deletes directories (delete_directory,
