@@ -60,3 +60,34 @@ func BenchmarkAnalyzeTooDeep(b *testing.B) {
 		}
 	}
 }
+
+// A PowerShell pipeline read as PowerShell reads it (windows.go): cmdlets, a parameter by prefix, a
+// variable that names a place.
+func BenchmarkAnalyzePowerShell(b *testing.B) {
+	benchmarkDialect(b, shell.PowerShell, `Get-ChildItem $env:TEMP -Filter *.log | Remove-Item -Fo`, 2)
+}
+
+// A cmd line read as cmd reads it: built-ins, /switches, a %VARIABLE%.
+func BenchmarkAnalyzeCmd(b *testing.B) {
+	benchmarkDialect(b, shell.Cmd, `if exist build rd /s /q build & del /q %TEMP%\*.tmp`, 2)
+}
+
+// A PowerShell line given to a bash tool: read as bash and as PowerShell (windowsDialect, analyzeEither).
+func BenchmarkAnalyzePowerShellInBashTool(b *testing.B) {
+	line := `Remove-Item -Recurse -Force .\build`
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.Analyze(line); len(a.Commands) == 0 {
+			b.Fatalf("%q: no command", line)
+		}
+	}
+}
+
+func benchmarkDialect(b *testing.B, d shell.Dialect, line string, commands int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := shell.AnalyzeDialect(line, d, shell.Limits{}); a.Err != nil || len(a.Commands) != commands {
+			b.Fatalf("%q: %d commands, err %v", line, len(a.Commands), a.Err)
+		}
+	}
+}
