@@ -107,12 +107,50 @@ func (t codeTools) queryLine(args *jsonobj.Object, tool string) (string, bool) {
 	}
 	for _, w := range toolwords.Split(tool) {
 		if argv, ok := t.queryLanguages[w]; ok {
-			if q, ok := firstString(args, t.queryKeys); ok {
+			// A store's tool may take words as well as statements (a search of a vector database):
+			// what SQL's client runs is read as SQL only when it opens as a statement does.
+			if q, ok := firstString(args, t.queryKeys); ok && (argv[0] != "psql" || opensAsSQL(q)) {
 				return commandLine(argv, q), true
 			}
 		}
 	}
 	return "", false
+}
+
+// sqlKeywords open SQL statements.
+var sqlKeywords = map[string]bool{"select": true, "insert": true, "update": true, "delete": true, "drop": true,
+	"truncate": true, "alter": true, "create": true, "with": true, "grant": true, "revoke": true, "merge": true,
+	"replace": true, "call": true, "exec": true, "execute": true, "begin": true, "set": true, "copy": true,
+	"vacuum": true, "analyze": true, "explain": true, "pragma": true, "attach": true, "detach": true, "show": true,
+	"use": true, "rename": true, "comment": true, "lock": true, "unlock": true, "flush": true, "reset": true,
+	"start": true, "commit": true, "rollback": true, "savepoint": true, "declare": true, "do": true,
+	"refresh": true, "reindex": true, "cluster": true, "optimize": true, "kill": true, "load": true, "upsert": true}
+
+// opensAsSQL reports whether a text opens as a SQL statement (after blanks, comments and parentheses).
+func opensAsSQL(q string) bool {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n(;")
+		switch {
+		case strings.HasPrefix(q, "--"):
+			if i := strings.IndexByte(q, '\n'); i >= 0 {
+				q = q[i+1:]
+				continue
+			}
+			return false
+		case strings.HasPrefix(q, "/*"):
+			if i := strings.Index(q, "*/"); i >= 0 {
+				q = q[i+2:]
+				continue
+			}
+			return false
+		}
+		break
+	}
+	end := strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(q)
+	}
+	return sqlKeywords[strings.ToLower(q[:end])]
 }
 
 // language is the value of a language key, when one holds a string.
