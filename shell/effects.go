@@ -76,6 +76,8 @@ type lineState struct {
 	// copies are files the line made copies or hard links of a program into (cp /bin/rm x): running one
 	// runs that program.
 	copies map[string]string
+	// varData are the files a variable's value was read from (c=$(cat .env)).
+	varData map[string][]Word
 }
 
 // programPath is the program a command word runs: through a symlink or a copy made earlier in the line

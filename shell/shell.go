@@ -365,7 +365,32 @@ func (z *analyzer) assign(as *syntax.Assign) string {
 	}
 	w := z.resolve(as.Value)
 	z.assignVar(name, w.Value, w.Literal && !as.Append && as.Index == nil)
+	z.carryInto(name, as.Value, as.Append)
 	return name + "=" + w.Value
+}
+
+// carryInto notes the files a variable's value was read from (c=$(cat .env), or another such variable's
+// value): a sender given "$c" sends them.
+func (z *analyzer) carryInto(name string, value *syntax.Word, appending bool) {
+	st := &z.state
+	var data []Word
+	if appending {
+		data = st.varData[name]
+	}
+	if hasSubstitution(&syntax.CallExpr{Args: []*syntax.Word{value}}) {
+		data = append(data, z.substitutionData([]*syntax.Word{value})...)
+	}
+	for _, v := range expandedVars([]*syntax.Word{value}) {
+		data = append(data, st.varData[v]...)
+	}
+	if len(data) == 0 {
+		delete(st.varData, name)
+		return
+	}
+	if st.varData == nil {
+		st.varData = map[string][]Word{}
+	}
+	st.varData[name] = data
 }
 
 // statement notes what a statement gives the command in it: the stage before it in a pipeline, a heredoc
@@ -525,6 +550,17 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	z.byCall[ce] = [2]int{first, len(z.a.Commands)}
 	if anyOf(z.a.Commands[first:], isCodeRunner) {
 		z.substitutions(ce, via, depth)
+	}
+	if len(z.state.varData) > 0 && first < len(z.a.Commands) {
+		// A variable holding what files held ("$x", where x=$(cat .env)) gives the command their content:
+		// echo "$x" | nc … sends them.
+		var data []Word
+		for _, v := range expandedVars(ce.Args) {
+			data = append(data, z.state.varData[v]...)
+		}
+		if len(data) > 0 {
+			z.effect(Effect{Kind: Reads, Program: z.a.Commands[first].Program, Targets: data, Command: first})
+		}
 	}
 	z.sendsSubstituted(ce, first)
 }
@@ -698,6 +734,9 @@ func (z *analyzer) sendsSubstituted(ce *syntax.CallExpr, first int) {
 				}
 			}
 			data, computed = z.substitutionData(words), true
+			for _, v := range expandedVars(words) {
+				data = append(data, z.state.varData[v]...) // "$c", where c=$(cat .env)
+			}
 		}
 		e.Data = append(e.Data, data...)
 	}

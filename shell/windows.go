@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,6 +38,7 @@ type dialectTable struct {
 		Aliases       map[string]string `yaml:"aliases"`
 		WebAliases    []string          `yaml:"web_aliases"`
 		WebParameters []string          `yaml:"web_parameters"`
+		SignalAliases []string          `yaml:"signal_aliases"`
 		Variables     map[string]string `yaml:"variables"`
 	} `yaml:"powershell"`
 	Cmd struct {
@@ -123,6 +125,9 @@ func windowsDialect(src string) Dialect {
 		word := asciiLower(string(name))
 		if verb, noun, ok := strings.Cut(word, "-"); ok && noun != "" && psVerbs[verb] && !strings.Contains(noun, "-") {
 			return PowerShell
+		}
+		if slices.Contains(dialects().PowerShell.SignalAliases, word) {
+			return PowerShell // an alias only PowerShell has (ri, gci, iwr, iex)
 		}
 		rest := src[j:min(len(src), j+64)]
 		if cmdBuiltins[strings.TrimSuffix(word, ".exe")] && (strings.Contains(rest, " /") || strings.Contains(rest, "\\")) {
@@ -211,6 +216,9 @@ type winReader struct {
 	callOp bool
 	// quotedFirst: the statement's first word is a string: PowerShell outputs it, it runs nothing.
 	quotedFirst bool
+	// used are the variables the statement's words expand that hold what files held ($c, after
+	// $c = Get-Content .env): its commands get their content.
+	used []string
 }
 
 // statements reads a sequence of pipelines: separated by ;, newlines, && and || (and cmd's &).
@@ -235,8 +243,28 @@ func (r *winReader) statements(s string) {
 			if assignTo != "" {
 				r.z.assignVar("ps:"+assignTo, "", false)
 			}
+			firstEffect := len(r.z.a.Effects)
 			r.pipeline(stages, redirs)
+			if assignTo != "" {
+				// $c = Get-Content .env: the variable holds what the pipeline read
+				var data []Word
+				for _, e := range r.z.a.Effects[firstEffect:] {
+					if e.Kind == Reads {
+						data = append(data, e.Targets...)
+					}
+				}
+				st := &r.z.state
+				if len(data) > 0 {
+					if st.varData == nil {
+						st.varData = map[string][]Word{}
+					}
+					st.varData["ps:"+assignTo] = data
+				} else {
+					delete(st.varData, "ps:"+assignTo)
+				}
+			}
 		}
+		r.used = nil
 		stages, redirs, assignTo, r.callOp, r.quotedFirst = nil, nil, "", false, false
 	}
 	for i := 0; i < len(s) && !r.z.budget.spent; {
@@ -345,6 +373,20 @@ func (r *winReader) pipeline(stages []plainCommand, redirs []Word) {
 			}
 		}
 		z.command(words, nil, r.via, r.depth)
+		if first < len(z.a.Commands) {
+			var data []Word
+			for _, v := range r.used {
+				data = append(data, z.state.varData[v]...)
+			}
+			if len(data) > 0 {
+				z.effect(Effect{Kind: Reads, Program: z.a.Commands[first].Program, Targets: data, Command: first})
+				for i := firstEffect; i < len(z.a.Effects); i++ {
+					if z.a.Effects[i].Kind == Sends && z.a.Effects[i].Command >= first {
+						z.a.Effects[i].Data = append(z.a.Effects[i].Data, data...)
+					}
+				}
+			}
+		}
 		r.subData(first, firstEffect)
 		ranges = append(ranges, [2]int{first, len(z.a.Commands)})
 	}
@@ -791,6 +833,9 @@ func (r *winReader) variable(s string, b *strings.Builder, w *Word) int {
 	case "null", "true", "false":
 		b.WriteString("$" + lower)
 		return n
+	}
+	if _, ok := r.z.state.varData["ps:"+lower]; ok {
+		r.used = append(r.used, "ps:"+lower)
 	}
 	if v, ok := r.z.state.vars["ps:"+lower]; ok && v != Unknown {
 		b.WriteString(v)
