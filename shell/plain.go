@@ -40,6 +40,8 @@ type plainCommand struct {
 	pipes bool
 	// quoted marks the words that start with a quote, for the Windows readings (windows.go).
 	quoted []bool
+	// blocks are a PowerShell stage's script blocks (windows.go).
+	blocks []string
 }
 
 // splitPlain returns the simple commands of a line of plain commands, in order, or false when the line

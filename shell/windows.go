@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	_ "embed"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -219,6 +220,10 @@ type winReader struct {
 	// used are the variables the statement's words expand that hold what files held ($c, after
 	// $c = Get-Content .env): its commands get their content.
 	used []string
+	// blocks are the script blocks of the stage being read; item is what $_ stands for in a block run
+	// on a pipeline's items (what the stage before lists), when it is known.
+	blocks []string
+	item   *Word
 }
 
 // statements reads a sequence of pipelines: separated by ;, newlines, && and || (and cmd's &).
@@ -229,10 +234,10 @@ func (r *winReader) statements(s string) {
 	var redirs []Word
 	assignTo := "" // the variable a statement assigns ($x = …)
 	flush := func(pipes bool) {
-		if len(words) > 0 {
-			stages = append(stages, plainCommand{words: words, pipes: pipes, quoted: quoted})
+		if len(words) > 0 || len(r.blocks) > 0 {
+			stages = append(stages, plainCommand{words: words, pipes: pipes, quoted: quoted, blocks: r.blocks})
 		}
-		words, quoted = nil, nil
+		words, quoted, r.blocks = nil, nil, nil
 	}
 	run := func() {
 		flush(false)
@@ -355,11 +360,6 @@ func (r *winReader) pipeline(stages []plainCommand, redirs []Word) {
 	var prev *feed
 	var ranges [][2]int
 	for k, st := range stages {
-		words := r.command(st.words, st.quoted)
-		if len(words) == 0 {
-			ranges = append(ranges, [2]int{len(z.a.Commands), len(z.a.Commands)})
-			continue
-		}
 		first := len(z.a.Commands)
 		firstEffect := len(z.a.Effects)
 		z.feed = nil
@@ -367,6 +367,22 @@ func (r *winReader) pipeline(stages []plainCommand, redirs []Word) {
 			z.feed = &feed{from: ranges[k-1][0], to: ranges[k-1][1], prev: prev}
 		}
 		prev = z.feed
+		for _, b := range st.blocks {
+			// A block runs on each item the stage before gives (ForEach-Object, Where-Object): $_ is
+			// what that stage lists.
+			var item *Word
+			if z.feed != nil {
+				if items := z.feedListing(); len(items) == 1 {
+					item = &items[0]
+				}
+			}
+			r.block(b, item)
+		}
+		words := r.command(st.words, st.quoted)
+		if len(words) == 0 {
+			ranges = append(ranges, [2]int{first, len(z.a.Commands)})
+			continue
+		}
 		if k == len(stages)-1 {
 			for _, w := range redirs {
 				z.effect(Effect{Kind: Writes, Targets: []Word{z.resolvePath(w)}, Command: first})
@@ -688,7 +704,7 @@ func (r *winReader) word(s string, first bool) (Word, int) {
 		case c == '{' && r.dialect == PowerShell:
 			n := matching(s[i:])
 			if n > 1 {
-				r.block(s[i+1 : i+n-1])
+				r.blocks = append(r.blocks, s[i+1:i+n-1]) // read where its command runs, its items known
 			}
 			i += n
 			w.Literal = false
@@ -825,6 +841,21 @@ func (r *winReader) variable(s string, b *strings.Builder, w *Word) int {
 		}
 	}
 	lower := asciiLower(name)
+	if (lower == "_" || lower == "psitem") && r.item != nil {
+		b.WriteString(r.item.Value)
+		w.Literal = w.Literal && r.item.Literal
+		// a property of the item ($_.FullName, $_.Name) names it too
+		if n < len(s) && s[n] == '.' {
+			j := n + 1
+			for j < len(s) && isNameByte(s[j]) {
+				j++
+			}
+			if j > n+1 && (j == len(s) || s[j] != '(') {
+				n = j
+			}
+		}
+		return n
+	}
 	if v, ok := dialects().PowerShell.Variables[lower]; ok {
 		b.WriteString(v)
 		return n
@@ -890,12 +921,39 @@ func (r *winReader) sub(s string) int {
 }
 
 // block reads a script block's commands where it stands: they may run (ForEach-Object, Invoke-Command).
-func (r *winReader) block(s string) {
+func (r *winReader) block(s string, item *Word) {
 	if r.depth+1 > MaxDepth {
 		return
 	}
-	inner := &winReader{z: r.z, dialect: r.dialect, via: r.via, depth: r.depth + 1}
-	inner.statements(s)
+	saved := r.z.feed
+	r.z.feed = nil
+	defer func() { r.z.feed = saved }()
+	inner := &winReader{z: r.z, dialect: r.dialect, via: r.via, depth: r.depth + 1, item: item}
+	if item == nil {
+		inner.item = r.item // a block inside a block: the outer one's item
+	}
+	inner.statements(itemMethods.ReplaceAllStringFunc(s, itemMethod))
+}
+
+// itemMethods are the .NET methods a file or directory object is deleted, moved or copied by, called on
+// a pipeline's item ($_.Delete(), $PSItem.MoveTo(…)).
+var itemMethods = regexp.MustCompile(`(?i)\$(_|psitem)\.(delete|moveto|copyto)\s*\(([^)]*)\)`)
+
+// itemMethod writes such a call as the cmdlet that does the same: Delete($true), which deletes a
+// directory's tree, as Remove-Item -Recurse.
+func itemMethod(call string) string {
+	m := itemMethods.FindStringSubmatch(call)
+	arg := strings.TrimSpace(m[3])
+	switch asciiLower(m[2]) {
+	case "delete":
+		if strings.EqualFold(arg, "$true") {
+			return "Remove-Item $_ -Recurse"
+		}
+		return "Remove-Item $_"
+	case "moveto":
+		return "Move-Item $_ " + arg
+	}
+	return "Copy-Item $_ " + arg
 }
 
 // matching returns the length of the bracketed text s starts with, through its closing bracket, quotes
