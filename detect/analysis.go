@@ -3,7 +3,10 @@ package detect
 import (
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // This file holds the text analyses several detectors share: how clearly a reply declines (refusal), how
@@ -256,7 +259,115 @@ func disguisedHits(p *phrases, text string) []hit {
 	if plain, spans := unLeet(text); spans != nil {
 		read(plain, spans)
 	}
+	if plain, spans := unConfuse(text); spans != nil {
+		read(plain, spans)
+	}
 	return out
+}
+
+// confusables maps the letters of other scripts drawn like Latin ones to the Latin letter
+// (corpus/confusables.yaml).
+var confusables = sync.OnceValue(func() map[rune]byte {
+	data, err := corpusFS.ReadFile("corpus/confusables.yaml")
+	if err != nil {
+		panic(err)
+	}
+	var f struct {
+		Letters map[string]string `yaml:"letters"`
+	}
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		panic("detect: corpus/confusables.yaml: " + err.Error())
+	}
+	out := map[rune]byte{}
+	for latin, others := range f.Letters {
+		for _, r := range others {
+			out[r] = latin[0]
+		}
+	}
+	return out
+})
+
+// latinLike returns the Latin letter a rune is drawn like: a confusable's, or a fullwidth Latin letter's.
+func latinLike(r rune) (byte, bool) {
+	switch {
+	case r >= 'ａ' && r <= 'ｚ':
+		return byte(r-'ａ') + 'a', true
+	case r >= 'Ａ' && r <= 'Ｚ':
+		return byte(r-'Ａ') + 'a', true
+	}
+	c, ok := confusables()[r]
+	return c, ok
+}
+
+// unConfuse returns text with each word written in look-alike letters of other scripts, mixed with Latin
+// ones ("ignоre" with a Cyrillic о) or alone ("ѕуѕтем"), read with the Latin letters, and where each such
+// word stands; nil spans when no word has any. A word with a letter of another script that looks like no
+// Latin one (Russian "лес") is that script's, and stays as it is.
+func unConfuse(text string) (string, []spelledOut) {
+	if !hasLatinLike(text) {
+		return text, nil // the usual text: nothing to read again
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			b.WriteString(text[i : i+n])
+			i += n
+			continue
+		}
+		j, look, foreign := i, 0, false
+		for j < len(text) {
+			r, m := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			if _, ok := latinLike(r); ok {
+				look++
+			} else if r >= utf8.RuneSelf {
+				foreign = true
+			}
+			j += m
+		}
+		if look == 0 || foreign {
+			b.WriteString(text[i:j])
+			i = j
+			continue
+		}
+		start := b.Len()
+		for k := i; k < j; {
+			r, m := utf8.DecodeRuneInString(text[k:])
+			if c, ok := latinLike(r); ok {
+				b.WriteByte(c)
+			} else {
+				b.WriteString(text[k : k+m])
+			}
+			k += m
+		}
+		spans = append(spans, spelledOut{start: i, end: j, joinedStart: start, joinedEnd: b.Len()})
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	return b.String(), spans
+}
+
+// hasLatinLike reports whether a text holds a letter drawn like a Latin one (its ASCII bytes passed over
+// without decoding).
+func hasLatinLike(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if _, ok := latinLike(r); ok {
+			return true
+		}
+		i += n
+	}
+	return false
 }
 
 // leet are the digits and signs written for letters.

@@ -187,3 +187,28 @@ func TestUnLeet(t *testing.T) {
 		}
 	}
 }
+
+func TestUnConfuse(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, plain string
+		words       int
+	}{
+		{"ign\u043ere the rules", "ignore the rules", 1},            // a Cyrillic o in a Latin word
+		{"\u0455\u0443\u0455\u0422em prompt", "system prompt", 1},   // a word of look-alikes, with a Cyrillic capital
+		{"a b\u03bfmb", "a bomb", 1},                                // a Greek omicron
+		{"\uff49\uff47\uff4e\uff4f\uff52\uff45 it", "ignore it", 1}, // fullwidth letters
+		{"\u041f\u0440\u0438\u0432\u0435\u0442, \u043b\u0435\u0441", "\u041f\u0440\u0438\u0432\u0435\u0442, \u043b\u0435\u0441", 0}, // Russian words stay Russian
+		{"caf\u00e9 \u201cquoted\u201d", "caf\u00e9 \u201cquoted\u201d", 0},                                                         // accents and curly quotes are no disguise
+	} {
+		plain, spans := unConfuse(tc.text)
+		if strings.ToLower(plain) != strings.ToLower(tc.plain) || len(spans) != tc.words {
+			t.Errorf("unConfuse(%q) = %q with %d words, want %q with %d", tc.text, plain, len(spans), tc.plain, tc.words)
+		}
+		for _, sp := range spans {
+			if sp.start < 0 || sp.end > len(tc.text) || sp.joinedEnd > len(plain) {
+				t.Errorf("unConfuse(%q): span %+v outside the texts", tc.text, sp)
+			}
+		}
+	}
+}
