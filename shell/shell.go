@@ -18,7 +18,9 @@ package shell
 
 import (
 	"errors"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,8 +100,16 @@ type Analysis struct {
 	// and the system state and the state beyond files it changes.
 	Effects  []Effect
 	Findings []Finding
+	// Scripts are the files the line wrote literal text into (echo '…' > x.sh, cat > x.py <<EOF), with
+	// that text: a later call may run one by its name alone.
+	Scripts []Script
 	// Err is set when the command line does not parse; nothing else can then be trusted.
 	Err error
+}
+
+// Script is a file a command line wrote literal text into, and the text.
+type Script struct {
+	Path, Text string
 }
 
 // Has reports whether the analysis has a finding of a kind.
@@ -160,9 +170,20 @@ func analyzeEither(src string, ds []Dialect, l Limits) *Analysis {
 	bashErr := z.a.Err
 	z.a.Err = nil
 	z.windowsLike = Bash
+	written := z.state.written // the scripts the bash reading saw written stand beside the others
 	for _, d := range ds {
 		z.state = lineState{}
 		z.windowsLine(src, d, nil, 0)
+	}
+	if len(written) > 0 {
+		if z.state.written == nil {
+			z.state.written = map[string]string{}
+		}
+		for p, t := range written {
+			if _, ok := z.state.written[p]; !ok {
+				z.state.written[p] = t
+			}
+		}
 	}
 	if bashErr != nil && strings.Contains(strings.TrimSpace(src), "\n") {
 		z.a.Err = bashErr
@@ -223,6 +244,9 @@ func analyzeWithParser(src string, l Limits) *Analysis {
 
 // done ends an analysis: one that ran out of its budget is too complex.
 func (z *analyzer) done() *Analysis {
+	for _, p := range slices.Sorted(maps.Keys(z.state.written)) {
+		z.a.Scripts = append(z.a.Scripts, Script{Path: p, Text: z.state.written[p]})
+	}
 	if z.budget.spent && !z.a.Has(TooComplex) {
 		z.tooComplex("analyzing the command line takes more than " + strconv.Itoa(z.limits.MaxSteps) + " steps")
 	}

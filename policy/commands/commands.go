@@ -462,7 +462,15 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 // definitely do when a later call runs it: see definitely.
 func (c *Commands) checkScript(path string, args *jsonobj.Object) warden.Decision {
 	content, ok := firstString(args, c.code.contentKeys)
-	if !ok || strings.TrimSpace(content) == "" {
+	if !ok {
+		return warden.Allow()
+	}
+	return c.checkScriptText(path, content)
+}
+
+// checkScriptText judges a script's text, written to path, by what it would definitely do when run.
+func (c *Commands) checkScriptText(path, content string) warden.Decision {
+	if strings.TrimSpace(content) == "" || len(content) > maxScriptBytes {
 		return warden.Allow()
 	}
 	argv, ok := c.code.scriptInterpreter(path, content)
@@ -475,6 +483,9 @@ func (c *Commands) checkScript(path string, args *jsonobj.Object) warden.Decisio
 	}
 	return d
 }
+
+// maxScriptBytes bounds the scripts judged when written: a longer one is left to be judged as a file.
+const maxScriptBytes = 1 << 16
 
 // definitely keeps of an analysis what a script would do whatever it is run with: effects on paths the
 // text names, and the programs it names. A path, a program or code known only at run time ("$1", $DIR,
@@ -639,7 +650,17 @@ func (c *Commands) CheckAnalysis(a *shell.Analysis) warden.Decision {
 			s.reads = append(s.reads, a.Effects[i].Targets...)
 		}
 	}
-	return c.decide(s)
+	d := c.decide(s)
+	if d.Action != warden.ActionAllow {
+		return d
+	}
+	// A script the line wrote (echo '…' > cleanup.sh) runs later, in a call that names only the file.
+	for _, sc := range a.Scripts {
+		if sd := c.checkScriptText(sc.Path, sc.Text); sd.Action != warden.ActionAllow {
+			return sd
+		}
+	}
+	return d
 }
 
 func (c *Commands) decide(s *subject) warden.Decision {
