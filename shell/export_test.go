@@ -84,3 +84,13 @@ func LoadTablesAtStart() error {
 	}
 	return err
 }
+
+// AnalyzeBash is Analyze's bash reading alone, plain or parsed, without the Windows readings a line that
+// looks like PowerShell's or cmd's also gets: what the plain reading is held to.
+func AnalyzeBash(src string) *Analysis {
+	l := Limits{}.withDefaults()
+	if cmds, ok := splitPlain(src); ok {
+		return analyzePlain(cmds, l)
+	}
+	return analyzeWithParser(src, l)
+}
