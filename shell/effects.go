@@ -361,12 +361,18 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	if mod, rest := moduleOf(spec, words); mod != nil {
 		mpa := parseArgs(mod, rest, false)
 		z.declared(ci, mod, &mpa, name)
+		if mod.Installs != nil {
+			z.installsFrom(mod.Installs, &mpa, prog) // python -m pip install …
+		}
 	}
 	z.runs(ci, spec, &pa, words, prog, via, depth)
 	firstEffect := len(z.a.Effects)
 	recorded := z.declared(ci, spec, &pa, name)
 	if cf := spec.ConfigFiles; cf != nil {
 		z.configFiles(ci, cf, &pa, prog, via, depth)
+	}
+	if spec.Installs != nil {
+		z.installsFrom(spec.Installs, &pa, prog)
 	}
 	if spec.Fetches {
 		z.fetched(firstEffect, &pa)
@@ -439,6 +445,35 @@ func (z *analyzer) configFiles(ci int, cf *ConfigFilesSpec, pa *parsedArgs, prog
 		}
 		if text != nil && text.Literal {
 			z.scanCode(ci, cf.Lang, text.Value, prog, via, depth)
+		}
+	}
+}
+
+// installsFrom finds a package installed from a host that is no public registry (pip install
+// https://x.example/p.tar.gz, --index-url https://x.example/simple, npm i git+https://x.example/r): its
+// install scripts are code from that host, run here unread.
+func (z *analyzer) installsFrom(in *InstallsSpec, pa *parsedArgs, prog string) {
+	sources := pa.values(in.Options)
+	for _, op := range pa.operands {
+		v := op.Value
+		if i := strings.Index(v, " @ "); i >= 0 {
+			v = v[i+3:] // PEP 508: name @ URL
+		}
+		if strings.Contains(v, "://") {
+			sources = append(sources, Word{Value: v, Literal: op.Literal})
+		}
+	}
+	for _, src := range sources {
+		if !strings.Contains(src.Value, "://") {
+			continue // a local path or a package's name: the registry's own
+		}
+		h := hostOf(src)
+		if h == "" {
+			h = "?" // a host known only at run time
+		}
+		if !servedAt(h, programs().registries) {
+			z.finding(RemoteCode, prog+" installs a package from a host that is no public registry: its install scripts run here")
+			return
 		}
 	}
 }

