@@ -558,57 +558,58 @@ func argv(args string, l *codeLang) []string {
 
 // closingBracket returns the index of the bracket that closes the one s starts with, or -1.
 func closingBracket(s string) int {
+	at := -1
+	walkBrackets(s, '\\', "'\"`", func(i int, c byte, depth int) bool {
+		if depth == 0 && strings.IndexByte(")]}", c) >= 0 {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// splitTopLevel splits a list of arguments at the commas outside strings and brackets.
+func splitTopLevel(s string) []string {
+	var out []string
+	start := 0
+	walkBrackets(s, '\\', "'\"`", func(i int, c byte, depth int) bool {
+		if c == ',' && depth == 0 {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+		return true
+	})
+	return append(out, s[start:])
+}
+
+// walkBrackets calls f with each byte of s outside its quoted strings (quotes, with esc escaping the
+// next byte inside one) and the depth of brackets after the byte; f returns false to stop the walk.
+func walkBrackets(s string, esc byte, quotes string, f func(i int, c byte, depth int) bool) {
 	d := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case quote != 0:
-			if c == '\\' {
+			if c == esc {
 				i++
 			} else if c == quote {
 				quote = 0
 			}
-		case c == '\'' || c == '"' || c == '`':
+			continue
+		case strings.IndexByte(quotes, c) >= 0:
 			quote = c
+			continue
 		case c == '[' || c == '(' || c == '{':
 			d++
 		case c == ']' || c == ')' || c == '}':
 			d--
-			if d == 0 {
-				return i
-			}
+		}
+		if !f(i, c, d) {
+			return
 		}
 	}
-	return -1
-}
-
-// splitTopLevel splits a list of arguments at the commas outside strings and brackets.
-func splitTopLevel(s string) []string {
-	var out []string
-	d, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == '[' || c == '(' || c == '{':
-			d++
-		case c == ']' || c == ')' || c == '}':
-			d--
-		case c == ',' && d == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // isOneLiteral says whether an argument is one string literal and nothing else (a prefix such as r or b

@@ -959,29 +959,15 @@ func itemMethod(call string) string {
 // matching returns the length of the bracketed text s starts with, through its closing bracket, quotes
 // and nested brackets skipped; all of s when it does not close.
 func matching(s string) int {
-	d := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '`' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '{' || c == '[':
-			d++
-		case c == ')' || c == '}' || c == ']':
-			d--
-			if d == 0 {
-				return i + 1
-			}
+	n := len(s)
+	walkBrackets(s, '`', "'\"", func(i int, c byte, depth int) bool {
+		if depth == 0 && strings.IndexByte(")]}", c) >= 0 {
+			n = i + 1
+			return false
 		}
-	}
-	return len(s)
+		return true
+	})
+	return n
 }
 
 // asciiLower lowercases ASCII letters only: PowerShell's and cmd's names are ASCII, and a byte that is no

@@ -209,62 +209,45 @@ func (pc *pathClasses) inClass(p string, glob bool, class string) bool {
 // mayMatchParts reports whether a glob path (its elements globs, ** any number of directories) may name a
 // path the pattern matches: the two have a path in common.
 func mayMatchParts(pat, parts []string) bool {
-	if len(pat) > 64 || len(parts) > 64 {
-		return false
-	}
-	var memo [65][65]int8 // 0 unknown, 1 yes, 2 no
-	var f func(i, j int) bool
-	f = func(i, j int) bool {
-		if memo[i][j] != 0 {
-			return memo[i][j] == 1
-		}
-		ok := false
-		switch {
-		case i == len(pat) && j == len(parts):
-			ok = true
-		case i < len(pat) && pat[i] == "**" && (f(i+1, j) || j < len(parts) && f(i, j+1)):
-			ok = true
-		case j < len(parts) && parts[j] == "**" && (f(i, j+1) || i < len(pat) && f(i+1, j)):
-			ok = true
-		case i < len(pat) && j < len(parts) && pat[i] != "**" && parts[j] != "**" && globsMeet(pat[i], parts[j]):
-			ok = f(i+1, j+1)
-		}
-		memo[i][j] = 2
-		if ok {
-			memo[i][j] = 1
-		}
-		return ok
-	}
-	return f(0, 0)
+	return meet(pat, parts, func(e string) bool { return e == "**" }, globsMeet)
 }
 
 // globsMeet reports whether two path.Match patterns of one element match a name in common: * any run
 // of characters, ? and a [class] (taken as any character) one.
 func globsMeet(a, b string) bool {
 	a, b = classesAsAny(a), classesAsAny(b)
+	return meet([]byte(a), []byte(b), func(c byte) bool { return c == '*' },
+		func(x, y byte) bool { return x == y || x == '?' || y == '?' })
+}
+
+// meet reports whether two patterns over the same alphabet match a sequence in common: a star stands for
+// any run of symbols, and two others must be alike. Either may hold stars, so the question is of two
+// languages meeting, answered by a walk over both with each pair of positions visited once.
+func meet[T any](a, b []T, star func(T) bool, alike func(T, T) bool) bool {
 	if len(a) > 255 || len(b) > 255 {
 		return false
 	}
-	var memo [256][256]int8
+	w := len(b) + 1
+	memo := make([]int8, (len(a)+1)*w) // 0 unknown, 1 yes, 2 no
 	var f func(i, j int) bool
 	f = func(i, j int) bool {
-		if memo[i][j] != 0 {
-			return memo[i][j] == 1
+		if m := memo[i*w+j]; m != 0 {
+			return m == 1
 		}
 		ok := false
 		switch {
 		case i == len(a) && j == len(b):
 			ok = true
-		case i < len(a) && a[i] == '*' && (f(i+1, j) || j < len(b) && f(i, j+1)):
+		case i < len(a) && star(a[i]) && (f(i+1, j) || j < len(b) && f(i, j+1)):
 			ok = true
-		case j < len(b) && b[j] == '*' && (f(i, j+1) || i < len(a) && f(i+1, j)):
+		case j < len(b) && star(b[j]) && (f(i, j+1) || i < len(a) && f(i+1, j)):
 			ok = true
-		case i < len(a) && j < len(b) && a[i] != '*' && b[j] != '*' && (a[i] == b[j] || a[i] == '?' || b[j] == '?'):
+		case i < len(a) && j < len(b) && !star(a[i]) && !star(b[j]) && alike(a[i], b[j]):
 			ok = f(i+1, j+1)
 		}
-		memo[i][j] = 2
+		memo[i*w+j] = 2
 		if ok {
-			memo[i][j] = 1
+			memo[i*w+j] = 1
 		}
 		return ok
 	}
