@@ -774,8 +774,9 @@ func (z *analyzer) declared(ci int, spec *Program, pa *parsedArgs, name string) 
 		}
 		eff := Effect{Kind: e.Kind, Program: name, Class: e.Class, Targets: targets, Command: ci,
 			Recursive: e.Recursive || len(e.RecursiveWhen) > 0 && (pa.has(e.RecursiveWhen) || pa.unknown)}
-		if e.Kind == Reads && eff.Recursive {
-			// a recursive read (grep -r, rg) reads every file under what it is given
+		if e.Tree || e.Kind == Reads && eff.Recursive {
+			// a recursive read (grep -r, rg) reads every file under what it is given; an archive extracted
+			// into a directory writes anywhere under it
 			for i, t := range targets {
 				if !isTree(t) {
 					targets[i] = Word{Value: strings.TrimSuffix(t.Value, "/") + "/**", Literal: t.Literal, Glob: true}

@@ -101,8 +101,8 @@ func TestEffects(t *testing.T) {
 		{"a long option with =", "curl --output=/etc/profile https://h", "writes /etc/profile"},
 		{"a bundle ends with the valued option", "wget -qO /usr/bin/x https://h", "writes /usr/bin/x"},
 		{"cp -t", "cp -t/etc a", "writes /etc"},
-		{"tar -C extracts into", "tar -xzf a.tgz -C /usr", "writes /usr"},
-		{"unzip -d", "unzip -o a.zip -d /etc", "writes /etc"},
+		{"tar -C extracts anywhere under its directory", "tar -xzf a.tgz -C /usr", "writes /usr/**"},
+		{"unzip -d writes anywhere under its directory", "unzip -o a.zip -d /etc", "writes /etc/**"},
 		{"sed -i writes", "sed -i.bak 's/a/b/' ~/.bashrc", "writes ~/.bashrc"},
 		{"dd of=", "dd if=x of=/dev/sda", "writes /dev/sda"},
 		// reads and sends

@@ -177,6 +177,9 @@ type EffectSpec struct {
 	DataAt []string `yaml:"data_at"`
 	// DataTarget picks operands, as Target does, whose content a sends effect sends (a server's directory).
 	DataTarget string `yaml:"data_target"`
+	// Tree: the targets are directories the effect reaches into at any depth (an archive extracted into
+	// one writes what it holds wherever under it the archive says).
+	Tree bool `yaml:"tree"`
 }
 
 // VerbSpec names the operands that destroy state, for a class.
