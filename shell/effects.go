@@ -268,6 +268,34 @@ func (z *analyzer) envCode(ci int, assign string, prog string, via []string, dep
 	case matchWord(env.Dynamic, name):
 		z.finding(DynamicCode, name+" loads code into the programs the line runs")
 		z.effect(Effect{Kind: Executes, Program: prog, Class: "environment", Dynamic: true, Command: ci})
+	case matchWord(env.Registries, name) && foreignIndex(value):
+		z.finding(RemoteCode, name+" points package installs at a host that is no public registry")
+	}
+}
+
+// foreignIndex says whether a package index's URL is on a host that is none of the public registries.
+func foreignIndex(v string) bool {
+	if !strings.Contains(v, "://") {
+		return false
+	}
+	h := hostOf(Word{Value: v, Literal: !strings.Contains(v, Unknown)})
+	return h == "" || !servedAt(h, programs().registries)
+}
+
+// setsRegistry finds a package manager's configuration set to fetch from a host that is no public
+// registry (npm config set registry https://x.example/, pip config set global.index-url …): every later
+// install runs code from it, after the session too.
+func (z *analyzer) setsRegistry(ci int, keys []string, pa *parsedArgs, prog string) {
+	ops := pa.operands
+	for i, op := range ops {
+		key, value, hasValue := strings.Cut(op.Value, "=")
+		if !hasValue && i+1 < len(ops) {
+			value = ops[i+1].Value
+		}
+		if op.Literal && matchFold(keys, key) && foreignIndex(value) {
+			z.effect(Effect{Kind: System, Program: prog, Class: "autostart", Command: ci})
+			return
+		}
 	}
 }
 
@@ -373,6 +401,9 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	}
 	if spec.Installs != nil {
 		z.installsFrom(spec.Installs, &pa, prog)
+	}
+	if len(spec.SetsRegistry) > 0 {
+		z.setsRegistry(ci, spec.SetsRegistry, &pa, prog)
 	}
 	if spec.Fetches {
 		z.fetched(firstEffect, &pa)

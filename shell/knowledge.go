@@ -91,6 +91,10 @@ type Program struct {
 	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
+	// SetsRegistry are the configuration keys (globs) a program's "KEY VALUE" or "KEY=VALUE" operands set
+	// the index its installs fetch from by (npm config set registry URL): one set to a host that is none of
+	// the public registries makes every later install run code from it.
+	SetsRegistry []string `yaml:"sets_registry"`
 	// Installs: the program installs packages, whose install scripts run here; one named by a URL (an
 	// operand), or fetched from an index one of Installs.Options names, on a host that is none of the
 	// table's public registries is code from anywhere run unread.
@@ -213,6 +217,8 @@ type programTable struct {
 type environment struct {
 	Lines   []string `yaml:"lines"`
 	Dynamic []string `yaml:"dynamic"`
+	// Registries are variables naming the index package installers fetch from (PIP_INDEX_URL).
+	Registries []string `yaml:"registries"`
 }
 
 var programs = sync.OnceValue(func() *programTable {
