@@ -78,6 +78,8 @@ type lineState struct {
 	copies map[string]string
 	// varData are the files a variable's value was read from (c=$(cat .env)).
 	varData map[string][]Word
+	// branch is the git branch the line checked out.
+	branch Word
 }
 
 // programPath is the program a command word runs: through a symlink or a copy made earlier in the line
@@ -402,6 +404,12 @@ func (z *analyzer) programEffects(ci int, prog string, args []Word, via []string
 	if spec.Installs != nil {
 		z.installsFrom(spec.Installs, &pa, prog)
 	}
+	switch name {
+	case "git checkout", "git switch":
+		z.checkedOut(&pa)
+	case "git push":
+		z.pushesCheckedOut(ci, &pa)
+	}
 	if len(spec.SetsRegistry) > 0 {
 		z.setsRegistry(ci, spec.SetsRegistry, &pa, prog)
 	}
@@ -507,6 +515,30 @@ func (z *analyzer) installsFrom(in *InstallsSpec, pa *parsedArgs, prog string) {
 			return
 		}
 	}
+}
+
+// checkedOut notes the branch a git checkout or switch makes current: the one it creates (-b, -c,
+// --orphan), else its one operand.
+func (z *analyzer) checkedOut(pa *parsedArgs) {
+	st := &z.state
+	if v := pa.values([]string{"-b", "-B", "-c", "-C", "--orphan"}); len(v) > 0 {
+		st.branch = v[len(v)-1]
+		return
+	}
+	if len(pa.operands) == 1 {
+		st.branch = pa.operands[0]
+	}
+}
+
+// pushesCheckedOut makes a force-push that names no branch (git checkout main && git push -f) name the
+// branch the line checked out, which is the one it pushes: the rules on force-pushes read it.
+func (z *analyzer) pushesCheckedOut(ci int, pa *parsedArgs) {
+	b := z.state.branch
+	if b.Value == "" || len(pa.operands) > 1 || !pa.has([]string{"-f", "--force", "--force-with-lease", "--force-if-includes"}) {
+		return
+	}
+	c := &z.a.Commands[ci]
+	c.Args = append(slices.Clone(c.Args), b)
 }
 
 // operandsIn writes relative operands as paths under dir (tar -C dir: the files it archives are there).

@@ -234,3 +234,25 @@ func TestIsWrapper(t *testing.T) {
 		}
 	}
 }
+
+// A force-push naming no branch pushes the one the line checked out: the push's words name it.
+func TestForcePushNamesTheCheckedOutBranch(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, src, want string
+	}{
+		{"checked out", "git checkout main && git push -f", "main"},
+		{"created and switched to", "git switch -c release/2 && git push --force origin", "release/2"},
+		{"a push naming its branch is as written", "git checkout main && git push -f origin feature", "feature"},
+		{"a push that does not force is as written", "git checkout main && git push origin", "origin"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			a := shell.Analyze(tc.src)
+			push := a.Commands[len(a.Commands)-1]
+			if got := push.Args[len(push.Args)-1].Value; got != tc.want {
+				t.Errorf("the push's last word is %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
