@@ -475,7 +475,7 @@ func (r *winReader) command(words []Word, quoted []bool) []Word {
 		if a, ok := t.PowerShell.Aliases[name]; ok {
 			canonical = a
 		}
-		if matchWord(t.PowerShell.WebAliases, name) && slices_containsFold(words[1:], t.PowerShell.WebParameters) {
+		if matchWord(t.PowerShell.WebAliases, name) && slices.ContainsFunc(words[1:], func(w Word) bool { return matchFold(t.PowerShell.WebParameters, w.Value) }) {
 			canonical = "invoke-webrequest"
 		}
 	case Cmd:
@@ -626,18 +626,6 @@ func (r *winReader) cmdClause(name string, words []Word) []Word {
 		}
 	}
 	return nil
-}
-
-// slices_containsFold reports whether a word is one of the names, without regard to case.
-func slices_containsFold(words []Word, names []string) bool {
-	for _, w := range words {
-		for _, n := range names {
-			if strings.EqualFold(w.Value, n) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // word reads one word of a line: quoted and bare parts joined, variables expanded, and the commands of

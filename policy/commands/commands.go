@@ -426,7 +426,7 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different paths under more than one path key ("+strings.Join(c.PathKeys, ", ")+", in any case); send one", "checks"), nil
 	}
 	var written, deleted []shell.Word
-	if kind == toolWrite {
+	if kind == toolWrite && mayHoldPatch(call.Call.Arguments) {
 		// An editing tool may be given a patch (apply_patch): it writes and deletes the files it names.
 		var v any
 		if json.Unmarshal(call.Call.Arguments, &v) == nil {

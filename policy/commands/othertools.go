@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden"
@@ -138,12 +140,21 @@ func (c *Commands) checkPaths(call warden.ToolCallCheck, sent bool) (warden.Deci
 	return c.decide(s), nil
 }
 
+// patchMarks are the lines that open a patch's file sections; patchPaths reads none without one.
+var patchMarks = []string{"*** ", "+++ ", "rename "}
+
+// mayHoldPatch says whether raw arguments may hold a patch, so that a file write's arguments (a whole
+// file's content, often) are decoded a second time only then.
+func mayHoldPatch(raw []byte) bool {
+	return slices.ContainsFunc(patchMarks, func(m string) bool { return bytes.Contains(raw, []byte(m)) })
+}
+
 // patchPaths returns the files a patch among the arguments writes and deletes: Codex's apply_patch
 // (*** Add File: p, *** Update File: p, *** Move to: p, *** Delete File: p) and unified diffs (+++ b/p,
 // a --- a/p whose +++ is /dev/null, rename from and rename to).
 func patchPaths(v any) (written, deleted []shell.Word) {
 	jsonwalk.Strings(v, func(_, s string) bool {
-		if !strings.Contains(s, "*** ") && !strings.Contains(s, "+++ ") && !strings.Contains(s, "rename ") {
+		if !slices.ContainsFunc(patchMarks, func(m string) bool { return strings.Contains(s, m) }) {
 			return true
 		}
 		lines := strings.Split(s, "\n")
