@@ -91,6 +91,9 @@ type Program struct {
 	ConfigOf string `yaml:"config_of"`
 	// Alias names the entry this one is the same as ("sh", or "docker.compose" for a subcommand's).
 	Alias string `yaml:"alias"`
+	// ReadsInto names the variable a builtin fills with what it reads from standard input when no operand
+	// names one (read: REPLY, mapfile: MAPFILE); its operands, and the value of -a, name the others.
+	ReadsInto string `yaml:"reads_into"`
 	// SetsRegistry are the configuration keys (globs) a program's "KEY VALUE" or "KEY=VALUE" operands set
 	// the index its installs fetch from by (npm config set registry URL): one set to a host that is none of
 	// the public registries makes every later install run code from it.

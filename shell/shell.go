@@ -557,6 +557,7 @@ func (z *analyzer) callOnce(ce *syntax.CallExpr, via []string, depth int) {
 	z.feed, z.body, z.stdinFiles = z.pending[ce], z.bodies[ce], z.inputs[ce]
 	z.argVars = append(z.argVars[:len(z.argVars):len(z.argVars)], expandedVars(ce.Args)...)
 	z.command(words, assigns, via, depth)
+	z.readInto(first)
 	if len(z.argVars) > 0 {
 		if z.cmdVars == nil {
 			z.cmdVars = map[int][]string{}
@@ -766,6 +767,43 @@ func (z *analyzer) sendsSubstituted(ce *syntax.CallExpr, first int) {
 	}
 }
 
+// readInto notes the files a read or mapfile call fills its variables from (read -r x < .env): their
+// content is what the variables hold, as after x=$(cat .env).
+func (z *analyzer) readInto(ci int) {
+	if ci >= len(z.a.Commands) {
+		return
+	}
+	c := z.a.Commands[ci]
+	spec := programs().lookup(c.Program)
+	if spec == nil || spec.ReadsInto == "" {
+		return
+	}
+	var data []Word
+	for i := range z.a.Effects {
+		if e := &z.a.Effects[i]; e.Kind == Reads && e.Command == ci {
+			data = append(data, e.Targets...) // its input redirection
+		}
+	}
+	data = append(data, z.feedData()...)
+	if len(data) == 0 {
+		return
+	}
+	pa := parseArgs(spec, c.Args, false)
+	names := append(pa.values([]string{"-a"}), pa.operands...)
+	if len(names) == 0 {
+		names = []Word{{Value: spec.ReadsInto, Literal: true}}
+	}
+	st := &z.state
+	if st.varData == nil {
+		st.varData = map[string][]Word{}
+	}
+	for _, n := range names {
+		if n.Literal {
+			st.varData[n.Value] = data
+		}
+	}
+}
+
 // windowsArtifact says whether the bash reading of a line written like a Windows shell's meets words that
 // bash would not run as that shell means them, which the Windows reading reads: a PowerShell assignment
 // ($x = …, whose variable bash knows only at run time) and cmd's built-ins (rd, del, erase, copy, …),
@@ -780,7 +818,8 @@ func (z *analyzer) windowsArtifact(words []Word) bool {
 			}
 		}
 	case Cmd:
-		return words[0].Literal && cmdBuiltins[strings.ToLower(path.Base(words[0].Value))] && words[0].Value != "cmd"
+		name := asciiLower(path.Base(words[0].Value))
+		return words[0].Literal && cmdBuiltins[name] && name != "cmd"
 	}
 	return false
 }

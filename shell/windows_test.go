@@ -115,6 +115,7 @@ func TestWindowsLikeLinesAreReadBothWays(t *testing.T) {
 		{"a bash command beside a cmdlet is still bash's", `rm -rf '/' ; Get-Date`, "deletes -r /"},
 		{"a bash command beside a cmd switch is still bash's", `rm -rf '/' & dir /b`, "deletes -r /"},
 		{"cmd's own commands inside a bash reading are read", `cmd /c 'rd /s /q %USERPROFILE%'`, "deletes -r ~"},
+		{"cmd in capitals inside a bash reading", `CMD /c 'rd /s /q %USERPROFILE%'`, "deletes -r ~"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
