@@ -258,12 +258,16 @@ func (c *Commands) Provision(context.Context) error {
 		}
 		c.classes.globs[k] = append(c.classes.globs[k], v...)
 	}
-	if c.Workdir != "" {
-		abs, err := filepath.Abs(c.Workdir)
-		if err != nil {
-			return fmt.Errorf("workdir: %v", err)
+	if wd := c.Workdir; wd != "" {
+		// ~/project and C:\Users\me\project are absolute already: normalize reads them as it reads paths.
+		if !strings.HasPrefix(wd, "~") && !isDrivePath(wd) {
+			abs, err := filepath.Abs(wd)
+			if err != nil {
+				return fmt.Errorf("workdir: %v", err)
+			}
+			wd = filepath.ToSlash(filepath.Clean(abs))
 		}
-		c.classes.workdir = normalize(filepath.ToSlash(filepath.Clean(abs)))
+		c.classes.workdir = normalize(wd)
 	}
 	c.classes.compile()
 	var errs []error

@@ -78,7 +78,7 @@ var rootHomes = []string{"/root", "/var/root"}
 // Windows drive (C:\Users\me, C:/Users/me), as a file tool may be given one, is read as Git Bash writes it
 // (/c/Users/me).
 func normalize(p string) string {
-	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z' {
+	if isDrivePath(p) {
 		p = "/" + string(p[0]|0x20) + "/" + strings.ReplaceAll(p[3:], "\\", "/")
 	}
 	for _, r := range rootHomes {
@@ -105,6 +105,11 @@ func normalize(p string) string {
 		return p
 	}
 	return path.Clean(p)
+}
+
+// isDrivePath says whether a path names a Windows drive (C:\x, C:/x).
+func isDrivePath(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z'
 }
 
 // candidates are the path-like values of a word: itself, the part after key= (of=/dev/sda, --file=x)
