@@ -530,11 +530,16 @@ func (z *analyzer) checkedOut(pa *parsedArgs) {
 	}
 }
 
-// pushesCheckedOut makes a force-push that names no branch (git checkout main && git push -f) name the
-// branch the line checked out, which is the one it pushes: the rules on force-pushes read it.
+// pushesCheckedOut makes a force-push that names no branch, or names it HEAD (git checkout main && git
+// push -f), name the branch the line checked out, which is the one it pushes: the rules on force-pushes
+// read it.
 func (z *analyzer) pushesCheckedOut(ci int, pa *parsedArgs) {
 	b := z.state.branch
-	if b.Value == "" || len(pa.operands) > 1 || !pa.has([]string{"-f", "--force", "--force-with-lease", "--force-if-includes"}) {
+	if b.Value == "" || !pa.has([]string{"-f", "--force", "--force-with-lease", "--force-if-includes"}) {
+		return
+	}
+	// A refspec of HEAD (or @) is the checked-out branch too: git push -f origin HEAD.
+	if n := len(pa.operands); n > 1 && pa.operands[n-1].Value != "HEAD" && pa.operands[n-1].Value != "@" {
 		return
 	}
 	c := &z.a.Commands[ci]

@@ -244,6 +244,8 @@ func TestForcePushNamesTheCheckedOutBranch(t *testing.T) {
 		{"checked out", "git checkout main && git push -f", "main"},
 		{"created and switched to", "git switch -c release/2 && git push --force origin", "release/2"},
 		{"a push naming its branch is as written", "git checkout main && git push -f origin feature", "feature"},
+		{"a push of HEAD pushes the checked-out branch", "git checkout main && git push -f origin HEAD", "main"},
+		{"a push of @ pushes the checked-out branch", "git checkout main && git push -f origin @", "main"},
 		{"a push that does not force is as written", "git checkout main && git push origin", "origin"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
