@@ -530,16 +530,25 @@ func (z *analyzer) checkedOut(pa *parsedArgs) {
 	}
 }
 
-// pushesCheckedOut makes a force-push that names no branch, or names it HEAD (git checkout main && git
-// push -f), name the branch the line checked out, which is the one it pushes: the rules on force-pushes
-// read it.
+// pushesCheckedOut makes a force-push that names no branch, or names it HEAD or @ (git checkout main &&
+// git push -f, git push origin +HEAD), name the branch the line checked out, which is the one it pushes:
+// the rules on force-pushes read it.
 func (z *analyzer) pushesCheckedOut(ci int, pa *parsedArgs) {
 	b := z.state.branch
-	if b.Value == "" || !pa.has([]string{"-f", "--force", "--force-with-lease", "--force-if-includes"}) {
+	if b.Value == "" {
 		return
 	}
-	// A refspec of HEAD (or @) is the checked-out branch too: git push -f origin HEAD.
-	if n := len(pa.operands); n > 1 && pa.operands[n-1].Value != "HEAD" && pa.operands[n-1].Value != "@" {
+	var ref string // the refspec, when the push names one after its remote
+	if n := len(pa.operands); n > 1 {
+		ref = pa.operands[n-1].Value
+	}
+	forcedByRefspec := strings.HasPrefix(ref, "+")
+	if r := strings.TrimPrefix(ref, "+"); r != "" && r != "HEAD" && r != "@" {
+		return
+	}
+	if forcedByRefspec {
+		b.Value = "+" + b.Value // force-pushed as the refspec is: +main
+	} else if !pa.has([]string{"-f", "--force", "--force-with-lease", "--force-if-includes"}) {
 		return
 	}
 	c := &z.a.Commands[ci]

@@ -246,6 +246,9 @@ func TestForcePushNamesTheCheckedOutBranch(t *testing.T) {
 		{"a push naming its branch is as written", "git checkout main && git push -f origin feature", "feature"},
 		{"a push of HEAD pushes the checked-out branch", "git checkout main && git push -f origin HEAD", "main"},
 		{"a push of @ pushes the checked-out branch", "git checkout main && git push -f origin @", "main"},
+		{"a + refspec of HEAD force-pushes the checked-out branch", "git checkout main && git push origin +HEAD", "+main"},
+		{"a + refspec of @ force-pushes the checked-out branch", "git switch -c release/3 && git push origin +@", "+release/3"},
+		{"a + refspec naming its branch is as written", "git checkout main && git push origin +feature", "+feature"},
 		{"a push that does not force is as written", "git checkout main && git push origin", "origin"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
