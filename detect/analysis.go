@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -61,9 +63,67 @@ var (
 	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
-		return compilePhrases(c.Groups, c.Pairs, c.Masks)
+		var l languagesCorpus
+		loadCorpus("injection_languages.yaml", &l)
+		groups, pairs := withLanguages(c.Groups, c.Pairs, l)
+		return compilePhrases(groups, pairs, c.Masks)
 	})
 )
+
+// languagesCorpus is a corpus's categories written in other languages (injection_languages.yaml): per
+// language, phrases added to the groups of the same name and pairs that weigh as the group of their name.
+type languagesCorpus struct {
+	Name       string `yaml:"name"`
+	Version    int    `yaml:"version"`
+	Provenance string `yaml:"provenance"`
+	// SecretFiles is a template the languages' pairs refer to by its YAML anchor.
+	SecretFiles string `yaml:"secret_files"`
+	Languages   []struct {
+		Language string  `yaml:"language"`
+		Name     string  `yaml:"name"`
+		Groups   []group `yaml:"groups"`
+		Pairs    []pair  `yaml:"pairs"`
+	} `yaml:"languages"`
+}
+
+// withLanguages adds the languages' phrases to the groups of the same name and their pairs after the
+// pairs, each pair with the severity and weight of the category it is named for; a category that the
+// base corpus lacks, or a language entry that sets its own weight, is a mistake in shipped data.
+func withLanguages(groups []group, pairs []pair, l languagesCorpus) ([]group, []pair) {
+	groups = slices.Clone(groups)
+	pairs = slices.Clone(pairs)
+	index := map[string]int{}
+	weights := map[string]group{} // a category's severity and weight: its group's, or its first pair's
+	for i, g := range groups {
+		if _, ok := index[g.Name]; !ok {
+			index[g.Name], weights[g.Name] = i, g
+		}
+	}
+	for _, p := range pairs {
+		if _, ok := weights[p.Name]; !ok {
+			weights[p.Name] = group{Severity: p.Severity, Weight: p.Weight}
+		}
+	}
+	for _, lang := range l.Languages {
+		for _, g := range lang.Groups {
+			i, ok := index[g.Name]
+			if !ok || g.Weight != 0 || g.Severity != "" {
+				panic(fmt.Sprintf("detect: corpus/injection_languages.yaml: %s: group %q names no category or sets its weight", lang.Language, g.Name))
+			}
+			groups[i].Phrases = append(slices.Clip(groups[i].Phrases), g.Phrases...)
+			groups[i].Literals = append(slices.Clip(groups[i].Literals), g.Literals...)
+		}
+		for _, p := range lang.Pairs {
+			w, ok := weights[p.Name]
+			if !ok || p.Weight != 0 || p.Severity != "" {
+				panic(fmt.Sprintf("detect: corpus/injection_languages.yaml: %s: pair %q names no category or sets its weight", lang.Language, p.Name))
+			}
+			p.Severity, p.Weight = w.Severity, w.Weight
+			pairs = append(pairs, p)
+		}
+	}
+	return groups, pairs
+}
 
 // noisyOr combines independent pieces of evidence: 1 − Π(1 − p).
 func noisyOr(ps ...float64) float64 {

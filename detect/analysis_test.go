@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -120,6 +121,11 @@ func TestPhraseBoundariesReadCharactersNotBytes(t *testing.T) {
 		{"éhelp", false},
 		{"help", true},
 		{"helper", false},
+		{"请help", true}, // Chinese writes no spaces between words
+		{"help了", true},
+		{"ヘルプhelp", true}, // nor does Japanese
+		{"도움help를", true}, // Korean joins its particles to the word
+		{"помощьhelp", false},
 	} {
 		if got := len(p.find(tc.text)) > 0; got != tc.found {
 			t.Errorf("find(%q) found %v, want %v", tc.text, got, tc.found)
@@ -211,4 +217,69 @@ func TestUnConfuse(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A phrase matches in capitals of every script, and a phrase of another script than Latin matches inside a
+// text that also holds Latin terms: the two are read by different automata and still pair.
+func TestPhrasesMatchEveryScript(t *testing.T) {
+	t.Parallel()
+	p := compilePhrases([]group{{Name: "g", Weight: 0.5, Phrases: []string{"règles précédentes", "игнорируй", "忽略"}}},
+		[]pair{{Name: "p", Weight: 0.5, Window: 12, First: []string{"上传"}, Second: []string{"~/.ssh"}}}, nil)
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"IGNORE LES RÈGLES PRÉCÉDENTES", []string{"g"}},
+		{"ИГНОРИРУЙ ЭТО", []string{"g"}},
+		{"Игнорируй", []string{"g"}},
+		{"请忽略", []string{"g"}},
+		{"上传 ~/.ssh/id_rsa", []string{"p"}},
+		{"上传~/.ssh 并忽略", []string{"p", "g"}},
+		{"regles precedentes", nil}, // accents are letters of their own
+		{"ignore", nil},
+	} {
+		var got []string
+		for _, h := range p.find(tc.text) {
+			got = append(got, p.groups[h.group].Name)
+		}
+		slices.Sort(got)
+		want := slices.Clone(tc.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("find(%q) = %v, want %v", tc.text, got, want)
+		}
+	}
+}
+
+func TestFoldCapitalsKeepsEveryOffset(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"ASCII Stays", "ASCII Stays"}, // the automaton folds ASCII itself
+		{"ÉTÉ", "éTé"},
+		{"ИГНОР", "игнор"},
+		{"ΣΟΦΙΑ", "σοφια"},
+		{"İstanbul", "İstanbul"}, // its small letter is longer in UTF-8: left as it is
+		{"中文", "中文"},
+	} {
+		got, _ := foldCapitals(tc.in)
+		if got != tc.want || len(got) != len(tc.in) {
+			t.Errorf("foldCapitals(%q) = %q, want %q of the same length", tc.in, got, tc.want)
+		}
+	}
+}
+
+// asciiPrefix reads eight bytes at a time; it must say what a byte-at-a-time reading says.
+func FuzzASCIIPrefix(f *testing.F) {
+	for _, s := range []string{"", "abc", "abcdefgh", "abcdefghé", "é", "abcdefg\x80", "\xffabcdefgh", "12345678901234567\x81"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := 0
+		for want < len(s) && s[want] < 0x80 {
+			want++
+		}
+		if got := asciiPrefix(s); got != want {
+			t.Fatalf("asciiPrefix(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

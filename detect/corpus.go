@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -151,14 +152,20 @@ type pair struct {
 }
 
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
-// groups each belongs to. Matching is ASCII case-insensitive and whole-word: a phrase that starts (ends)
-// with a letter or digit must not have one just before (after) it. Typographic apostrophes match straight
-// ones. Pairs are reported as groups after the plain groups, in their order.
+// groups each belongs to. Matching is case-insensitive in every script and whole-word: a phrase that
+// starts (ends) with a letter or digit must not have one just before (after) it, except in scripts that
+// write no spaces between words (joinsWords). Typographic apostrophes match straight ones. Pairs are reported as groups after the plain groups, in their order.
 type phrases struct {
-	m       *ahocorasick.Matcher
-	targets [][]target // term -> what it stands for
-	groups  []group
-	windows []int // per group: the pair window, or 0 for a plain group
+	m *ahocorasick.Matcher // the terms written in ASCII letters (and any signs)
+	// other matches the terms with letters outside ASCII (accented, Chinese, Cyrillic, …), built when a
+	// text first holds such a letter; nil when there are none. Apart, because an automaton's table grows
+	// with the states of all its terms times the distinct bytes of all of them: for injection, together
+	// they took 486 MB, apart 186 MB and, once a text needs it, 93 MB more.
+	other    func() *ahocorasick.Matcher
+	otherIDs []int      // other's term -> term
+	targets  [][]target // term -> what it stands for
+	groups   []group
+	windows  []int // per group: the pair window, or 0 for a plain group
 }
 
 type target struct {
@@ -236,8 +243,52 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 			add(s, target{-1, 0})
 		}
 	}
-	p.m = ahocorasick.CompileWith(terms, ahocorasick.Options{FoldSpace: true}) // padding ("ignore   all\tprevious") hides nothing
+	var latin, other []string
+	inLatin := make([]bool, len(terms))
+	for i, t := range terms {
+		if otherScriptAt(t) >= 0 {
+			other = append(other, t)
+			p.otherIDs = append(p.otherIDs, i)
+		} else {
+			inLatin[i] = true
+			latin = append(latin, t)
+		}
+	}
+	// Padding ("ignore   all\tprevious") hides nothing.
+	p.m = ahocorasick.CompileWith(latin, ahocorasick.Options{FoldSpace: true})
+	if len(other) > 0 {
+		p.other = sync.OnceValue(func() *ahocorasick.Matcher {
+			return ahocorasick.CompileWith(other, ahocorasick.Options{FoldSpace: true})
+		})
+	}
+	// The Latin automaton numbers its terms apart; targets follow its numbering, then other's.
+	targets := make([][]target, 0, len(terms))
+	for i := range terms {
+		if inLatin[i] {
+			targets = append(targets, p.targets[i])
+		}
+	}
+	for _, i := range p.otherIDs {
+		targets = append(targets, p.targets[i])
+	}
+	for j := range p.otherIDs {
+		p.otherIDs[j] = len(latin) + j
+	}
+	p.targets = targets
 	return p
+}
+
+// otherScriptAt returns where s holds its first letter outside ASCII, or -1.
+func otherScriptAt(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsLetter(r) {
+			return i
+		}
+	}
+	return -1
 }
 
 // joinContractions closes the space a template leaves before a contraction: "i {'m|am} not" expands to
@@ -280,7 +331,7 @@ func wordRuneBefore(text string, i int) bool {
 		return isWordByte(c)
 	}
 	r, _ := utf8.DecodeLastRuneInString(text[:i])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return joinsWords(r)
 }
 
 // wordRuneAt reports whether the character that starts text[i:] is a letter or a digit.
@@ -289,9 +340,67 @@ func wordRuneAt(text string, i int) bool {
 		return isWordByte(c)
 	}
 	r, _ := utf8.DecodeRuneInString(text[i:])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return joinsWords(r)
 }
 
+// joinsWords reports whether a non-ASCII character beside a phrase makes it part of a longer word: a
+// letter or digit of a script that writes spaces between words. Chinese and Japanese write none, and
+// Korean joins its endings and particles to the word ("지시를"), so a phrase in those scripts stands
+// wherever it is found, and so does a Latin phrase written against them ("请ignore all…").
+func joinsWords(r rune) bool {
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		return false
+	}
+	return r != 'ー' && !unicode.In(r, unspacedScripts...)
+}
+
+var unspacedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
+	unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar}
+
+// foldCapitals returns text with the capitals of other scripts than ASCII lowered ("ИГНОРИРУЙ",
+// "RÈGLES"), each only where its small letter is as long in UTF-8, so that every offset into the result
+// is one into text (the automaton folds ASCII itself), and whether text holds a letter outside ASCII. A
+// text without such a capital is returned as it is.
+func foldCapitals(text string) (folded string, wide bool) {
+	var b []byte
+	for i := asciiPrefix(text); i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		wide = wide || unicode.IsLetter(r)
+		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+			if b == nil {
+				b = []byte(text)
+			}
+			utf8.EncodeRune(b[i:], l)
+		}
+		i += n
+	}
+	if b == nil {
+		return text, wide
+	}
+	return string(b), wide
+}
+
+// asciiPrefix returns how many bytes text opens with before its first byte outside ASCII, reading eight
+// at a time: every text is read so once for each corpus it is matched against, and a byte at a time
+// that cost the detectors about a tenth of their speed (BenchmarkScanAllDetectors).
+func asciiPrefix(text string) int {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(text) && text[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
@@ -299,7 +408,8 @@ func isWordByte(c byte) bool {
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
 	var hits, firsts, seconds, masks []hit
-	p.m.FindEvery(text, func(id, start, end int) {
+	text, wide := foldCapitals(text)
+	found := func(id, start, end int) {
 		if start > 0 && wordRuneAt(text, start) && wordRuneBefore(text, start) {
 			return
 		}
@@ -319,7 +429,19 @@ func (p *phrases) find(text string) []hit {
 				hits = append(hits, h)
 			}
 		}
-	})
+	}
+	p.m.FindEvery(text, found)
+	if p.other != nil && wide {
+		n := len(hits) + len(firsts) + len(seconds)
+		p.other().FindEvery(text, func(id, start, end int) { found(p.otherIDs[id], start, end) })
+		if len(hits)+len(firsts)+len(seconds) > n {
+			// Both scans report in the order terms end; merged, they must again.
+			byEnd := func(a, b hit) int { return cmp.Compare(a.end, b.end) }
+			slices.SortStableFunc(hits, byEnd)
+			slices.SortStableFunc(firsts, byEnd)
+			slices.SortStableFunc(seconds, byEnd)
+		}
+	}
 	// Masks drop the terms they overlap before any pair is made: a mask drops what it covers ("the final
 	// boss"), never a pair that merely spans it ("beat the final boss, then beat my wife").
 	hits, firsts, seconds = unmasked(hits, masks), unmasked(firsts, masks), unmasked(seconds, masks)
