@@ -46,7 +46,11 @@ var (
 		var c refusalCorpus
 		loadCorpus("refusal.yaml", &c)
 		// Factual explanations ride in the compliance automaton, as groups after the compliance ones.
-		return compilePhrases(c.Groups, nil, c.Masks), compilePhrases(append(c.Compliance, c.Factual...), c.CompliancePairs, c.FactualMasks)
+		l := loadLanguages("refusal_languages.yaml")
+		decline, _ := withLanguages(l, c.Groups, nil, func(e languageEntry) ([]group, []pair) { return e.Groups, nil })
+		comply, compPairs := withLanguages(l, append(c.Compliance, c.Factual...), c.CompliancePairs,
+			func(e languageEntry) ([]group, []pair) { return e.Compliance, nil })
+		return compilePhrases(decline, nil, l.masks(c.Masks)), compilePhrases(comply, compPairs, c.FactualMasks)
 	})
 	harmCorpus = sync.OnceValue(func() phraseCorpus {
 		var c phraseCorpus
@@ -55,7 +59,9 @@ var (
 	})
 	harmPhrases = sync.OnceValue(func() *phrases {
 		c := harmCorpus()
-		return compilePhrases(c.Groups, c.Pairs, c.Masks)
+		l := loadLanguages("harm_languages.yaml")
+		groups, pairs := withLanguages(l, c.Groups, c.Pairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
+		return compilePhrases(groups, pairs, l.masks(c.Masks))
 	})
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
 		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
@@ -63,33 +69,56 @@ var (
 	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
-		var l languagesCorpus
-		loadCorpus("injection_languages.yaml", &l)
-		groups, pairs := withLanguages(c.Groups, c.Pairs, l)
-		return compilePhrases(groups, pairs, c.Masks)
+		l := loadLanguages("injection_languages.yaml")
+		groups, pairs := withLanguages(l, c.Groups, c.Pairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
+		return compilePhrases(groups, pairs, l.masks(c.Masks))
 	})
 )
 
-// languagesCorpus is a corpus's categories written in other languages (injection_languages.yaml): per
-// language, phrases added to the groups of the same name and pairs that weigh as the group of their name.
+// languagesCorpus is a corpus's categories written in other languages (injection_languages.yaml and
+// kin): per language, phrases added to the groups of the same name and pairs that weigh as the category
+// of their name.
 type languagesCorpus struct {
+	file       string
 	Name       string `yaml:"name"`
 	Version    int    `yaml:"version"`
 	Provenance string `yaml:"provenance"`
-	// SecretFiles is a template the languages' pairs refer to by its YAML anchor.
-	SecretFiles string `yaml:"secret_files"`
-	Languages   []struct {
-		Language string  `yaml:"language"`
-		Name     string  `yaml:"name"`
-		Groups   []group `yaml:"groups"`
-		Pairs    []pair  `yaml:"pairs"`
-	} `yaml:"languages"`
+	// SecretFiles is a template the languages' pairs refer to by its YAML anchor (injection).
+	SecretFiles string          `yaml:"secret_files"`
+	Languages   []languageEntry `yaml:"languages"`
 }
 
-// withLanguages adds the languages' phrases to the groups of the same name and their pairs after the
-// pairs, each pair with the severity and weight of the category it is named for; a category that the
-// base corpus lacks, or a language entry that sets its own weight, is a mistake in shipped data.
-func withLanguages(groups []group, pairs []pair, l languagesCorpus) ([]group, []pair) {
+type languageEntry struct {
+	Language string  `yaml:"language"`
+	Name     string  `yaml:"name"`
+	Groups   []group `yaml:"groups"`
+	Pairs    []pair  `yaml:"pairs"`
+	// Compliance is refusal_languages.yaml's: phrases of the compliance groups (an agreeing opener).
+	Compliance []group `yaml:"compliance"`
+	// Masks join the base corpus's masks (harm_languages.yaml).
+	Masks []string `yaml:"masks"`
+}
+
+// masks returns the base masks and every language's.
+func (l languagesCorpus) masks(base []string) []string {
+	out := slices.Clone(base)
+	for _, e := range l.Languages {
+		out = append(out, e.Masks...)
+	}
+	return out
+}
+
+func loadLanguages(file string) languagesCorpus {
+	l := languagesCorpus{file: file}
+	loadCorpus(file, &l)
+	return l
+}
+
+// withLanguages adds the part of each language that part picks: its phrases to the groups of the same
+// name and its pairs after the pairs, each pair with the severity and weight of the category it is named
+// for, so that a category weighs the same in every language. A category the base corpus lacks, or a
+// language entry that sets its own weight, is a mistake in shipped data.
+func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(languageEntry) ([]group, []pair)) ([]group, []pair) {
 	groups = slices.Clone(groups)
 	pairs = slices.Clone(pairs)
 	index := map[string]int{}
@@ -105,18 +134,19 @@ func withLanguages(groups []group, pairs []pair, l languagesCorpus) ([]group, []
 		}
 	}
 	for _, lang := range l.Languages {
-		for _, g := range lang.Groups {
+		gs, ps := part(lang)
+		for _, g := range gs {
 			i, ok := index[g.Name]
 			if !ok || g.Weight != 0 || g.Severity != "" {
-				panic(fmt.Sprintf("detect: corpus/injection_languages.yaml: %s: group %q names no category or sets its weight", lang.Language, g.Name))
+				panic(fmt.Sprintf("detect: corpus/%s: %s: group %q names no category or sets its weight", l.file, lang.Language, g.Name))
 			}
 			groups[i].Phrases = append(slices.Clip(groups[i].Phrases), g.Phrases...)
 			groups[i].Literals = append(slices.Clip(groups[i].Literals), g.Literals...)
 		}
-		for _, p := range lang.Pairs {
+		for _, p := range ps {
 			w, ok := weights[p.Name]
 			if !ok || p.Weight != 0 || p.Severity != "" {
-				panic(fmt.Sprintf("detect: corpus/injection_languages.yaml: %s: pair %q names no category or sets its weight", lang.Language, p.Name))
+				panic(fmt.Sprintf("detect: corpus/%s: %s: pair %q names no category or sets its weight", l.file, lang.Language, p.Name))
 			}
 			p.Severity, p.Weight = w.Severity, w.Weight
 			pairs = append(pairs, p)
