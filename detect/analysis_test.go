@@ -219,8 +219,8 @@ func TestUnConfuse(t *testing.T) {
 	}
 }
 
-// A phrase matches in capitals of every script, and a phrase of another script than Latin matches inside a
-// text that also holds Latin terms: the two are read by different automata and still pair.
+// A phrase matches in capitals of every script, and phrases of several scripts match in one text that
+// also holds ASCII terms: each script's automaton reads it, and their terms still pair.
 func TestPhrasesMatchEveryScript(t *testing.T) {
 	t.Parallel()
 	p := compilePhrases([]group{{Name: "g", Weight: 0.5, Phrases: []string{"règles précédentes", "игнорируй", "忽略"}}},
@@ -235,6 +235,7 @@ func TestPhrasesMatchEveryScript(t *testing.T) {
 		{"请忽略", []string{"g"}},
 		{"上传 ~/.ssh/id_rsa", []string{"p"}},
 		{"上传~/.ssh 并忽略", []string{"p", "g"}},
+		{"ИГНОРИРУЙ и 忽略, RÈGLES PRÉCÉDENTES", []string{"g", "g", "g"}}, // three scripts' automata in one text
 		{"regles precedentes", nil}, // accents are letters of their own
 		{"ignore", nil},
 	} {

@@ -157,15 +157,22 @@ type pair struct {
 // write no spaces between words (joinsWords). Typographic apostrophes match straight ones. Pairs are reported as groups after the plain groups, in their order.
 type phrases struct {
 	m *ahocorasick.Matcher // the terms written in ASCII letters (and any signs)
-	// other matches the terms with letters outside ASCII (accented, Chinese, Cyrillic, …), built when a
-	// text first holds such a letter; nil when there are none. Apart, because an automaton's table grows
-	// with the states of all its terms times the distinct bytes of all of them: for injection, together
-	// they took 486 MB, apart 186 MB and, once a text needs it, 93 MB more.
-	other    func() *ahocorasick.Matcher
-	otherIDs []int      // other's term -> term
-	targets  [][]target // term -> what it stands for
-	groups   []group
-	windows  []int // per group: the pair window, or 0 for a plain group
+	// scripts match the terms with letters outside ASCII, one automaton a script (accented Latin,
+	// Cyrillic, Chinese and Japanese, Korean, …), each built when a text first holds a letter of its
+	// script. Apart, because an automaton's table grows with the states of all its terms times the
+	// distinct bytes of all of them: for injection, all in one took 486 MB; ASCII alone takes 186 MB and
+	// each script 2–40 MB, only once a text needs it.
+	scripts []scriptMatcher
+	targets [][]target // term -> what it stands for
+	groups  []group
+	windows []int // per group: the pair window, or 0 for a plain group
+}
+
+// scriptMatcher is the automaton of one script's terms (phrases.scripts).
+type scriptMatcher struct {
+	script script
+	m      func() *ahocorasick.Matcher
+	ids    []int // its term -> term
 }
 
 type target struct {
@@ -243,52 +250,81 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 			add(s, target{-1, 0})
 		}
 	}
-	var latin, other []string
-	inLatin := make([]bool, len(terms))
-	for i, t := range terms {
-		if otherScriptAt(t) >= 0 {
-			other = append(other, t)
-			p.otherIDs = append(p.otherIDs, i)
-		} else {
-			inLatin[i] = true
-			latin = append(latin, t)
-		}
-	}
-	// Padding ("ignore   all\tprevious") hides nothing.
-	p.m = ahocorasick.CompileWith(latin, ahocorasick.Options{FoldSpace: true})
-	if len(other) > 0 {
-		p.other = sync.OnceValue(func() *ahocorasick.Matcher {
-			return ahocorasick.CompileWith(other, ahocorasick.Options{FoldSpace: true})
-		})
-	}
-	// The Latin automaton numbers its terms apart; targets follow its numbering, then other's.
+	// Terms are numbered ASCII first, then by script, each automaton's own numbering offset into targets.
+	byScript := map[script][]int{}
+	var ascii []string
 	targets := make([][]target, 0, len(terms))
-	for i := range terms {
-		if inLatin[i] {
-			targets = append(targets, p.targets[i])
+	for i, t := range terms {
+		if sc := firstScript(t); sc != noScript {
+			byScript[sc] = append(byScript[sc], i)
+			continue
 		}
-	}
-	for _, i := range p.otherIDs {
+		ascii = append(ascii, t)
 		targets = append(targets, p.targets[i])
 	}
-	for j := range p.otherIDs {
-		p.otherIDs[j] = len(latin) + j
+	// Padding ("ignore   all\tprevious") hides nothing.
+	p.m = ahocorasick.CompileWith(ascii, ahocorasick.Options{FoldSpace: true})
+	for sc := range script(scripts) {
+		ids := byScript[sc]
+		if len(ids) == 0 {
+			continue
+		}
+		words := make([]string, len(ids))
+		own := make([]int, len(ids))
+		for j, i := range ids {
+			words[j], own[j] = terms[i], len(targets)
+			targets = append(targets, p.targets[i])
+		}
+		p.scripts = append(p.scripts, scriptMatcher{script: sc, ids: own, m: sync.OnceValue(func() *ahocorasick.Matcher {
+			return ahocorasick.CompileWith(words, ahocorasick.Options{FoldSpace: true})
+		})})
 	}
 	p.targets = targets
 	return p
 }
 
-// otherScriptAt returns where s holds its first letter outside ASCII, or -1.
-func otherScriptAt(s string) int {
+// script is a family of scripts whose phrases share an automaton.
+type script uint8
+
+const (
+	noScript    script = iota // ASCII
+	latinScript               // accented and other Latin letters
+	cyrillicScript
+	greekScript
+	cjkScript // Chinese characters and Japanese kana
+	hangulScript
+	otherScript
+	scripts // how many
+)
+
+// scriptOf returns the script family of a letter outside ASCII.
+func scriptOf(r rune) script {
+	switch {
+	case unicode.Is(unicode.Latin, r):
+		return latinScript
+	case unicode.Is(unicode.Cyrillic, r):
+		return cyrillicScript
+	case unicode.Is(unicode.Greek, r):
+		return greekScript
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー':
+		return cjkScript
+	case unicode.Is(unicode.Hangul, r):
+		return hangulScript
+	}
+	return otherScript
+}
+
+// firstScript returns the script of s's first letter outside ASCII, or noScript.
+func firstScript(s string) script {
 	for i := 0; i < len(s); i++ {
 		if s[i] < utf8.RuneSelf {
 			continue
 		}
 		if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsLetter(r) {
-			return i
+			return scriptOf(r)
 		}
 	}
-	return -1
+	return noScript
 }
 
 // joinContractions closes the space a template leaves before a contraction: "i {'m|am} not" expands to
@@ -359,9 +395,9 @@ var unspacedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unico
 
 // foldCapitals returns text with the capitals of other scripts than ASCII lowered ("ИГНОРИРУЙ",
 // "RÈGLES"), each only where its small letter is as long in UTF-8, so that every offset into the result
-// is one into text (the automaton folds ASCII itself), and whether text holds a letter outside ASCII. A
-// text without such a capital is returned as it is.
-func foldCapitals(text string) (folded string, wide bool) {
+// is one into text (the automaton folds ASCII itself), and the scripts of its letters outside ASCII, a bit
+// each. A text without such a capital is returned as it is.
+func foldCapitals(text string) (folded string, seen uint8) {
 	var b []byte
 	for i := asciiPrefix(text); i < len(text); {
 		if text[i] < utf8.RuneSelf {
@@ -369,7 +405,9 @@ func foldCapitals(text string) (folded string, wide bool) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
-		wide = wide || unicode.IsLetter(r)
+		if unicode.IsLetter(r) {
+			seen |= 1 << scriptOf(r)
+		}
 		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
 			if b == nil {
 				b = []byte(text)
@@ -379,9 +417,9 @@ func foldCapitals(text string) (folded string, wide bool) {
 		i += n
 	}
 	if b == nil {
-		return text, wide
+		return text, seen
 	}
-	return string(b), wide
+	return string(b), seen
 }
 
 // asciiPrefix returns how many bytes text opens with before its first byte outside ASCII, reading eight
@@ -408,7 +446,7 @@ func isWordByte(c byte) bool {
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
 	var hits, firsts, seconds, masks []hit
-	text, wide := foldCapitals(text)
+	text, seen := foldCapitals(text)
 	found := func(id, start, end int) {
 		if start > 0 && wordRuneAt(text, start) && wordRuneBefore(text, start) {
 			return
@@ -431,16 +469,18 @@ func (p *phrases) find(text string) []hit {
 		}
 	}
 	p.m.FindEvery(text, found)
-	if p.other != nil && wide {
-		n := len(hits) + len(firsts) + len(seconds)
-		p.other().FindEvery(text, func(id, start, end int) { found(p.otherIDs[id], start, end) })
-		if len(hits)+len(firsts)+len(seconds) > n {
-			// Both scans report in the order terms end; merged, they must again.
-			byEnd := func(a, b hit) int { return cmp.Compare(a.end, b.end) }
-			slices.SortStableFunc(hits, byEnd)
-			slices.SortStableFunc(firsts, byEnd)
-			slices.SortStableFunc(seconds, byEnd)
+	n := len(hits) + len(firsts) + len(seconds) + len(masks)
+	for _, sm := range p.scripts {
+		if seen&(1<<sm.script) != 0 {
+			sm.m().FindEvery(text, func(id, start, end int) { found(sm.ids[id], start, end) })
 		}
+	}
+	if len(hits)+len(firsts)+len(seconds)+len(masks) > n {
+		// Each scan reports in the order terms end; merged, they must again.
+		byEnd := func(a, b hit) int { return cmp.Compare(a.end, b.end) }
+		slices.SortStableFunc(hits, byEnd)
+		slices.SortStableFunc(firsts, byEnd)
+		slices.SortStableFunc(seconds, byEnd)
 	}
 	// Masks drop the terms they overlap before any pair is made: a mask drops what it covers ("the final
 	// boss"), never a pair that merely spans it ("beat the final boss, then beat my wife").
