@@ -236,7 +236,7 @@ func TestPhrasesMatchEveryScript(t *testing.T) {
 		{"上传 ~/.ssh/id_rsa", []string{"p"}},
 		{"上传~/.ssh 并忽略", []string{"p", "g"}},
 		{"ИГНОРИРУЙ и 忽略, RÈGLES PRÉCÉDENTES", []string{"g", "g", "g"}}, // three scripts' automata in one text
-		{"regles precedentes", nil}, // accents are letters of their own
+		{"regles precedentes", nil},                                     // accents are letters of their own
 		{"ignore", nil},
 	} {
 		var got []string
