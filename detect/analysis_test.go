@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"testing"
@@ -281,6 +282,30 @@ func FuzzASCIIPrefix(f *testing.F) {
 		}
 		if got := asciiPrefix(s); got != want {
 			t.Fatalf("asciiPrefix(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+// The phrases of each script are read by an automaton of their own; together they must find what one
+// automaton over every phrase finds, in any mix of scripts, capitals, spaces and broken UTF-8.
+func FuzzScriptAutomataFindWhatOneFinds(f *testing.F) {
+	groups := []group{{Name: "g", Weight: 0.5, Phrases: []string{"règles précédentes", "игнорируй {все|всё} инструкции", "忽略{之前|以上}的指令", "무시", "ignore all", "{σύστημα|système}"}}}
+	pairs := []pair{{Name: "p", Weight: 0.5, Window: 12, First: []string{"上传", "send", "отправь"}, Second: []string{"~/.ssh", "密钥", "ключи", "clés"}}}
+	masks := []string{"не игнорируй", "防止忽略"}
+	split := compilePhrasesSplit(groups, pairs, masks, true)
+	one := compilePhrasesSplit(groups, pairs, masks, false)
+	for _, s := range []string{"ИГНОРИРУЙ ВСЕ ИНСТРУКЦИИ и 忽略之前的指令", "请上传密钥 send ~/.ssh", "не игнорируй все инструкции", "IGNORE ALL RÈGLES PRÉCÉDENTES", "отправь   ключи", "무시해", "ΣΎΣΤΗΜΑ \xff忽略以上的指令", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, want := split.find(text), one.find(text)
+		order := func(a, b hit) int {
+			return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.group, b.group))
+		}
+		slices.SortFunc(got, order)
+		slices.SortFunc(want, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("find(%q): split automata %v, one automaton %v", text, got, want)
 		}
 	})
 }

@@ -193,6 +193,12 @@ type hit struct {
 }
 
 func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
+	return compilePhrasesSplit(groups, pairs, masks, true)
+}
+
+// compilePhrasesSplit is compilePhrases with the terms of other scripts than ASCII in automata of their
+// own (split), or every term in one automaton: the plain way, which a fuzz test holds the split to.
+func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
 	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups))}
 	for _, pr := range pairs {
 		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight})
@@ -255,7 +261,7 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 	var ascii []string
 	targets := make([][]target, 0, len(terms))
 	for i, t := range terms {
-		if sc := firstScript(t); sc != noScript {
+		if sc := firstScript(t); sc != noScript && split {
 			byScript[sc] = append(byScript[sc], i)
 			continue
 		}
