@@ -92,7 +92,7 @@ type group struct {
 }
 
 // expand turns a template into every phrase it stands for: {a|b|} is a choice (an empty choice is nothing),
-// and choices nest.
+// and choices nest. A phrase that ends in "*" is a stem: it matches where a word starts with it.
 func expand(t string) []string {
 	i := strings.IndexByte(t, '{')
 	if i < 0 {
@@ -164,6 +164,9 @@ type phrases struct {
 	// each script 2–40 MB, only once a text needs it.
 	scripts []scriptMatcher
 	targets [][]target // term -> what it stands for
+	// stem is, per term, whether it was written with a trailing "*": a word's start, which may go on in
+	// letters ("удал*" is удали, удалить, удалите), for languages whose words inflect.
+	stem    []bool
 	groups  []group
 	windows []int // per group: the pair window, or 0 for a plain group
 }
@@ -205,9 +208,12 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		p.windows = append(p.windows, max(pr.Window, 1))
 	}
 	var terms []string
+	var stems []bool
 	ids := map[string]int{}
 	add := func(s string, tg target) {
 		s = joinContractions(strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s)))
+		stem := len(s) > 1 && strings.HasSuffix(s, "*")
+		s = strings.TrimSuffix(s, "*")
 		if s == "" {
 			return
 		}
@@ -222,7 +228,9 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 				ids[v] = id
 				terms = append(terms, v)
 				p.targets = append(p.targets, nil)
+				stems = append(stems, false)
 			}
+			stems[id] = stems[id] || stem
 			if !slices.Contains(p.targets[id], tg) {
 				p.targets[id] = append(p.targets[id], tg)
 			}
@@ -267,6 +275,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		}
 		ascii = append(ascii, t)
 		targets = append(targets, p.targets[i])
+		p.stem = append(p.stem, stems[i])
 	}
 	// Padding ("ignore   all\tprevious") hides nothing.
 	p.m = ahocorasick.CompileWith(ascii, ahocorasick.Options{FoldSpace: true})
@@ -280,6 +289,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		for j, i := range ids {
 			words[j], own[j] = terms[i], len(targets)
 			targets = append(targets, p.targets[i])
+			p.stem = append(p.stem, stems[i])
 		}
 		p.scripts = append(p.scripts, scriptMatcher{script: sc, ids: own, m: sync.OnceValue(func() *ahocorasick.Matcher {
 			return ahocorasick.CompileWith(words, ahocorasick.Options{FoldSpace: true})
@@ -457,7 +467,7 @@ func (p *phrases) find(text string) []hit {
 		if start > 0 && wordRuneAt(text, start) && wordRuneBefore(text, start) {
 			return
 		}
-		if end < len(text) && wordRuneBefore(text, end) && wordRuneAt(text, end) {
+		if end < len(text) && !p.stem[id] && wordRuneBefore(text, end) && wordRuneAt(text, end) {
 			return
 		}
 		for _, tg := range p.targets[id] {

@@ -74,6 +74,9 @@ type ActionTable struct {
 	madeBy     map[string]bool // objects whose making is the act (create_payment pays)
 	making     map[string]bool // verbs of making
 	determiner map[string]bool
+	// scopeLanguages finds the words of tasks in other languages (actions_languages.yaml); its groups are
+	// the categories they allow.
+	scopeLanguages *phrases
 }
 
 // Actions returns the shipped action table.
@@ -94,6 +97,31 @@ var Actions = sync.OnceValue(func() *ActionTable {
 			t.scope[v] = append(t.scope[v], cat.Name)
 		}
 	}
+	var l struct {
+		Name       string `yaml:"name"`
+		Version    int    `yaml:"version"`
+		Provenance string `yaml:"provenance"`
+		Languages  []struct {
+			Language string              `yaml:"language"`
+			Name     string              `yaml:"name"`
+			Scope    map[string][]string `yaml:"scope"`
+		} `yaml:"languages"`
+	}
+	loadCorpus("actions_languages.yaml", &l)
+	groups := make([]group, len(t.names))
+	for i, n := range t.names {
+		groups[i] = group{Name: n, Weight: 1}
+	}
+	for _, lang := range l.Languages {
+		for cat, words := range lang.Scope {
+			i := slices.Index(t.names, cat)
+			if i < 0 {
+				panic(fmt.Sprintf("detect: corpus/actions_languages.yaml: %s: no category %q", lang.Language, cat))
+			}
+			groups[i].Phrases = append(groups[i].Phrases, words...)
+		}
+	}
+	t.scopeLanguages = compilePhrases(groups, nil, nil)
 	return t
 })
 
@@ -442,9 +470,9 @@ func setOf(words []string) map[string]bool {
 	return m
 }
 
-// Allowed returns the categories a task in words allows: those its verbs name, always with Read. A word
-// that is a noun as often as a verb allows nothing after a determiner: "read the latest email" does not
-// allow sending one.
+// Allowed returns the categories a task in words allows: those its verbs name, always with Read, in English
+// and in the languages of actions_languages.yaml. A word that is a noun as often as a verb allows nothing
+// after a determiner: "read the latest email" does not allow sending one.
 func (a *ActionTable) Allowed(task string) map[string]bool {
 	allowed := map[string]bool{Read: true}
 	ws := toolwords.Split(task)
@@ -464,6 +492,9 @@ func (a *ActionTable) Allowed(task string) map[string]bool {
 				allowed[c] = true
 			}
 		}
+	}
+	for _, h := range a.scopeLanguages.find(task) {
+		allowed[a.scopeLanguages.groups[h.group].Name] = true
 	}
 	return allowed
 }
