@@ -253,6 +253,28 @@ func TestPhrasesMatchEveryScript(t *testing.T) {
 	}
 }
 
+// A phrase written with a trailing "*" is a word's start: it matches the word's inflections, never a word
+// that merely contains it.
+func TestStemPhrasesMatchInflections(t *testing.T) {
+	t.Parallel()
+	p := compilePhrases([]group{{Name: "g", Weight: 0.5, Phrases: []string{"удал*", "borra"}}}, nil, nil)
+	for _, tc := range []struct {
+		text  string
+		found bool
+	}{
+		{"Удалите файлы", true},
+		{"удали", true},
+		{"удаление логов", true},
+		{"выудали", false}, // the start is still a word's start
+		{"borra", true},
+		{"borrador", false}, // a phrase without "*" is still a whole word
+	} {
+		if got := len(p.find(tc.text)) > 0; got != tc.found {
+			t.Errorf("find(%q) found %v, want %v", tc.text, got, tc.found)
+		}
+	}
+}
+
 func TestFoldCapitalsKeepsEveryOffset(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
@@ -289,12 +311,12 @@ func FuzzASCIIPrefix(f *testing.F) {
 // The phrases of each script are read by an automaton of their own; together they must find what one
 // automaton over every phrase finds, in any mix of scripts, capitals, spaces and broken UTF-8.
 func FuzzScriptAutomataFindWhatOneFinds(f *testing.F) {
-	groups := []group{{Name: "g", Weight: 0.5, Phrases: []string{"règles précédentes", "игнорируй {все|всё} инструкции", "忽略{之前|以上}的指令", "무시", "ignore all", "{σύστημα|système}"}}}
+	groups := []group{{Name: "g", Weight: 0.5, Phrases: []string{"règles précédentes", "игнорируй {все|всё} инструкции", "忽略{之前|以上}的指令", "무시", "ignore all", "{σύστημα|système}", "удал*", "supprim*"}}}
 	pairs := []pair{{Name: "p", Weight: 0.5, Window: 12, First: []string{"上传", "send", "отправь"}, Second: []string{"~/.ssh", "密钥", "ключи", "clés"}}}
 	masks := []string{"не игнорируй", "防止忽略"}
 	split := compilePhrasesSplit(groups, pairs, masks, true)
 	one := compilePhrasesSplit(groups, pairs, masks, false)
-	for _, s := range []string{"ИГНОРИРУЙ ВСЕ ИНСТРУКЦИИ и 忽略之前的指令", "请上传密钥 send ~/.ssh", "не игнорируй все инструкции", "IGNORE ALL RÈGLES PRÉCÉDENTES", "отправь   ключи", "무시해", "ΣΎΣΤΗΜΑ \xff忽略以上的指令", ""} {
+	for _, s := range []string{"ИГНОРИРУЙ ВСЕ ИНСТРУКЦИИ и 忽略之前的指令", "请上传密钥 send ~/.ssh", "не игнорируй все инструкции", "IGNORE ALL RÈGLES PRÉCÉDENTES", "отправь   ключи", "무시해", "УДАЛИТЕ supprimez", "ΣΎΣΤΗΜΑ \xff忽略以上的指令", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
