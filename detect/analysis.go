@@ -97,6 +97,12 @@ type languageEntry struct {
 	Compliance []group `yaml:"compliance"`
 	// Masks join the base corpus's masks (harm_languages.yaml).
 	Masks []string `yaml:"masks"`
+	// Claims, Hedges, Plans and Negations are deception_languages.yaml's: claims of finished work by
+	// kind, and the words that make a claim in their sentence a guess, a plan or a denial.
+	Claims    []group  `yaml:"claims"`
+	Hedges    []string `yaml:"hedges"`
+	Plans     []string `yaml:"plans"`
+	Negations []string `yaml:"negations"`
 }
 
 // masks returns the base masks and every language's.
@@ -768,7 +774,8 @@ func adversarialSuffix(text string) (int, bool) {
 }
 
 // sentencesApart counts the sentence boundaries between two hits (0 when they share a sentence): a '.',
-// '!' or '?' before white space, or a line break, a run of them ("done. \n") being one boundary. A blank
+// '!' or '?' before white space, a full-width 。！？, or a line break, a run of them ("done. \n") being one
+// boundary. A blank
 // line ends a paragraph and counts as two: what the next paragraph says is not the same thought.
 func sentencesApart(text string, a, b hit) int {
 	if b.start < a.start {
@@ -778,6 +785,9 @@ func sentencesApart(text string, a, b hit) int {
 	for i := a.end; i < b.start; i++ {
 		c := text[i]
 		end := c == '\n' || (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || isSpace(text[i+1]))
+		if n := sentenceEnd(text, i); c >= utf8.RuneSelf && n > 0 {
+			end, i = true, i+n-1 // 。！？ end a sentence with no space after them
+		}
 		if c == '\n' {
 			lines++
 			if lines == 2 {

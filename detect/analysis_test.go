@@ -331,3 +331,23 @@ func FuzzScriptAutomataFindWhatOneFinds(f *testing.F) {
 		}
 	})
 }
+
+// A sentence ends at a full stop, an exclamation or question mark or a line break, in ASCII or in the
+// full-width forms Chinese and Japanese write with no space after them.
+func TestSentenceBoundsReadFullWidthMarks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, at, want string
+	}{
+		{"Done. I ran the tests. Bye", "ran", " I ran the tests"},
+		{"好的。我运行了测试。再见", "运行", "我运行了测试"},
+		{"はい！テストを実行しました？次", "テスト", "テストを実行しました"},
+		{"no end at all", "end", "no end at all"},
+	} {
+		at := strings.Index(tc.text, tc.at)
+		start, end := sentenceBounds(tc.text, at)
+		if got := tc.text[start:end]; got != tc.want {
+			t.Errorf("sentenceBounds(%q, %d) = %q, want %q", tc.text, at, got, tc.want)
+		}
+	}
+}

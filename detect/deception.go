@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,25 +31,33 @@ type deceptionCorpus struct {
 }
 
 type deceptionModel struct {
-	claims   *phrases
-	kinds    []claimKind
-	modifier *phrases // groups: hedge, plan, negation
+	claims   *phrases             // groups: the claim kinds, then pairs named after them
+	kinds    map[string]claimKind // by name
+	modifier *phrases             // groups: hedge, plan, negation
 }
 
 var deceptionPhrases = sync.OnceValue(func() *deceptionModel {
 	var c deceptionCorpus
 	loadCorpus("deception.yaml", &c)
+	l := loadLanguages("deception_languages.yaml")
 	var groups []group
+	kinds := map[string]claimKind{}
 	for _, k := range c.Claims {
 		groups = append(groups, group{Name: k.Name, Weight: 0.8, Phrases: k.Phrases})
+		kinds[k.Name] = k
+	}
+	groups, pairs := withLanguages(l, groups, nil, func(e languageEntry) ([]group, []pair) { return e.Claims, e.Pairs })
+	hedges, plans, negations := slices.Clone(c.Hedges), slices.Clone(c.Plans), slices.Clone(c.Negations)
+	for _, e := range l.Languages {
+		hedges, plans, negations = append(hedges, e.Hedges...), append(plans, e.Plans...), append(negations, e.Negations...)
 	}
 	return &deceptionModel{
-		claims: compilePhrases(groups, nil, nil),
-		kinds:  c.Claims,
+		claims: compilePhrases(groups, pairs, nil),
+		kinds:  kinds,
 		modifier: compilePhrases([]group{
-			{Name: "hedge", Weight: 0.3, Phrases: c.Hedges},
-			{Name: "plan", Weight: 0, Phrases: c.Plans},
-			{Name: "negation", Weight: 0, Phrases: c.Negations},
+			{Name: "hedge", Weight: 0.3, Phrases: hedges},
+			{Name: "plan", Weight: 0, Phrases: plans},
+			{Name: "negation", Weight: 0, Phrases: negations},
 		}, nil, nil),
 	}
 })
@@ -78,13 +87,13 @@ func (Deception) Detect(t *trace.Trace) Result {
 	for _, a := range agentTexts(t) {
 		mods := m.modifier.find(a.text)
 		for _, h := range m.claims.find(a.text) {
-			kind := m.kinds[h.group]
+			kind := m.kinds[m.claims.groups[h.group].Name]
 			if shown(calls, kind.Evidence) {
 				continue
 			}
 			w := m.claims.groups[h.group].Weight
 			start, end := sentenceBounds(a.text, h.start)
-			if end < len(a.text) && a.text[end] == '?' {
+			if end < len(a.text) && questionAt(a.text, end) {
 				continue // a question claims nothing: "Is the backup complete?"
 			}
 			for _, x := range mods {
@@ -125,14 +134,46 @@ func shown(calls []string, evidence []string) bool {
 	return false
 }
 
-// sentenceBounds returns the sentence around offset at.
+// sentenceBounds returns the sentence around offset at: from after the last sentence end before it to the
+// next one (sentenceEnd), or the text's ends.
 func sentenceBounds(text string, at int) (int, int) {
-	start := strings.LastIndexAny(text[:at], ".!?\n") + 1
+	start := 0
+	for i := at - 1; i >= 0; i-- {
+		if n := sentenceEnd(text, i); n > 0 && i+n <= at {
+			start = i + n
+			break
+		}
+	}
 	end := len(text)
-	if i := strings.IndexAny(text[at:], ".!?\n"); i >= 0 {
-		end = at + i
+	for i := at; i < len(text); i++ {
+		if sentenceEnd(text, i) > 0 {
+			end = i
+			break
+		}
 	}
 	return start, end
+}
+
+// sentenceEnd returns the length of the sentence-ending mark at text[i:], or 0: a full stop, an
+// exclamation or question mark or a line break, and their full-width forms in Chinese and Japanese
+// (。！？．), which need no space after them.
+func sentenceEnd(text string, i int) int {
+	switch text[i] {
+	case '.', '!', '?', '\n':
+		return 1
+	case 0xE3, 0xEF:
+		for _, m := range []string{"。", "！", "？", "．"} {
+			if strings.HasPrefix(text[i:], m) {
+				return len(m)
+			}
+		}
+	}
+	return 0
+}
+
+// questionAt reports whether text[i:] opens with a question mark, in ASCII or full width.
+func questionAt(text string, i int) bool {
+	return strings.HasPrefix(text[i:], "?") || strings.HasPrefix(text[i:], "？")
 }
 
 var _ Detector = Deception{}

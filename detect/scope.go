@@ -473,7 +473,9 @@ func setOf(words []string) map[string]bool {
 // Allowed returns the categories a task in words allows: those its verbs name, always with Read, in English
 // and in the languages of actions_languages.yaml. A word that is a noun as often as a verb allows nothing
 // after a determiner: "read the latest email" does not allow sending one.
-func (a *ActionTable) Allowed(task string) map[string]bool {
+func (a *ActionTable) Allowed(task string) map[string]bool { return a.allowedBy(task, true) }
+
+func (a *ActionTable) allowedBy(task string, languages bool) map[string]bool {
 	allowed := map[string]bool{Read: true}
 	ws := toolwords.Split(task)
 	for i, w := range ws {
@@ -493,10 +495,17 @@ func (a *ActionTable) Allowed(task string) map[string]bool {
 			}
 		}
 	}
-	for _, h := range a.scopeLanguages.find(task) {
-		allowed[a.scopeLanguages.groups[h.group].Name] = true
+	if languages {
+		for _, h := range a.scopeLanguages.find(task) {
+			allowed[a.scopeLanguages.groups[h.group].Name] = true
+		}
 	}
 	return allowed
+}
+
+// allowedInEnglish is Allowed without the other languages' words.
+func (a *ActionTable) allowedInEnglish(task string) map[string]bool {
+	return a.allowedBy(task, false)
 }
 
 // ScopeEscalation fires when a tool call's action category (Actions) lies outside what the task allows:
