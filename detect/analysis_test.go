@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestInvisibleChar(t *testing.T) {
@@ -348,6 +349,18 @@ func TestSentenceBoundsReadFullWidthMarks(t *testing.T) {
 		start, end := sentenceBounds(tc.text, at)
 		if got := tc.text[start:end]; got != tc.want {
 			t.Errorf("sentenceBounds(%q, %d) = %q, want %q", tc.text, at, got, tc.want)
+		}
+	}
+}
+
+// foldRune reads the common scripts from their ranges; for every rune it must say what Unicode's tables say.
+func TestFoldRuneMatchesUnicode(t *testing.T) {
+	t.Parallel()
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		l, letter, sc := foldRune(r)
+		pl, pletter, psc := plainFoldRune(r)
+		if l != pl || letter != pletter || sc != psc {
+			t.Fatalf("foldRune(%U) = %U, %v, %d; the tables say %U, %v, %d", r, l, letter, sc, pl, pletter, psc)
 		}
 	}
 }
