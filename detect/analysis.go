@@ -103,6 +103,8 @@ type languageEntry struct {
 	Hedges    []string `yaml:"hedges"`
 	Plans     []string `yaml:"plans"`
 	Negations []string `yaml:"negations"`
+	// Scope is actions_languages.yaml's: per action category, the words of a task that allow it.
+	Scope map[string][]string `yaml:"scope"`
 }
 
 // masks returns the base masks and every language's.

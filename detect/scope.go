@@ -97,17 +97,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 			t.scope[v] = append(t.scope[v], cat.Name)
 		}
 	}
-	var l struct {
-		Name       string `yaml:"name"`
-		Version    int    `yaml:"version"`
-		Provenance string `yaml:"provenance"`
-		Languages  []struct {
-			Language string              `yaml:"language"`
-			Name     string              `yaml:"name"`
-			Scope    map[string][]string `yaml:"scope"`
-		} `yaml:"languages"`
-	}
-	loadCorpus("actions_languages.yaml", &l)
+	l := loadLanguages("actions_languages.yaml")
 	groups := make([]group, len(t.names))
 	for i, n := range t.names {
 		groups[i] = group{Name: n, Weight: 1}
