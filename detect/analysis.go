@@ -357,8 +357,13 @@ func disguisedHits(p *phrases, text string) []hit {
 	if plain, spans := unLeet(text); spans != nil {
 		read(plain, spans)
 	}
-	if plain, spans := unConfuse(text); spans != nil {
-		read(plain, spans)
+	if asciiPrefix(text) == len(text) {
+		return out // the readings below undo what only characters outside ASCII can do
+	}
+	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, joinCJK, toCyrillic} {
+		if plain, spans := reading(text); spans != nil {
+			read(plain, spans)
+		}
 	}
 	return out
 }
@@ -569,45 +574,304 @@ func joinSpelledOut(text string) (string, []spelledOut) { return joinLetters(tex
 func joinAfterOneLetterWord(text string) (string, []spelledOut) { return joinLetters(text, true) }
 
 func joinLetters(text string, afterOneLetterWord bool) (string, []spelledOut) {
-	letter := func(i int) bool {
-		c := text[i]
-		return (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
-			(i == 0 || !isWordByte(text[i-1])) && (i+1 == len(text) || !isWordByte(text[i+1]))
+	// letter returns the length of a letter standing alone at i (no letter or digit beside it), in the
+	// alphabets: "И г н о р" is spelled out as "i g n o r e" is (joinCJK reads Chinese and Japanese).
+	letter := func(i int) int {
+		if c := text[i]; c < utf8.RuneSelf {
+			if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
+				(i == 0 || !isWordByte(text[i-1])) && (i+1 == len(text) || !isWordByte(text[i+1])) {
+				return 1
+			}
+			return 0
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if _, isLetter, _ := foldRune(r); !isLetter {
+			return 0
+		}
+		wordRune := func(r rune) bool {
+			_, isLetter, _ := foldRune(r)
+			return isLetter || unicode.IsDigit(r)
+		}
+		if p, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && wordRune(p) {
+			return 0
+		}
+		if q, _ := utf8.DecodeRuneInString(text[i+n:]); i+n < len(text) && wordRune(q) {
+			return 0
+		}
+		return n
 	}
-	sep := func(c byte) bool { return c == ' ' || c == '.' || c == '-' || c == '_' || c == '*' }
+	// sep returns the length of a separator at i: a space, dot, dash, underscore or asterisk, or the
+	// ideographic space and middle dots of Chinese and Japanese.
+	sep := func(i int) int {
+		switch text[i] {
+		case ' ', '.', '-', '_', '*':
+			return 1
+		}
+		for _, m := range [...]string{"\u3000", "·", "・"} {
+			if strings.HasPrefix(text[i:], m) {
+				return len(m)
+			}
+		}
+		return 0
+	}
 	var b strings.Builder
 	var spans []spelledOut
 	last := 0
 	for i := 0; i < len(text); i++ {
-		if !letter(i) {
-			continue
-		}
-		j, n := i, 1
-		for j+2 < len(text) && sep(text[j+1]) && letter(j+2) {
-			j, n = j+2, n+1
-		}
-		if afterOneLetterWord {
-			if c := text[i] | 0x20; n < 5 || text[i+1] != ' ' || c != 'a' && c != 'i' && c != 'o' {
-				i = j
+		// The usual byte is a letter inside a word, or no letter: both are settled here, inline.
+		first := 1
+		if c := text[i]; c < utf8.RuneSelf {
+			if c|0x20 < 'a' || c|0x20 > 'z' || i > 0 && isWordByte(text[i-1]) || i+1 < len(text) && isWordByte(text[i+1]) {
 				continue
 			}
-			i, n = i+2, n-1
+		} else if c < 0xC0 || c >= 0xE0 {
+			continue // inside a character, or one of Chinese, Japanese or Korean: joinCJK reads those
+		} else if first = letter(i); first == 0 {
+			continue
 		}
-		if n < 4 {
-			i = j
+		at := []int{i} // where each letter of the run starts
+		j, size := i, first
+		for j+size < len(text) {
+			k := sep(j + size)
+			if k == 0 || j+size+k >= len(text) {
+				break
+			}
+			m := letter(j + size + k)
+			if m == 0 {
+				break
+			}
+			j, size = j+size+k, m
+			at = append(at, j)
+		}
+		end := j + size
+		if afterOneLetterWord {
+			if c := text[i] | 0x20; len(at) < 5 || first != 1 || text[i+1] != ' ' || c != 'a' && c != 'i' && c != 'o' {
+				i = end - 1
+				continue
+			}
+			i, at = at[1], at[1:]
+		}
+		if len(at) < 4 {
+			i = end - 1
 			continue
 		}
 		if spans == nil {
 			b.Grow(len(text))
 		}
 		b.WriteString(text[last:i])
-		sp := spelledOut{start: i, end: j + 1, joinedStart: b.Len()}
-		for k := i; k <= j; k += 2 {
-			b.WriteByte(text[k])
+		sp := spelledOut{start: i, end: end, joinedStart: b.Len()}
+		for n, k := range at {
+			stop := end
+			if n+1 < len(at) {
+				stop = k + letter(k)
+			}
+			b.WriteString(text[k:stop])
 		}
 		sp.joinedEnd = b.Len()
 		spans = append(spans, sp)
-		last, i = j+1, j
+		last, i = end, end-1
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
+}
+
+// joinCJK returns text with the spaces and dots between Chinese or Japanese characters removed ("忽略 之前
+// 的 所有 指令", "忽　略・之　前"): those scripts write no spaces between words, so a space there only hides a
+// phrase; and where each run that held one stands; nil spans when none does.
+func joinCJK(text string) (string, []spelledOut) {
+	cjk := func(i int) int {
+		if i >= len(text) || text[i] < 0xE3 {
+			return 0
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if _, letter, sc := foldRune(r); letter && sc == cjkScript {
+			return n
+		}
+		return 0
+	}
+	gap := func(i int) int { // the length of the separators at i
+		j := i
+		for j < len(text) {
+			switch {
+			case text[j] == ' ' || text[j] == '.' || text[j] == '\t':
+				j++
+			case strings.HasPrefix(text[j:], "\u3000") || strings.HasPrefix(text[j:], "・"):
+				j += 3
+			case strings.HasPrefix(text[j:], "·"):
+				j += 2
+			default:
+				return j - i
+			}
+		}
+		return j - i
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); {
+		n := cjk(i)
+		if n == 0 {
+			i++
+			continue
+		}
+		// A run of CJK characters; it counts when separators join two of them.
+		start, j, joined := i, i+n, false
+		for {
+			if m := cjk(j); m > 0 {
+				j += m
+				continue
+			}
+			g := gap(j)
+			if g == 0 || cjk(j+g) == 0 {
+				break
+			}
+			j, joined = j+g, true
+		}
+		if joined {
+			b.WriteString(text[last:start])
+			sp := spelledOut{start: start, end: j, joinedStart: b.Len()}
+			for k := start; k < j; {
+				if m := cjk(k); m > 0 {
+					b.WriteString(text[k : k+m])
+					k += m
+				} else {
+					k += gap(k)
+				}
+			}
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+			last = j
+		}
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
+}
+
+// withoutInvisible returns text with the invisible characters inside words removed (zero-width spaces and
+// joiners, the word joiner, the byte-order mark, the soft hyphen: "ign\u200bore", "忽\u200b略"), and where
+// each word that held one stands; nil spans when none does.
+func withoutInvisible(text string) (string, []spelledOut) {
+	if invisibleChar(text) < 0 && !strings.Contains(text, "\u00ad") && !strings.Contains(text, "\u2060") {
+		return text, nil
+	}
+	invisible := func(r rune) bool {
+		return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF || r == 0x00AD
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	for i := 0; i < len(text); {
+		// A word: a run of anything but white space.
+		j := i
+		hidden := false
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			hidden = hidden || invisible(r)
+			j += n
+		}
+		if !hidden {
+			b.WriteString(text[i:j])
+		} else {
+			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
+			for _, r := range text[i:j] {
+				if !invisible(r) {
+					b.WriteRune(r)
+				}
+			}
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+		}
+		if j == i {
+			_, n := utf8.DecodeRuneInString(text[j:])
+			j += n
+			b.WriteString(text[i:j])
+		}
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	return b.String(), spans
+}
+
+// cyrillicTwins maps the ASCII letters drawn like Cyrillic ones to them, from corpus/confusables.yaml
+// read the other way: o to о, H to Н.
+var cyrillicTwins = sync.OnceValue(func() map[byte]rune {
+	out := map[byte]rune{}
+	for r, c := range confusables() {
+		if !unicode.Is(unicode.Cyrillic, r) {
+			continue
+		}
+		switch {
+		case unicode.IsLower(r):
+			if _, ok := out[c]; !ok || r < out[c] {
+				out[c] = r
+			}
+		case unicode.IsUpper(r):
+			if u := c - 'a' + 'A'; out[u] == 0 || r < out[u] {
+				out[u] = r
+			}
+		}
+	}
+	return out
+})
+
+// toCyrillic returns text with each word that mixes Cyrillic letters with ASCII ones drawn like Cyrillic
+// ones ("Игнoрируй" with a Latin o) read with the Cyrillic letters, and where each such word stands; nil
+// spans when no word does. A word with an ASCII letter that has no Cyrillic twin is left as it is.
+func toCyrillic(text string) (string, []spelledOut) {
+	if strings.IndexByte(text, 0xD0) < 0 && strings.IndexByte(text, 0xD1) < 0 {
+		return text, nil // no Cyrillic letter: the usual text
+	}
+	twins := cyrillicTwins()
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if _, isLetter, _ := foldRune(r); !isLetter {
+			i += n
+			continue
+		}
+		j, cyrillic, ascii, other := i, false, false, false
+		for j < len(text) {
+			r, m := utf8.DecodeRuneInString(text[j:])
+			_, isLetter, sc := foldRune(r)
+			if !isLetter {
+				break
+			}
+			switch {
+			case r < utf8.RuneSelf:
+				_, ok := twins[byte(r)]
+				ascii, other = true, other || !ok
+			case sc == cyrillicScript:
+				cyrillic = true
+			}
+			j += m
+		}
+		if cyrillic && ascii && !other {
+			b.WriteString(text[last:i])
+			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
+			for _, r := range text[i:j] {
+				if r < utf8.RuneSelf {
+					r = twins[byte(r)]
+				}
+				b.WriteRune(r)
+			}
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+			last = j
+		}
+		i = j
 	}
 	if spans == nil {
 		return text, nil

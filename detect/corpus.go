@@ -440,9 +440,9 @@ var unspacedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unico
 	unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar}
 
 // foldCapitals returns text with the capitals of other scripts than ASCII lowered ("ИГНОРИРУЙ",
-// "RÈGLES"), each only where its small letter is as long in UTF-8, so that every offset into the result
-// is one into text (the automaton folds ASCII itself), and the scripts of its letters outside ASCII, a bit
-// each. A text without such a capital is returned as it is.
+// "RÈGLES"), each only where its small letter is as long in UTF-8, and the spaces outside ASCII written as
+// ASCII ones, so that every offset into the result is one into text (the automaton folds ASCII itself),
+// and the scripts of its letters outside ASCII, a bit each. A text with neither is returned as it is.
 func foldCapitals(text string) (folded string, seen uint8) {
 	var b []byte
 	for i := asciiPrefix(text); i < len(text); {
@@ -451,6 +451,16 @@ func foldCapitals(text string) (folded string, seen uint8) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
+		if wideSpace(r) {
+			// The ideographic space, a no-break space: as many ASCII spaces as it has bytes, which the
+			// automaton reads as one ("忽略　之前", "ignore\u00a0all").
+			if b == nil {
+				b = []byte(text)
+			}
+			copy(b[i:i+n], "    ")
+			i += n
+			continue
+		}
 		l, letter, sc := foldRune(r)
 		if letter {
 			seen |= 1 << sc
@@ -467,6 +477,12 @@ func foldCapitals(text string) (folded string, seen uint8) {
 		return text, seen
 	}
 	return string(b), seen
+}
+
+// wideSpace reports whether r is a space outside ASCII: the no-break spaces, the typographic spaces and
+// the ideographic space of Chinese and Japanese.
+func wideSpace(r rune) bool {
+	return r == 0xA0 || r >= 0x2000 && r <= 0x200A || r == 0x202F || r == 0x205F || r == 0x3000
 }
 
 // asciiPrefix returns how many bytes text opens with before its first byte outside ASCII, reading eight
