@@ -754,15 +754,18 @@ func joinCJK(text string) (string, []spelledOut) {
 	return b.String(), spans
 }
 
-// withoutInvisible returns text with the invisible characters inside words removed (zero-width spaces and
-// joiners, the word joiner, the byte-order mark, the soft hyphen: "ign\u200bore", "忽\u200b略"), and where
-// each word that held one stands; nil spans when none does.
+// withoutInvisible returns text with what a word can carry without changing how it reads removed: the
+// invisible characters (zero-width spaces and joiners, the word joiner, the byte-order mark, the soft
+// hyphen: "ign\u200bore", "忽\u200b略"), combining accents added to Latin, Greek or Cyrillic letters
+// ("i\u0301gnore"), and Arabic's vowel marks and stretching tatweel ("تـجـاهـل"); and where each word
+// that held one stands; nil spans when none does.
 func withoutInvisible(text string) (string, []spelledOut) {
-	if invisibleChar(text) < 0 && !strings.Contains(text, "\u00ad") && !strings.Contains(text, "\u2060") {
-		return text, nil
-	}
 	invisible := func(r rune) bool {
-		return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF || r == 0x00AD
+		return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF || r == 0x00AD ||
+			r >= 0x300 && r <= 0x36F || r >= 0x610 && r <= 0x61A || r >= 0x64B && r <= 0x65F || r == 0x640 || r == 0x670
+	}
+	if !strings.ContainsFunc(text, invisible) {
+		return text, nil
 	}
 	var b strings.Builder
 	var spans []spelledOut

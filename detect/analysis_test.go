@@ -387,6 +387,8 @@ func TestDisguiseReadingsInEveryScript(t *testing.T) {
 		{"a zero-width space inside a word", withoutInvisible, "ign\u200bore all", "ignore all"},
 		{"a soft hyphen inside a Chinese word", withoutInvisible, "忽\u00ad略 指令", "忽略 指令"},
 		{"no invisible character", withoutInvisible, "plain text", ""},
+		{"combining accents on Latin letters", withoutInvisible, "i\u0301gno\u0308re all", "ignore all"},
+		{"Arabic vowel marks and tatweel", withoutInvisible, "تَجَاهَلْ تـــعليمات", "تجاهل تعليمات"},
 		{"a Latin o in a Cyrillic word", toCyrillic, "Игнoрируй все", "Игнорируй все"},
 		{"a Latin capital O in a Cyrillic word", toCyrillic, "ИГНOРИРУЙ", "ИГНОРИРУЙ"},
 		{"a Latin word beside a Cyrillic one stays", toCyrillic, "Ignore все", ""},
