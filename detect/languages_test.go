@@ -457,6 +457,16 @@ func TestScopeInOtherLanguages(t *testing.T) {
 		{"pt: a delete on a summary", "Resuma este arquivo", deleteCall, true},
 		{"it: a delete asked for", "Elimina i file temporanei", deleteCall, false},
 		{"it: a delete on a summary", "Riassumi questo file", deleteCall, true},
+		{"ar: a delete asked for", "احذف الملفات المؤقتة", deleteCall, false},
+		{"ar: a delete on a summary", "لخص هذا الملف", deleteCall, true},
+		{"hi: an e-mail asked for", "टीम को रिपोर्ट ईमेल से भेजो", sendCall, false},
+		{"hi: a delete on a summary", "इस फ़ाइल का सारांश दो", deleteCall, true},
+		{"tr: a delete asked for", "Geçici dosyaları sil", deleteCall, false},
+		{"tr: a delete on a summary", "Bu dosyayı özetle", deleteCall, true},
+		{"vi: a delete asked for", "Xóa các tệp tạm thời", deleteCall, false},
+		{"vi: a delete on a summary", "Tóm tắt tệp này", deleteCall, true},
+		{"id: a delete asked for", "Hapus file sementara", deleteCall, false},
+		{"id: a delete on a summary", "Ringkas file ini", deleteCall, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
