@@ -154,7 +154,8 @@ type pair struct {
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
 // groups each belongs to. Matching is case-insensitive in every script and whole-word: a phrase that
 // starts (ends) with a letter or digit must not have one just before (after) it, except in scripts that
-// write no spaces between words (joinsWords). Typographic apostrophes match straight ones. Pairs are reported as groups after the plain groups, in their order.
+// write no spaces between words (joinsWords). Typographic apostrophes match straight ones. Pairs are
+// reported as groups after the plain groups, in their order.
 type phrases struct {
 	m *ahocorasick.Matcher // the terms written in ASCII letters (and any signs)
 	// scripts match the terms with letters outside ASCII, one automaton a script (accented Latin,
@@ -279,7 +280,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 	}
 	// Padding ("ignore   all\tprevious") hides nothing.
 	p.m = ahocorasick.CompileWith(ascii, ahocorasick.Options{FoldSpace: true})
-	for sc := range script(scripts) {
+	for sc := range scriptCount {
 		ids := byScript[sc]
 		if len(ids) == 0 {
 			continue
@@ -310,7 +311,7 @@ const (
 	cjkScript // Chinese characters and Japanese kana
 	hangulScript
 	otherScript
-	scripts // how many
+	scriptCount
 )
 
 // scriptOf returns the script family of a letter outside ASCII.
