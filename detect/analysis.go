@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/unicode/norm"
 )
 
 // This file holds the text analyses several detectors share: how clearly a reply declines (refusal), how
@@ -360,7 +361,7 @@ func disguisedHits(p *phrases, text string) []hit {
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, joinCJK, toCyrillic} {
+	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic} {
 		if plain, spans := reading(text); spans != nil {
 			read(plain, spans)
 		}
@@ -803,6 +804,48 @@ func withoutInvisible(text string) (string, []spelledOut) {
 	if spans == nil {
 		return text, nil
 	}
+	return b.String(), spans
+}
+
+// composed returns text with each word written with combining accents ("pre\u0301ce\u0301dentes", as
+// macOS and some keyboards write "précédentes") in its composed form (Unicode's NFC), the form the
+// corpora are written in, and where each such word stands; nil spans when none is.
+func composed(text string) (string, []spelledOut) {
+	combining := func(r rune) bool { return r >= 0x300 && r <= 0x36F }
+	if !strings.ContainsFunc(text, combining) {
+		return text, nil
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if unicode.IsSpace(r) || unicode.IsPunct(r) && !combining(r) {
+				break
+			}
+			j += n
+		}
+		if j == i {
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		if word := text[i:j]; strings.ContainsFunc(word, combining) {
+			b.WriteString(text[last:i])
+			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
+			b.WriteString(norm.NFC.String(word))
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+			last = j
+		}
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
 	return b.String(), spans
 }
 
