@@ -361,7 +361,7 @@ func disguisedHits(p *phrases, text string) []hit {
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic} {
+	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered} {
 		if plain, spans := reading(text); spans != nil {
 			read(plain, spans)
 		}
@@ -836,6 +836,48 @@ func composed(text string) (string, []spelledOut) {
 			b.WriteString(text[last:i])
 			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
 			b.WriteString(norm.NFC.String(word))
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+			last = j
+		}
+		i = j
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
+}
+
+// turkishLowered returns a Turkish text with each word in capitals lowered by Turkish rules (I to ı, İ to
+// i: "TALİMATLARI" to "talimatları"), which the same-length fold cannot do, and where each such word
+// stands; nil spans when the text shows no Turkish letter or no such word.
+func turkishLowered(text string) (string, []spelledOut) {
+	if !strings.ContainsAny(text, "İıĞğŞş") {
+		return text, nil
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			i += n
+			continue
+		}
+		j, upper := i, false
+		for j < len(text) {
+			r, m := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			upper = upper || r == 'I' || r == 'İ'
+			j += m
+		}
+		if upper {
+			b.WriteString(text[last:i])
+			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
+			b.WriteString(strings.ToLowerSpecial(unicode.TurkishCase, text[i:j]))
 			sp.joinedEnd = b.Len()
 			spans = append(spans, sp)
 			last = j
