@@ -765,7 +765,8 @@ func withoutInvisible(text string) (string, []spelledOut) {
 		return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF || r == 0x00AD ||
 			r >= 0x300 && r <= 0x36F || r >= 0x610 && r <= 0x61A || r >= 0x64B && r <= 0x65F || r == 0x640 || r == 0x670
 	}
-	if !strings.ContainsFunc(text, invisible) {
+	// Each such character's encoding opens with one of these bytes; most texts hold none of them.
+	if !hasAnyByte(text, 0xE2, 0xEF, 0xC2, 0xCC, 0xCD, 0xD8, 0xD9, 0xDB) || !strings.ContainsFunc(text, invisible) {
 		return text, nil
 	}
 	var b strings.Builder
@@ -807,12 +808,23 @@ func withoutInvisible(text string) (string, []spelledOut) {
 	return b.String(), spans
 }
 
+// hasAnyByte reports whether text holds any of bs: a byte search that rules a reading out before any
+// character is decoded.
+func hasAnyByte(text string, bs ...byte) bool {
+	for _, b := range bs {
+		if strings.IndexByte(text, b) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // composed returns text with each word written with combining accents ("pre\u0301ce\u0301dentes", as
 // macOS and some keyboards write "précédentes") in its composed form (Unicode's NFC), the form the
 // corpora are written in, and where each such word stands; nil spans when none is.
 func composed(text string) (string, []spelledOut) {
 	combining := func(r rune) bool { return r >= 0x300 && r <= 0x36F }
-	if !strings.ContainsFunc(text, combining) {
+	if !hasAnyByte(text, 0xCC, 0xCD) { // the lead bytes of U+0300–U+037F
 		return text, nil
 	}
 	var b strings.Builder
@@ -853,7 +865,7 @@ func composed(text string) (string, []spelledOut) {
 // i: "TALİMATLARI" to "talimatları"), which the same-length fold cannot do, and where each such word
 // stands; nil spans when the text shows no Turkish letter or no such word.
 func turkishLowered(text string) (string, []spelledOut) {
-	if !strings.ContainsAny(text, "İıĞğŞş") {
+	if !hasAnyByte(text, 0xC4, 0xC5) || !strings.ContainsAny(text, "İıĞğŞş") { // their lead bytes first
 		return text, nil
 	}
 	var b strings.Builder
