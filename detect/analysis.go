@@ -411,49 +411,65 @@ func unConfuse(text string) (string, []spelledOut) {
 	if !hasLatinLike(text) {
 		return text, nil // the usual text: nothing to read again
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) {
-			b.WriteString(text[i : i+n])
-			i += n
-			continue
-		}
-		j, look, foreign := i, 0, false
-		for j < len(text) {
-			r, m := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) {
-				break
-			}
+	return rewriteWords(text, unicode.IsLetter, func(word string) (string, bool) {
+		look, foreign := 0, false
+		for _, r := range word {
 			if _, ok := latinLike(r); ok {
 				look++
 			} else if r >= utf8.RuneSelf {
 				foreign = true
 			}
-			j += m
 		}
 		if look == 0 || foreign {
-			b.WriteString(text[i:j])
-			i = j
-			continue
+			return "", false
 		}
-		start := b.Len()
-		for k := i; k < j; {
-			r, m := utf8.DecodeRuneInString(text[k:])
+		var b strings.Builder
+		for _, r := range word {
 			if c, ok := latinLike(r); ok {
 				b.WriteByte(c)
 			} else {
-				b.WriteString(text[k : k+m])
+				b.WriteRune(r)
 			}
-			k += m
 		}
-		spans = append(spans, spelledOut{start: i, end: j, joinedStart: start, joinedEnd: b.Len()})
+		return b.String(), true
+	})
+}
+
+// rewriteWords returns text with each word (a run of characters inWord accepts) that rewrite gives
+// another reading of written so, and where each such word stands; nil spans when rewrite rewrites none.
+// It is the frame of the readings that undo a disguise word by word.
+func rewriteWords(text string, inWord func(rune) bool, rewrite func(word string) (string, bool)) (string, []spelledOut) {
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !inWord(r) {
+				break
+			}
+			j += n
+		}
+		if j == i {
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		if read, ok := rewrite(text[i:j]); ok {
+			b.WriteString(text[last:i])
+			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
+			b.WriteString(read)
+			sp.joinedEnd = b.Len()
+			spans = append(spans, sp)
+			last = j
+		}
 		i = j
 	}
 	if spans == nil {
 		return text, nil
 	}
+	b.WriteString(text[last:])
 	return b.String(), spans
 }
 
@@ -769,43 +785,18 @@ func withoutInvisible(text string) (string, []spelledOut) {
 	if !hasAnyByte(text, 0xE2, 0xEF, 0xC2, 0xCC, 0xCD, 0xD8, 0xD9, 0xDB) || !strings.ContainsFunc(text, invisible) {
 		return text, nil
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	for i := 0; i < len(text); {
-		// A word: a run of anything but white space.
-		j := i
-		hidden := false
-		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
-			if unicode.IsSpace(r) {
-				break
+	notSpace := func(r rune) bool { return !unicode.IsSpace(r) }
+	return rewriteWords(text, notSpace, func(word string) (string, bool) {
+		if !strings.ContainsFunc(word, invisible) {
+			return "", false
+		}
+		return strings.Map(func(r rune) rune {
+			if invisible(r) {
+				return -1
 			}
-			hidden = hidden || invisible(r)
-			j += n
-		}
-		if !hidden {
-			b.WriteString(text[i:j])
-		} else {
-			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
-			for _, r := range text[i:j] {
-				if !invisible(r) {
-					b.WriteRune(r)
-				}
-			}
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-		}
-		if j == i {
-			_, n := utf8.DecodeRuneInString(text[j:])
-			j += n
-			b.WriteString(text[i:j])
-		}
-		i = j
-	}
-	if spans == nil {
-		return text, nil
-	}
-	return b.String(), spans
+			return r
+		}, word), true
+	})
 }
 
 // hasAnyByte reports whether text holds any of bs: a byte search that rules a reading out before any
@@ -827,38 +818,13 @@ func composed(text string) (string, []spelledOut) {
 	if !hasAnyByte(text, 0xCC, 0xCD) { // the lead bytes of U+0300–U+037F
 		return text, nil
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
-	for i := 0; i < len(text); {
-		j := i
-		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
-			if unicode.IsSpace(r) || unicode.IsPunct(r) && !combining(r) {
-				break
-			}
-			j += n
+	inWord := func(r rune) bool { return !unicode.IsSpace(r) && (!unicode.IsPunct(r) || combining(r)) }
+	return rewriteWords(text, inWord, func(word string) (string, bool) {
+		if !strings.ContainsFunc(word, combining) {
+			return "", false
 		}
-		if j == i {
-			_, n := utf8.DecodeRuneInString(text[i:])
-			i += n
-			continue
-		}
-		if word := text[i:j]; strings.ContainsFunc(word, combining) {
-			b.WriteString(text[last:i])
-			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
-			b.WriteString(norm.NFC.String(word))
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = j
-		}
-		i = j
-	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+		return norm.NFC.String(word), true
+	})
 }
 
 // turkishLowered returns a Turkish text with each word in capitals lowered by Turkish rules (I to ı, İ to
@@ -868,39 +834,12 @@ func turkishLowered(text string) (string, []spelledOut) {
 	if !hasAnyByte(text, 0xC4, 0xC5) || !strings.ContainsAny(text, "İıĞğŞş") { // their lead bytes first
 		return text, nil
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) {
-			i += n
-			continue
+	return rewriteWords(text, unicode.IsLetter, func(word string) (string, bool) {
+		if !strings.ContainsAny(word, "Iİ") {
+			return "", false
 		}
-		j, upper := i, false
-		for j < len(text) {
-			r, m := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) {
-				break
-			}
-			upper = upper || r == 'I' || r == 'İ'
-			j += m
-		}
-		if upper {
-			b.WriteString(text[last:i])
-			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
-			b.WriteString(strings.ToLowerSpecial(unicode.TurkishCase, text[i:j]))
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = j
-		}
-		i = j
-	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+		return strings.ToLowerSpecial(unicode.TurkishCase, word), true
+	})
 }
 
 // cyrillicTwins maps the ASCII letters drawn like Cyrillic ones to them, from corpus/confusables.yaml
@@ -933,51 +872,30 @@ func toCyrillic(text string) (string, []spelledOut) {
 		return text, nil // no Cyrillic letter: the usual text
 	}
 	twins := cyrillicTwins()
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if _, isLetter, _ := foldRune(r); !isLetter {
-			i += n
-			continue
-		}
-		j, cyrillic, ascii, other := i, false, false, false
-		for j < len(text) {
-			r, m := utf8.DecodeRuneInString(text[j:])
-			_, isLetter, sc := foldRune(r)
-			if !isLetter {
-				break
-			}
-			switch {
+	letter := func(r rune) bool { _, isLetter, _ := foldRune(r); return isLetter }
+	return rewriteWords(text, letter, func(word string) (string, bool) {
+		cyrillic, ascii := false, false
+		for _, r := range word {
+			switch _, _, sc := foldRune(r); {
 			case r < utf8.RuneSelf:
-				_, ok := twins[byte(r)]
-				ascii, other = true, other || !ok
+				if _, ok := twins[byte(r)]; !ok {
+					return "", false // an ASCII letter with no Cyrillic twin: a word of its own script
+				}
+				ascii = true
 			case sc == cyrillicScript:
 				cyrillic = true
 			}
-			j += m
 		}
-		if cyrillic && ascii && !other {
-			b.WriteString(text[last:i])
-			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
-			for _, r := range text[i:j] {
-				if r < utf8.RuneSelf {
-					r = twins[byte(r)]
-				}
-				b.WriteRune(r)
+		if !cyrillic || !ascii {
+			return "", false
+		}
+		return strings.Map(func(r rune) rune {
+			if r < utf8.RuneSelf {
+				return twins[byte(r)]
 			}
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = j
-		}
-		i = j
-	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+			return r
+		}, word), true
+	})
 }
 
 // tokenFlood finds a long run of short tokens drawn from a handful of distinct ones ("ö ö ö …",
