@@ -23,6 +23,10 @@ func TestLanguageFilesLeaveEnglishAlone(t *testing.T) {
 			texts = append(texts, text)
 		}
 	}
+	// English words other languages spell alike, beside the golden set's texts.
+	texts = append(texts, "Summarize why the DNS resolver times out.", "Download the installer and read its notes.",
+		"Review the commander module.", "List the active users.", "Read the notes on Lance's plane ticket.",
+		"I ran the tests; no failures, and the non-flaky ones pass.", "Check the sans-serif font falls back.")
 	var inj, harm phraseCorpus
 	loadCorpus("injection.yaml", &inj)
 	loadCorpus("harm.yaml", &harm)
