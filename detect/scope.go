@@ -465,6 +465,7 @@ func setOf(words []string) map[string]bool {
 // after a determiner: "read the latest email" does not allow sending one.
 func (a *ActionTable) Allowed(task string) map[string]bool { return a.allowedBy(task, true) }
 
+// allowedBy is Allowed, reading the other languages' words when languages is set.
 func (a *ActionTable) allowedBy(task string, languages bool) map[string]bool {
 	allowed := map[string]bool{Read: true}
 	ws := toolwords.Split(task)
@@ -493,10 +494,6 @@ func (a *ActionTable) allowedBy(task string, languages bool) map[string]bool {
 	return allowed
 }
 
-// allowedInEnglish is Allowed without the other languages' words.
-func (a *ActionTable) allowedInEnglish(task string) map[string]bool {
-	return a.allowedBy(task, false)
-}
 
 // ScopeEscalation fires when a tool call's action category (Actions) lies outside what the task allows:
 // the scope's declared categories when it has them, otherwise the categories the task's own verbs name
