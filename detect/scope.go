@@ -494,7 +494,6 @@ func (a *ActionTable) allowedBy(task string, languages bool) map[string]bool {
 	return allowed
 }
 
-
 // ScopeEscalation fires when a tool call's action category (Actions) lies outside what the task allows:
 // the scope's declared categories when it has them, otherwise the categories the task's own verbs name
 // ("summarize" allows reading only; "fix the failing test" allows writing files and running code).
