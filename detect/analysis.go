@@ -125,8 +125,9 @@ func loadLanguages(file string) languagesCorpus {
 
 // withLanguages adds the part of each language that part picks: its phrases to the groups of the same
 // name and its pairs after the pairs, each pair with the severity and weight of the category it is named
-// for, so that a category weighs the same in every language. A category the base corpus lacks, or a
-// language entry that sets its own weight, is a mistake in shipped data.
+// for, so that a category weighs the same in every language, and then the pairs that join the languages'
+// families of act and object (codeSwitched). A category the base corpus lacks, or a language entry that
+// sets its own weight, is a mistake in shipped data.
 func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(languageEntry) ([]group, []pair)) ([]group, []pair) {
 	groups = slices.Clone(groups)
 	pairs = slices.Clone(pairs)
@@ -142,8 +143,19 @@ func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(la
 			weights[p.Name] = group{Severity: p.Severity, Weight: p.Weight}
 		}
 	}
-	for _, lang := range l.Languages {
+	if len(l.Languages) > 30 {
+		panic(fmt.Sprintf("detect: corpus/%s: %d languages; a langSet holds 30", l.file, len(l.Languages)))
+	}
+	spelled := make([]spelledPair, 0, len(pairs))
+	for _, p := range pairs {
+		spelled = append(spelled, spelledPair{p, 1})
+	}
+	for li, lang := range l.Languages {
 		gs, ps := part(lang)
+		langs := langSet(1) << (li + 1)
+		if !writtenInLatin(lang) {
+			langs |= loanedFromEnglish
+		}
 		for _, g := range gs {
 			i, ok := index[g.Name]
 			if !ok || g.Weight != 0 || g.Severity != "" {
@@ -159,9 +171,10 @@ func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(la
 			}
 			p.Severity, p.Weight = w.Severity, w.Weight
 			pairs = append(pairs, p)
+			spelled = append(spelled, spelledPair{p, langs})
 		}
 	}
-	return groups, pairs
+	return groups, append(pairs, codeSwitched(l.file, spelled)...)
 }
 
 // noisyOr combines independent pieces of evidence: 1 − Π(1 − p).

@@ -149,6 +149,14 @@ type pair struct {
 	Window   int      `yaml:"window"`
 	First    []string `yaml:"first"`
 	Second   []string `yaml:"second"`
+	// Mix names the family of act and object a pair is one language's spelling of ("override": a verb
+	// of ignoring and the rules it ignores), and Act says which side is the act (first or last, by the
+	// language's word order). Pairs of one family are also matched across languages (codeSwitched).
+	Mix string `yaml:"mix"`
+	Act string `yaml:"act"`
+	// firstLangs and secondLangs, per First and Second template, are the languages a code-switched
+	// pair's terms are written in (language bits); nil for a pair of one language.
+	firstLangs, secondLangs []langSet
 }
 
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
@@ -182,6 +190,7 @@ type scriptMatcher struct {
 type target struct {
 	group int // -1 for a mask
 	role  int // roleWhole, roleFirst, …
+	langs langSet
 }
 
 const (
@@ -194,6 +203,7 @@ const (
 type hit struct {
 	group      int
 	start, end int
+	langs      langSet // a code-switched pair's side: the languages its term is written in
 }
 
 func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
@@ -232,37 +242,41 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 				stems = append(stems, false)
 			}
 			stems[id] = stems[id] || stem
-			if !slices.Contains(p.targets[id], tg) {
+			// A term one side of a code-switched pair lists in several languages stands for them all.
+			i := slices.IndexFunc(p.targets[id], func(t target) bool { return t.group == tg.group && t.role == tg.role })
+			if i < 0 {
 				p.targets[id] = append(p.targets[id], tg)
+			} else {
+				p.targets[id][i].langs |= tg.langs
 			}
 		}
 	}
 	for gi, g := range groups {
 		for _, t := range g.Phrases {
 			for _, s := range expand(t) {
-				add(s, target{gi, 0})
+				add(s, target{group: gi})
 			}
 		}
 		for _, s := range g.Literals {
-			add(s, target{gi, 0})
+			add(s, target{group: gi})
 		}
 	}
 	for pi, pr := range pairs {
 		gi := len(groups) + pi
-		for _, t := range pr.First {
+		for i, t := range pr.First {
 			for _, s := range expand(t) {
-				add(s, target{gi, roleFirst})
+				add(s, target{gi, roleFirst, termLangs(pr.firstLangs, i, s)})
 			}
 		}
-		for _, t := range pr.Second {
+		for i, t := range pr.Second {
 			for _, s := range expand(t) {
-				add(s, target{gi, roleSecond})
+				add(s, target{gi, roleSecond, termLangs(pr.secondLangs, i, s)})
 			}
 		}
 	}
 	for _, t := range masks {
 		for _, s := range expand(t) {
-			add(s, target{-1, 0})
+			add(s, target{group: -1})
 		}
 	}
 	// Terms are numbered ASCII first, then by script, each automaton's own numbering offset into targets.
@@ -519,7 +533,7 @@ func (p *phrases) find(text string) []hit {
 			return
 		}
 		for _, tg := range p.targets[id] {
-			h := hit{group: tg.group, start: start, end: end}
+			h := hit{group: tg.group, start: start, end: end, langs: tg.langs}
 			switch {
 			case tg.group < 0:
 				masks = append(masks, h)
@@ -551,7 +565,9 @@ func (p *phrases) find(text string) []hit {
 	hits, firsts, seconds = unmasked(hits, masks), unmasked(firsts, masks), unmasked(seconds, masks)
 	for _, f := range firsts {
 		for _, sc := range seconds {
-			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] {
+			// A code-switched pair's sides must be two languages: what one language could have written
+			// whole is its own pair's to find, at its own window.
+			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] && f.langs&sc.langs == 0 {
 				// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
 				if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == sc.end {
 					break
