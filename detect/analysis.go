@@ -401,19 +401,47 @@ var confusables = sync.OnceValue(func() map[rune]byte {
 			out[r] = latin[0]
 		}
 	}
+	// Latin letters in other styles, as font generators write them: mathematical bold, italic, script,
+	// fraktur, double-struck, sans-serif and monospace (𝐢, 𝘪, 𝒾, 𝔦), circled and squared (ⓘ, 🄸),
+	// superscript and modifier letters (ⁱ, ᵍ). Unicode says so itself: each one's compatibility form
+	// (NFKC) is one ASCII letter.
+	for r := rune(utf8.RuneSelf); r <= 0x1FFFF; r++ {
+		if !unicode.In(r, unicode.L, unicode.So) {
+			continue
+		}
+		if k := norm.NFKC.String(string(r)); len(k) == 1 && isASCIILetter(k[0]) {
+			out[r] = k[0] | 0x20
+		}
+	}
 	return out
 })
 
-// latinLike returns the Latin letter a rune is drawn like: a confusable's, or a fullwidth Latin letter's.
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// latinLike returns the Latin letter a rune is drawn like: a confusable's, a styled Latin letter's, or
+// one of the letter ranges that have no compatibility form (negative circled and squared, 🅘 🆈, and the
+// regional indicators that pair into flags, 🇮).
 func latinLike(r rune) (byte, bool) {
 	switch {
-	case r >= 'ａ' && r <= 'ｚ':
-		return byte(r-'ａ') + 'a', true
-	case r >= 'Ａ' && r <= 'Ｚ':
-		return byte(r-'Ａ') + 'a', true
+	case r >= 0x1F150 && r <= 0x1F169:
+		return byte(r-0x1F150) + 'a', true
+	case r >= 0x1F170 && r <= 0x1F189:
+		return byte(r-0x1F170) + 'a', true
+	case r >= 0x1F1E6 && r <= 0x1F1FF:
+		return byte(r-0x1F1E6) + 'a', true
 	}
 	c, ok := confusables()[r]
 	return c, ok
+}
+
+// inLatinLikeWord reports whether r can stand in a word read for its look-alike letters: a letter, or a
+// symbol drawn as one (ⓘ is a symbol to Unicode).
+func inLatinLikeWord(r rune) bool {
+	if unicode.IsLetter(r) {
+		return true
+	}
+	_, ok := latinLike(r)
+	return ok
 }
 
 // unConfuse returns text with each word written in look-alike letters of other scripts, mixed with Latin
@@ -424,7 +452,7 @@ func unConfuse(text string) (string, []spelledOut) {
 	if !hasLatinLike(text) {
 		return text, nil // the usual text: nothing to read again
 	}
-	return rewriteWords(text, unicode.IsLetter, func(word string) (string, bool) {
+	return rewriteWords(text, inLatinLikeWord, func(word string) (string, bool) {
 		look, foreign := 0, false
 		for _, r := range word {
 			if _, ok := latinLike(r); ok {
