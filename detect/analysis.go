@@ -371,6 +371,9 @@ func disguisedHits(p *phrases, text string) []hit {
 	if plain, spans := unLeet(text); spans != nil {
 		read(plain, spans)
 	}
+	if plain, spans := decodedBase64(text); spans != nil {
+		read(plain, spans)
+	}
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}

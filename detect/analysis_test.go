@@ -424,10 +424,10 @@ func TestDisguiseReadingsInEveryScript(t *testing.T) {
 
 // Every reading's spans lie inside the text and its reading, in order, whatever the text.
 func FuzzDisguiseReadings(f *testing.F) {
-	for _, s := range []string{"И г н о р и р у й", "忽 略　之·前", "ign\u200bore", "Игнoрируй", "a b c d e", "忽\xff 略 之 前", ""} {
+	for _, s := range []string{"И г н о р и р у й", "忽 略　之·前", "ign\u200bore", "Игнoрируй", "a b c d e", "忽\xff 略 之 前", "x aGVsbG8gd29ybGQsIHRoaXMgaXMgZmluZQ== y", ""} {
 		f.Add(s)
 	}
-	readings := []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet, unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered}
+	readings := []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet, decodedBase64, unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered}
 	f.Fuzz(func(t *testing.T, text string) {
 		for i, read := range readings {
 			plain, spans := read(text)

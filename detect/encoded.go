@@ -1,0 +1,128 @@
+package detect
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// minBase64 is the shortest run read as base64: 24 characters are 18 bytes, about three words. Shorter
+// runs are mostly identifiers and hashes, and hide little.
+const minBase64 = 24
+
+// decodedBase64 returns text with each run of base64 (minBase64 characters or more of the standard or
+// URL-safe alphabet, padded or not) that decodes to readable text written decoded, and where each such
+// run stands; nil spans when there is none. A model reads base64 as easily as prose, so an instruction
+// or a request encoded so ("aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM=") is one it may follow.
+func decodedBase64(text string) (string, []spelledOut) {
+	if !hasBase64Run(text) {
+		return text, nil // the usual text: nothing to decode
+	}
+	return rewriteWords(text, isBase64Rune, func(word string) (string, bool) {
+		if len(word) < minBase64 {
+			return "", false
+		}
+		plain, ok := decodeReadable(word)
+		if !ok {
+			return "", false
+		}
+		// Spaced off, so that the decoded words do not run into the text around them.
+		return " " + plain + " ", true
+	})
+}
+
+func isBase64Rune(r rune) bool {
+	return r < utf8.RuneSelf && isBase64Byte(byte(r))
+}
+
+func isBase64Byte(c byte) bool { return base64Class[c] != 0 }
+
+// base64Class is, per byte, 0 outside the base64 alphabets, 1 for a small letter and 2 for the rest of
+// them: hasBase64Run reads every byte of every text, and a table read is a third of its time against
+// seven comparisons.
+var base64Class = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = 1
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '+', c == '/', c == '-', c == '_', c == '=':
+			t[c] = 2
+		}
+	}
+	return t
+}()
+
+// hasBase64Run reports whether text holds minBase64 base64 characters in a row, with a digit or a sign
+// among them or both cases of letters (so a long word alone is none).
+func hasBase64Run(text string) bool {
+	run, mixed := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch base64Class[text[i]] {
+		case 0:
+			run, mixed = 0, 0
+			continue
+		case 2:
+			mixed++
+		}
+		run++
+		if run >= minBase64 && mixed > 0 && mixed < run {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeReadable decodes a base64 run and returns it when it reads as text: valid UTF-8, printable,
+// with letters and a space between words. Binary (an image, a key, a hash) is not read; a long run is
+// judged by its start before the whole is decoded.
+func decodeReadable(run string) (string, bool) {
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(run, "-_") {
+		if strings.ContainsAny(run, "+/") {
+			return "", false
+		}
+		enc = base64.RawURLEncoding
+	}
+	run = strings.TrimRight(run, "=")
+	if strings.Contains(run, "=") {
+		return "", false
+	}
+	if len(run) > 64 {
+		head, err := enc.DecodeString(run[:64])
+		if err != nil || !readable(string(head), false) {
+			return "", false
+		}
+	}
+	if len(run)%4 == 1 {
+		run = run[:len(run)-1] // a stray last character decodes to nothing
+	}
+	b, err := enc.DecodeString(run)
+	if err != nil || !readable(string(b), true) {
+		return "", false
+	}
+	return string(b), true
+}
+
+// readable reports whether s reads as text: printable (white space allowed), a letter in every two
+// characters; whole, it must also hold a space between words. A prefix cut inside a character may end
+// in an invalid one.
+func readable(s string, whole bool) bool {
+	letters, spaces, n := 0, 0, 0
+	for i, r := range s {
+		n++
+		switch {
+		case r == utf8.RuneError && !whole && i+utf8.UTFMax > len(s):
+		case r == utf8.RuneError:
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		case r == ' ':
+			spaces++
+		case r == '\n' || r == '\t' || r == '\r':
+		case !unicode.IsPrint(r):
+			return false
+		}
+	}
+	return 2*letters >= n && (!whole || spaces > 0)
+}
