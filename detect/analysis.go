@@ -548,17 +548,20 @@ func unLeet(text string) (string, []spelledOut) {
 			i++
 			continue
 		}
-		j, letters, signs := i, 0, 0
+		j, letters, signs, inside := i, 0, 0, false
 		for j < len(text) && (isWordByte(text[j]) || leet[text[j]] != 0) {
 			switch c := text[j]; {
 			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				// A sign between letters stands for one ("h0w", "m4k3"); at a word's edge it is
+				// more often part of a code ("mp3", "3rd").
+				inside = inside || signs > 0 && letters > 0 && leet[text[j-1]] != 0
 				letters++
 			case leet[c] != 0:
 				signs++
 			}
 			j++
 		}
-		if letters >= 3 && signs > 0 {
+		if signs > 0 && (letters >= 3 || inside && letters+signs >= 3) {
 			if b == nil {
 				b = []byte(text)
 			}

@@ -187,6 +187,9 @@ func TestUnLeet(t *testing.T) {
 		{"1gn0re the rules", "ignore the rules", 1},
 		{"a p@ssw0rd and a b0mb", "a password and a bomb", 2},
 		{"version v1.2, error 404, mp3, h2o, 3rd", "version v1.2, error 404, mp3, h2o, 3rd", 0},
+		{"h0w t0 m4k3 a b0mb", "how t0 make a bomb", 3}, // half the letters signs, when one stands between letters
+		{"5h00t them", "shoot them", 1},
+		{"x86, 4th, 1st, ipv6, sha256", "x86, 4th, 1st, ipv6, sha2s6", 1}, // "sha256" as ever: three letters
 		{"plain words", "plain words", 0},
 	} {
 		plain, spans := unLeet(tc.text)
