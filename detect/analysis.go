@@ -36,6 +36,10 @@ type phraseCorpus struct {
 	Pairs      []pair  `yaml:"pairs"`
 	// Masks are phrases inside which no hit counts ("the final boss" is not a person to beat).
 	Masks []string `yaml:"masks"`
+	// ThirdPartyGroups and ThirdPartyPairs (injection.yaml) are read only in text the user did not
+	// write: tool results.
+	ThirdPartyGroups []group `yaml:"third_party_groups"`
+	ThirdPartyPairs  []pair  `yaml:"third_party_pairs"`
 	// HarmlessFraming (harm.yaml) are phrases that give a request's harm words a harmless reading: a
 	// definition, a historical event, a game or a sport. They weigh against harm only where a refusal is
 	// judged (over_refusal), never where an answer is: each is also a known way to frame a jailbreak.
@@ -67,9 +71,18 @@ var (
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
 		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
 	})
-	injectionPhrases = sync.OnceValue(func() *phrases {
+	injectionCorpus = sync.OnceValue(func() phraseCorpus {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
+		return c
+	})
+	// thirdPartyPhrases are the injection categories only text the user did not write can carry.
+	thirdPartyPhrases = sync.OnceValue(func() *phrases {
+		c := injectionCorpus()
+		return compilePhrases(c.ThirdPartyGroups, c.ThirdPartyPairs, nil)
+	})
+	injectionPhrases = sync.OnceValue(func() *phrases {
+		c := injectionCorpus()
 		l := loadLanguages("injection_languages.yaml")
 		groups, pairs := withLanguages(l, c.Groups, c.Pairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
 		return compilePhrases(groups, pairs, l.masks(c.Masks))
@@ -585,6 +598,24 @@ func unLeet(text string) (string, []spelledOut) {
 func analyzeHarmlessFraming(text, where string) scored {
 	p := harmlessFramingPhrases()
 	return byGroup(p, p.find(text), where, "framing.", nil)
+}
+
+// analyzeToolResultInjection is analyzeInjection for text the user did not write, which also reads the
+// categories only such text can carry (the model addressed by name and told to act, the user's wishes
+// claimed, instructions for every later action, a message that asks to be passed on).
+func analyzeToolResultInjection(text, where string) scored {
+	s := analyzeInjection(text, where)
+	p := thirdPartyPhrases()
+	t := byGroup(p, append(p.find(text), disguisedHits(p, text)...), where, "injection.", nil)
+	if t.score == 0 {
+		return s
+	}
+	s.score = noisyOr(s.score, t.score)
+	s.evidence = append(s.evidence, t.evidence...)
+	if t.severity.Rank() > s.severity.Rank() {
+		s.severity = t.severity
+	}
+	return s
 }
 
 // analyzeInjection says how clearly a text tries to take over the model: corpus phrases and structural

@@ -23,7 +23,7 @@ func (Injection) detect(m *memo) Result {
 	var all scored
 	analyses := slices.Clone(m.userInjection())
 	for _, l := range toolResults(m.t) {
-		analyses = append(analyses, analyzeInjection(l.text, l.where))
+		analyses = append(analyses, analyzeToolResultInjection(l.text, l.where))
 	}
 	for _, s := range analyses {
 		all.score = noisyOr(all.score, s.score)
