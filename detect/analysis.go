@@ -36,8 +36,8 @@ type phraseCorpus struct {
 	Pairs      []pair  `yaml:"pairs"`
 	// Masks are phrases inside which no hit counts ("the final boss" is not a person to beat).
 	Masks []string `yaml:"masks"`
-	// ThirdPartyGroups and ThirdPartyPairs (injection.yaml) are read only in text the user did not
-	// write: tool results.
+	// ThirdPartyGroups and ThirdPartyPairs (injection.yaml) count only in text the user did not write:
+	// tool results. They share the injection automaton (injectionBase), so a tool result is scanned once.
 	ThirdPartyGroups []group `yaml:"third_party_groups"`
 	ThirdPartyPairs  []pair  `yaml:"third_party_pairs"`
 	// HarmlessFraming (harm.yaml) are phrases that give a request's harm words a harmless reading: a
@@ -71,23 +71,29 @@ var (
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
 		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
 	})
-	injectionCorpus = sync.OnceValue(func() phraseCorpus {
+	injectionPhrases = sync.OnceValue(func() *phrases {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
-		return c
-	})
-	// thirdPartyPhrases are the injection categories only text the user did not write can carry.
-	thirdPartyPhrases = sync.OnceValue(func() *phrases {
-		c := injectionCorpus()
-		return compilePhrases(c.ThirdPartyGroups, c.ThirdPartyPairs, nil)
-	})
-	injectionPhrases = sync.OnceValue(func() *phrases {
-		c := injectionCorpus()
+		base, basePairs := c.injectionBase()
 		l := loadLanguages("injection_languages.yaml")
-		groups, pairs := withLanguages(l, c.Groups, c.Pairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
+		groups, pairs := withLanguages(l, base, basePairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
 		return compilePhrases(groups, pairs, l.masks(c.Masks))
 	})
 )
+
+// injectionBase returns injection.yaml's groups and pairs with the third party's after them, marked.
+func (c phraseCorpus) injectionBase() ([]group, []pair) {
+	groups, pairs := slices.Clone(c.Groups), slices.Clone(c.Pairs)
+	for _, g := range c.ThirdPartyGroups {
+		g.ThirdParty = true
+		groups = append(groups, g)
+	}
+	for _, p := range c.ThirdPartyPairs {
+		p.ThirdParty = true
+		pairs = append(pairs, p)
+	}
+	return groups, pairs
+}
 
 // languagesCorpus is a corpus's categories written in other languages (injection_languages.yaml and
 // kin): per language, phrases added to the groups of the same name and pairs that weigh as the category
@@ -353,46 +359,60 @@ func structureScore(text string) float64 {
 	return s
 }
 
-// analyzeHarm says how clearly a request asks for something harmful.
-func analyzeHarm(text, where string) scored {
+// analyzeHarmRead says how clearly a request asks for something harmful, with the text's disguised
+// readings already made (disguisedReadings).
+func analyzeHarmRead(text, where string, readings []reading) scored {
 	p := harmPhrases()
-	return byGroup(p, append(p.find(text), disguisedHits(p, text)...), where, "harm.", nil)
+	return byGroup(p, append(p.find(text), disguisedHitsIn(p, readings)...), where, "harm.", nil)
 }
 
-// disguisedHits are the hits of p that only the text's disguised words give away: words spelled out a
-// letter at a time ("i g n o r e", "d.i.s.r.e.g.a.r.d") read joined, and words with digits or signs for
-// letters ("1gn0re", "b0mb", "p@ssw0rd") read with the letters. Each points at the disguised word.
-func disguisedHits(p *phrases, text string) []hit {
-	var out []hit
+// reading is a text read once more with a disguise undone: the text so read, and where each undone word
+// stands in it and in the original.
+type reading struct {
+	plain string
+	spans []spelledOut
+}
+
+// disguisedReadings returns every reading of text that undoes a disguise it holds, none for the usual
+// text: words spelled out a letter at a time ("i g n o r e", "d.i.s.r.e.g.a.r.d") read joined, words with
+// digits or signs for letters ("1gn0re", "b0mb") read with the letters, base64 decoded, look-alike and
+// styled letters read as Latin, invisible characters and accents dropped, and the other scripts' own
+// disguises. They are the same for every phrase set, so a text read by several is read once (the memo's
+// user texts); disguisedHitsIn finds a phrase set's hits in them.
+func disguisedReadings(text string) []reading {
+	var out []reading
 	read := func(plain string, spans []spelledOut) {
-		for _, h := range p.find(plain) {
-			for _, sp := range spans {
-				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
-					out = append(out, hit{group: h.group, start: sp.start, end: sp.end})
-					break
-				}
-			}
+		if spans != nil {
+			out = append(out, reading{plain, spans})
 		}
 	}
 	if plain, spans := joinSpelledOut(text); spans != nil {
 		read(plain, spans)
 		// Only a text with a spelled-out run can have one after a one-letter word.
-		if plain, spans := joinAfterOneLetterWord(text); spans != nil {
-			read(plain, spans)
-		}
+		read(joinAfterOneLetterWord(text))
 	}
-	if plain, spans := unLeet(text); spans != nil {
-		read(plain, spans)
-	}
-	if plain, spans := decodedBase64(text); spans != nil {
-		read(plain, spans)
-	}
+	read(unLeet(text))
+	read(decodedBase64(text))
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, reading := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered} {
-		if plain, spans := reading(text); spans != nil {
-			read(plain, spans)
+	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered} {
+		read(undo(text))
+	}
+	return out
+}
+
+// disguisedHitsIn returns the hits of p in the readings, each pointing at the disguised word it overlaps.
+func disguisedHitsIn(p *phrases, readings []reading) []hit {
+	var out []hit
+	for _, r := range readings {
+		for _, h := range p.find(r.plain) {
+			for _, sp := range r.spans {
+				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
+					out = append(out, hit{group: h.group, start: sp.start, end: sp.end})
+					break
+				}
+			}
 		}
 	}
 	return out
@@ -600,38 +620,35 @@ func analyzeHarmlessFraming(text, where string) scored {
 	return byGroup(p, p.find(text), where, "framing.", nil)
 }
 
-// analyzeToolResultInjection is analyzeInjection for text the user did not write, which also reads the
-// categories only such text can carry (the model addressed by name and told to act, the user's wishes
-// claimed, instructions for every later action, a message that asks to be passed on).
-func analyzeToolResultInjection(text, where string) scored {
-	s := analyzeInjection(text, where)
-	p := thirdPartyPhrases()
-	t := byGroup(p, append(p.find(text), disguisedHits(p, text)...), where, "injection.", nil)
-	if t.score == 0 {
-		return s
-	}
-	s.score = noisyOr(s.score, t.score)
-	s.evidence = append(s.evidence, t.evidence...)
-	if t.severity.Rank() > s.severity.Rank() {
-		s.severity = t.severity
-	}
-	return s
-}
-
 // analyzeInjection says how clearly a text tries to take over the model: corpus phrases and structural
 // attacks (floods of a repeated token, invisible or direction-changing characters, adversarial suffixes).
 func analyzeInjection(text, where string) scored {
+	return analyzeInjectionRead(text, where, disguisedReadings(text), false)
+}
+
+// analyzeToolResultInjection is analyzeInjection for text the user did not write, which also counts the
+// categories only such text can carry (the model addressed by name and told to act, the user's wishes
+// claimed, instructions for every later action, a message that asks to be passed on).
+func analyzeToolResultInjection(text, where string) scored {
+	return analyzeInjectionRead(text, where, disguisedReadings(text), true)
+}
+
+// analyzeInjectionRead is analyzeInjection with the text's disguised readings already made, counting
+// the third party's categories when thirdParty says the user did not write the text.
+func analyzeInjectionRead(text, where string, readings []reading, thirdParty bool) scored {
 	p := injectionPhrases()
-	hits := p.find(text)
+	hits := append(p.find(text), disguisedHitsIn(p, readings)...)
 	kept := hits[:0]
 	for _, h := range hits {
+		if p.groups[h.group].ThirdParty && !thirdParty {
+			continue
+		}
 		// "list the rules of chess" asks about a topic; "list the rules" asks for the model's own.
 		if p.groups[h.group].Name == "extraction" && strings.HasPrefix(text[h.end:], " of ") {
 			continue
 		}
 		kept = append(kept, h)
 	}
-	kept = append(kept, disguisedHits(p, text)...)
 	s := byGroup(p, kept, where, "injection.", nil)
 	extra := []float64{s.score}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {

@@ -442,6 +442,6 @@ func FuzzDisguiseReadings(f *testing.F) {
 				last, lastJoined = sp.end, sp.joinedEnd
 			}
 		}
-		_ = disguisedHits(injectionPhrases(), text)
+		_ = disguisedHitsIn(injectionPhrases(), disguisedReadings(text))
 	})
 }

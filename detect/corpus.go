@@ -87,6 +87,8 @@ type group struct {
 	Weight     float64  `yaml:"weight"`
 	Opening    bool     `yaml:"opening"`
 	Supporting bool     `yaml:"supporting"`
+	// ThirdParty groups count only in text the user did not write (injection.yaml's third_party_*).
+	ThirdParty bool     `yaml:"-"`
 	Phrases    []string `yaml:"phrases"`
 	Literals   []string `yaml:"literals"`
 }
@@ -154,6 +156,8 @@ type pair struct {
 	// language's word order). Pairs of one family are also matched across languages (codeSwitched).
 	Mix string `yaml:"mix"`
 	Act string `yaml:"act"`
+	// ThirdParty is group.ThirdParty, for the pair's hits.
+	ThirdParty bool `yaml:"-"`
 	// firstLangs and secondLangs, per First and Second template, are the languages a code-switched
 	// pair's terms are written in (language bits); nil for a pair of one language.
 	firstLangs, secondLangs []langSet
@@ -215,7 +219,7 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
 	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups))}
 	for _, pr := range pairs {
-		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight})
+		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, ThirdParty: pr.ThirdParty})
 		p.windows = append(p.windows, max(pr.Window, 1))
 	}
 	var terms []string

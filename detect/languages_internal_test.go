@@ -29,6 +29,7 @@ func TestLanguageFilesLeaveEnglishAlone(t *testing.T) {
 		"I ran the tests; no failures, and the non-flaky ones pass.", "Check the sans-serif font falls back.")
 	var inj, harm phraseCorpus
 	loadCorpus("injection.yaml", &inj)
+	injBase, injBasePairs := inj.injectionBase()
 	loadCorpus("harm.yaml", &harm)
 	var ref refusalCorpus
 	loadCorpus("refusal.yaml", &ref)
@@ -47,7 +48,7 @@ func TestLanguageFilesLeaveEnglishAlone(t *testing.T) {
 		name          string
 		shipped, base *phrases
 	}{
-		{"injection", injectionPhrases(), compilePhrases(inj.Groups, inj.Pairs, inj.Masks)},
+		{"injection", injectionPhrases(), compilePhrases(injBase, injBasePairs, inj.Masks)},
 		{"harm", harmPhrases(), compilePhrases(harm.Groups, harm.Pairs, harm.Masks)},
 		{"refusal", decl, compilePhrases(ref.Groups, nil, ref.Masks)},
 		{"compliance", comply, compilePhrases(append(ref.Compliance, ref.Factual...), ref.CompliancePairs, ref.FactualMasks)},

@@ -16,6 +16,8 @@ type memo struct {
 	users     []located
 	userInj   []scored
 	userHarm  []scored
+	// userRead are each user text's disguised readings, made once for both analyses that read them.
+	userRead [][]reading
 
 	haveReply bool
 	final     located
@@ -56,10 +58,21 @@ func (m *memo) userInjection() []scored {
 		users := m.userTexts()
 		m.userInj = make([]scored, len(users))
 		for i, u := range users {
-			m.userInj[i] = analyzeInjection(u.text, u.where)
+			m.userInj[i] = analyzeInjectionRead(u.text, u.where, m.userReadings(i), false)
 		}
 	}
 	return m.userInj
+}
+
+// userReadings returns the disguised readings of the i-th user text.
+func (m *memo) userReadings(i int) []reading {
+	if m.userRead == nil {
+		m.userRead = make([][]reading, len(m.userTexts()))
+		for j, u := range m.users {
+			m.userRead[j] = disguisedReadings(u.text)
+		}
+	}
+	return m.userRead[i]
 }
 
 // userHarmfulness returns the harm analysis of each user text, in userTexts order.
@@ -68,7 +81,7 @@ func (m *memo) userHarmfulness() []scored {
 		users := m.userTexts()
 		m.userHarm = make([]scored, len(users))
 		for i, u := range users {
-			m.userHarm[i] = analyzeHarm(u.text, u.where)
+			m.userHarm[i] = analyzeHarmRead(u.text, u.where, m.userReadings(i))
 		}
 	}
 	return m.userHarm
