@@ -661,6 +661,9 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 	if start, end, ok := tokenFlood(text); ok {
 		add("delimiter_injection", 0.8, High, start, end, "a short token repeated to flood the context")
 	}
+	if start, end, ok := templatedURL(text); ok {
+		add("exfiltration", 0.8, Critical, start, end, "a URL with a slot in its query for the model to fill")
+	}
 	if i := invisibleChar(text); i >= 0 {
 		add("encoding_attack", 0.5, Medium, i, i+3, "invisible or direction-changing characters")
 	}

