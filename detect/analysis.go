@@ -159,7 +159,7 @@ func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(la
 	}
 	for _, p := range pairs {
 		if _, ok := weights[p.Name]; !ok {
-			weights[p.Name] = group{Severity: p.Severity, Weight: p.Weight}
+			weights[p.Name] = group{Severity: p.Severity, Weight: p.Weight, ThirdParty: p.ThirdParty}
 		}
 	}
 	if len(l.Languages) > 30 {
@@ -188,7 +188,7 @@ func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(la
 			if !ok || p.Weight != 0 || p.Severity != "" {
 				panic(fmt.Sprintf("detect: corpus/%s: %s: pair %q names no category or sets its weight", l.file, lang.Language, p.Name))
 			}
-			p.Severity, p.Weight = w.Severity, w.Weight
+			p.Severity, p.Weight, p.ThirdParty = w.Severity, w.Weight, w.ThirdParty
 			pairs = append(pairs, p)
 			spelled = append(spelled, spelledPair{p, langs})
 		}

@@ -103,7 +103,7 @@ func codeSwitched(file string, spelled []spelledPair) []pair {
 		}
 		f, ok := families[p.Mix]
 		if !ok {
-			f = &family{pair: pair{Name: p.Name, Severity: p.Severity, Weight: p.Weight}}
+			f = &family{pair: pair{Name: p.Name, Severity: p.Severity, Weight: p.Weight, ThirdParty: p.ThirdParty}}
 			families[p.Mix] = f
 			order = append(order, p.Mix)
 		} else if f.Name != p.Name {
