@@ -393,6 +393,7 @@ func disguisedReadings(text string) []reading {
 	}
 	read(unLeet(text))
 	read(decodedBase64(text))
+	read(unescaped(text))
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}

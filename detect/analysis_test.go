@@ -430,7 +430,10 @@ func FuzzDisguiseReadings(f *testing.F) {
 	for _, s := range []string{"И г н о р и р у й", "忽 略　之·前", "ign\u200bore", "Игнoрируй", "a b c d e", "忽\xff 略 之 前", "x aGVsbG8gd29ybGQsIHRoaXMgaXMgZmluZQ== y", ""} {
 		f.Add(s)
 	}
-	readings := []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet, decodedBase64, unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered}
+	readings := []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet, decodedBase64, unescaped, unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered}
+	// The automata are built before the first input: under the fuzzer's instrumentation their building
+	// takes longer than the time it allows one input.
+	injectionPhrases().find("И г н о р и р у й 忽略 한국어 ελληνικά é")
 	f.Fuzz(func(t *testing.T, text string) {
 		for i, read := range readings {
 			plain, spans := read(text)

@@ -2,6 +2,9 @@ package detect
 
 import (
 	"encoding/base64"
+	"html"
+	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -196,3 +199,82 @@ func hasSlot(query string, n int) bool {
 	}
 	return false
 }
+
+// unescaped returns text with each word that holds escape sequences (HTML character references,
+// "&#105;gnore", "ignore&nbsp;all"; percent-encoding, "ignore%20all%20previous"; \u and \x escapes,
+// "\u0069gnore") read unescaped, and where each such word stands; nil spans when there is none. A page
+// a tool fetched arrives as its source, and a model reads the characters the escapes stand for.
+func unescaped(text string) (string, []spelledOut) {
+	if !hasEscape(text) {
+		return text, nil // the usual text: nothing escaped
+	}
+	return rewriteWords(text, func(r rune) bool { return r > ' ' && r != 0x7f }, func(word string) (string, bool) {
+		plain := word
+		if strings.Contains(plain, "&") {
+			plain = html.UnescapeString(plain)
+		}
+		if strings.Contains(plain, "%") {
+			if u, err := url.PathUnescape(plain); err == nil {
+				plain = u
+			}
+		}
+		if strings.Contains(plain, `\`) {
+			plain = unescapeBackslashes(plain)
+		}
+		if plain == word || !utf8.ValidString(plain) {
+			return "", false
+		}
+		// A space or line break the escapes stood for is a space to the phrases.
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) || unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, plain), true
+	})
+}
+
+// unescapeBackslashes reads \uXXXX and \xXX escapes; anything else is left as written.
+func unescapeBackslashes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			n := map[byte]int{'u': 4, 'x': 2}[s[i+1]]
+			if n > 0 && i+2+n <= len(s) {
+				if v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+					b.WriteRune(rune(v))
+					i += 1 + n
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// hasEscape reports whether text holds what may be an escape: "&#", "&" then a letter (a named
+// reference), "%" then two hex digits, or "\u" or "\x".
+func hasEscape(text string) bool {
+	for i := 0; i+2 < len(text); i++ {
+		switch text[i] {
+		case '&':
+			if c := text[i+1]; c == '#' || c|0x20 >= 'a' && c|0x20 <= 'z' {
+				if strings.IndexByte(text[i:min(len(text), i+12)], ';') > 0 {
+					return true
+				}
+			}
+		case '%':
+			if isHex(text[i+1]) && isHex(text[i+2]) {
+				return true
+			}
+		case '\\':
+			if text[i+1] == 'u' || text[i+1] == 'x' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
