@@ -73,8 +73,7 @@ func writtenInLatin(e languageEntry) bool {
 }
 
 // codeSwitched returns, per family of act and object the pairs name, the pair that joins one language's
-// acts with another's objects and the one that joins the objects with the acts, when the family is
-// written in two languages or more. Its window is the widest of the family's. A family whose pairs name
+// acts with another's objects, in either order, when the family is written in two languages or more. Its window is the widest of the family's. A family whose pairs name
 // two categories, or an act that is neither first nor last, is a mistake in shipped data.
 func codeSwitched(file string, spelled []spelledPair) []pair {
 	type family struct {
@@ -126,13 +125,11 @@ func codeSwitched(file string, spelled []spelledPair) []pair {
 		if bits.OnesCount32(uint32(f.langs)) < 2 {
 			continue
 		}
-		actFirst := f.pair
-		actFirst.Mix, actFirst.Act = "", ""
-		actFirst.firstLangs, actFirst.secondLangs = f.actLangs, f.objLangs
-		actLast := actFirst
-		actLast.First, actLast.Second = f.Second, f.First
-		actLast.firstLangs, actLast.secondLangs = f.objLangs, f.actLangs
-		out = append(out, actFirst, actLast)
+		joined := f.pair
+		joined.Mix, joined.Act = "", ""
+		joined.firstLangs, joined.secondLangs = f.actLangs, f.objLangs
+		joined.eitherOrder = true
+		out = append(out, joined)
 	}
 	return out
 }

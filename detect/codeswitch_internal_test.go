@@ -40,9 +40,9 @@ func TestCodeSwitchedRefusesBadMarks(t *testing.T) {
 	}
 }
 
-// A family is joined across languages only when two languages write it; each joined pair lists every
-// act and every object, once act first and once act last, and an ASCII word of a language written in
-// another script reads as English.
+// A family is joined across languages only when two languages write it; the joined pair lists every act
+// and every object, in either order, and an ASCII word of a language written in another script reads as
+// English.
 func TestCodeSwitchedJoinsFamilies(t *testing.T) {
 	t.Parallel()
 	en := pair{Name: "direct_override", Window: 24, Mix: "override", Act: "first", First: []string{"ignore"}, Second: []string{"the rules"}}
@@ -51,21 +51,18 @@ func TestCodeSwitchedJoinsFamilies(t *testing.T) {
 		t.Fatalf("one language: %d joined pairs, want none", len(got))
 	}
 	got := codeSwitched("test.yaml", []spelledPair{{en, 1}, {ja, 2 | loanedFromEnglish}})
-	if len(got) != 2 {
-		t.Fatalf("%d joined pairs, want 2", len(got))
+	if len(got) != 1 {
+		t.Fatalf("%d joined pairs, want 1", len(got))
 	}
-	actFirst, actLast := got[0], got[1]
-	if strings.Join(actFirst.First, ",") != "ignore,無視" || strings.Join(actFirst.Second, ",") != "the rules,{指示|prompt}" || actFirst.Window != 30 {
-		t.Errorf("act first: %q then %q within %d", actFirst.First, actFirst.Second, actFirst.Window)
-	}
-	if strings.Join(actLast.First, ",") != strings.Join(actFirst.Second, ",") || strings.Join(actLast.Second, ",") != strings.Join(actFirst.First, ",") {
-		t.Errorf("act last: %q then %q", actLast.First, actLast.Second)
+	joined := got[0]
+	if strings.Join(joined.First, ",") != "ignore,無視" || strings.Join(joined.Second, ",") != "the rules,{指示|prompt}" || joined.Window != 30 || !joined.eitherOrder {
+		t.Errorf("joined: %q then %q within %d, either order %v", joined.First, joined.Second, joined.Window, joined.eitherOrder)
 	}
 	for _, tc := range []struct {
 		term string
 		want langSet
 	}{{"指示", 2}, {"prompt", 2 | 1}} {
-		if l := termLangs(actFirst.secondLangs, 1, tc.term); l != tc.want {
+		if l := termLangs(joined.secondLangs, 1, tc.term); l != tc.want {
 			t.Errorf("%q reads as languages %b, want %b", tc.term, l, tc.want)
 		}
 	}

@@ -161,6 +161,8 @@ type pair struct {
 	// firstLangs and secondLangs, per First and Second template, are the languages a code-switched
 	// pair's terms are written in (language bits); nil for a pair of one language.
 	firstLangs, secondLangs []langSet
+	// eitherOrder lets the sides come in either order (a code-switched pair).
+	eitherOrder bool
 }
 
 // phrases is a compiled set of groups and pairs: one automaton over every expanded phrase, which knows the
@@ -182,6 +184,9 @@ type phrases struct {
 	stem    []bool
 	groups  []group
 	windows []int // per group: the pair window, or 0 for a plain group
+	// eitherOrder, per group, is whether the pair's sides may come in either order (a code-switched
+	// pair: the languages it joins put the act first or last).
+	eitherOrder []bool
 }
 
 // scriptMatcher is the automaton of one script's terms (phrases.scripts).
@@ -217,10 +222,11 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 // compilePhrasesSplit is compilePhrases with the terms of other scripts than ASCII in automata of their
 // own (split), or every term in one automaton: the plain way, which a fuzz test holds the split to.
 func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
-	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups))}
+	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups))}
 	for _, pr := range pairs {
 		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, ThirdParty: pr.ThirdParty})
 		p.windows = append(p.windows, max(pr.Window, 1))
+		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
 	}
 	var terms []string
 	var stems []bool
@@ -527,7 +533,15 @@ func isWordByte(c byte) bool {
 
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
-	var hits, firsts, seconds, masks []hit
+	var hits []hit
+	// The sides of pairs and the masks are only worked with here: their slices are kept for the next
+	// call (BenchmarkScanAllDetectors spent a tenth of its time growing them).
+	scratch := findScratchPool.Get().(*findScratch)
+	firsts, seconds, masks := scratch.firsts[:0], scratch.seconds[:0], scratch.masks[:0]
+	defer func() {
+		scratch.firsts, scratch.seconds, scratch.masks = firsts, seconds, masks
+		findScratchPool.Put(scratch)
+	}()
 	text, seen := foldCapitals(text)
 	found := func(id, start, end int) {
 		if start > 0 && wordRuneAt(text, start) && wordRuneBefore(text, start) {
@@ -571,18 +585,34 @@ func (p *phrases) find(text string) []hit {
 		for _, sc := range seconds {
 			// A code-switched pair's sides must be two languages: what one language could have written
 			// whole is its own pair's to find, at its own window.
-			if sc.group == f.group && sc.start >= f.end && sc.start-f.end <= p.windows[f.group] && f.langs&sc.langs == 0 {
-				// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
-				if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == sc.end {
-					break
-				}
-				hits = append(hits, hit{group: f.group, start: f.start, end: sc.end})
+			if sc.group != f.group || f.langs&sc.langs != 0 {
+				continue
+			}
+			w := p.windows[f.group]
+			var start, end int
+			switch {
+			case sc.start >= f.end && sc.start-f.end <= w:
+				start, end = f.start, sc.end
+			case p.eitherOrder[f.group] && f.start >= sc.end && f.start-sc.end <= w:
+				start, end = sc.start, f.end
+			default:
+				continue
+			}
+			// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
+			if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == end {
 				break
 			}
+			hits = append(hits, hit{group: f.group, start: start, end: end})
+			break
 		}
 	}
 	return hits
 }
+
+// findScratch holds the slices find works in, reused across calls through findScratchPool.
+type findScratch struct{ firsts, seconds, masks []hit }
+
+var findScratchPool = sync.Pool{New: func() any { return new(findScratch) }}
 
 // unmasked returns the hits no mask overlaps.
 func unmasked(hits, masks []hit) []hit {

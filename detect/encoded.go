@@ -208,6 +208,11 @@ func unescaped(text string) (string, []spelledOut) {
 	if !hasEscape(text) {
 		return text, nil // the usual text: nothing escaped
 	}
+	return unescapeWords(text)
+}
+
+// unescapeWords is unescaped without its first check.
+func unescapeWords(text string) (string, []spelledOut) {
 	return rewriteWords(text, func(r rune) bool { return r > ' ' && r != 0x7f }, func(word string) (string, bool) {
 		plain := word
 		if strings.Contains(plain, "&") {
@@ -254,23 +259,29 @@ func unescapeBackslashes(s string) string {
 }
 
 // hasEscape reports whether text holds what may be an escape: "&#", "&" then a letter (a named
-// reference), "%" then two hex digits, or "\u" or "\x".
+// reference, which needs no ";" in HTML), "%" then two hex digits, or "\u" or "\x". Each sign is looked for with IndexByte,
+// which passes over text without it many times faster than a loop over its bytes (every text is asked).
 func hasEscape(text string) bool {
-	for i := 0; i+2 < len(text); i++ {
-		switch text[i] {
-		case '&':
-			if c := text[i+1]; c == '#' || c|0x20 >= 'a' && c|0x20 <= 'z' {
-				if strings.IndexByte(text[i:min(len(text), i+12)], ';') > 0 {
+	for _, sign := range [...]byte{'&', '%', '\\'} {
+		for i := 0; ; i++ {
+			k := strings.IndexByte(text[i:], sign)
+			if k < 0 || i+k+2 >= len(text) {
+				break
+			}
+			i += k
+			switch c, d := text[i+1], text[i+2]; sign {
+			case '&':
+				if c == '#' || c|0x20 >= 'a' && c|0x20 <= 'z' {
 					return true
 				}
-			}
-		case '%':
-			if isHex(text[i+1]) && isHex(text[i+2]) {
-				return true
-			}
-		case '\\':
-			if text[i+1] == 'u' || text[i+1] == 'x' {
-				return true
+			case '%':
+				if isHex(c) && isHex(d) {
+					return true
+				}
+			default:
+				if c == 'u' || c == 'x' {
+					return true
+				}
 			}
 		}
 	}

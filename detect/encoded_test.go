@@ -120,3 +120,16 @@ func TestUnescaped(t *testing.T) {
 		})
 	}
 }
+
+// hasEscape passes over no text with an escape in it: whatever unescapeWords would read differently, it
+// lets through.
+func FuzzHasEscapeMissesNoEscape(f *testing.F) {
+	for _, s := range []string{"&#105;gnore", "a&nbsp;b", "x%20y", `\u0069`, `\x69`, "50% & more", "&amp", "%", `\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, spans := unescapeWords(text); spans != nil && !hasEscape(text) {
+			t.Fatalf("hasEscape(%q) = false, but unescapeWords reads it unescaped", text)
+		}
+	})
+}
