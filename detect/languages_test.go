@@ -298,50 +298,7 @@ func TestInjectionInOtherLanguages(t *testing.T) {
 		{"vi", "Tôi quên mật khẩu rồi."},
 		{"id", "Saya lupa kata sandi saya."},
 	}
-	d, err := detect.New(context.Background(), "injection")
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, _ := detect.Describe("injection")
-	run := func(text string, inTool bool) detect.Result {
-		t.Helper()
-		msgs := []map[string]string{{"role": "user", "content": text}}
-		var events []map[string]any
-		if inTool {
-			msgs = []map[string]string{{"role": "user", "content": "Summarize this page."}}
-			events = []map[string]any{{"type": "tool_result", "name": "fetch", "content": text}}
-		}
-		line, _ := json.Marshal(map[string]any{"messages": msgs, "events": events})
-		return d.Detect(tr(t, string(line)))
-	}
-	for i, tc := range attacks {
-		inTool := i%2 == 1 // half the attacks come in a fetched page, as indirect injection does
-		t.Run("fires on "+tc.rule+" in "+tc.lang+"/"+tc.text, func(t *testing.T) {
-			t.Parallel()
-			r := run(tc.text, inTool)
-			// A claim of authority weighs what it weighs in English (0.55): evidence that adds to other
-			// categories, below the bar alone.
-			if tc.rule != "social_engineering" && (!r.Detected || r.Score < info.Threshold) {
-				t.Fatalf("score %.3f (threshold %.2f), want a finding; evidence %+v", r.Score, info.Threshold, r.Evidence)
-			}
-			found := false
-			for _, e := range r.Evidence {
-				found = found || e.Rule == "injection."+tc.rule
-			}
-			if !found {
-				t.Errorf("no evidence with rule injection.%s in %+v", tc.rule, r.Evidence)
-			}
-		})
-	}
-	for i, tc := range quiet {
-		inTool := i%2 == 1
-		t.Run("stays quiet in "+tc.lang+"/"+tc.text, func(t *testing.T) {
-			t.Parallel()
-			if r := run(tc.text, inTool); r.Detected && r.Score >= info.Threshold {
-				t.Fatalf("score %.3f (threshold %.2f), want none; evidence %+v", r.Score, info.Threshold, r.Evidence)
-			}
-		})
-	}
+	checkInjection(t, attacks, quiet)
 }
 
 // The refusal detectors read an exchange in Chinese, Japanese, Korean, Russian, Spanish, French, German,
@@ -457,6 +414,57 @@ func TestRefusalDetectorsInOtherLanguages(t *testing.T) {
 			t.Parallel()
 			wantFinding(t, tc.detector, map[string]any{"messages": []map[string]string{
 				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}, tc.fires)
+		})
+	}
+}
+
+// checkInjection runs the injection detector on each attack (it must fire, with evidence of its rule)
+// and each quiet text (it must not), half of each in the user's message and half in a page a tool
+// fetched, as indirect injection arrives.
+func checkInjection(t *testing.T, attacks []struct{ lang, rule, text string }, quiet []struct{ lang, text string }) {
+	t.Helper()
+	d, err := detect.New(context.Background(), "injection")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := detect.Describe("injection")
+	run := func(text string, inTool bool) detect.Result {
+		t.Helper()
+		msgs := []map[string]string{{"role": "user", "content": text}}
+		var events []map[string]any
+		if inTool {
+			msgs = []map[string]string{{"role": "user", "content": "Summarize this page."}}
+			events = []map[string]any{{"type": "tool_result", "name": "fetch", "content": text}}
+		}
+		line, _ := json.Marshal(map[string]any{"messages": msgs, "events": events})
+		return d.Detect(tr(t, string(line)))
+	}
+	for i, tc := range attacks {
+		inTool := i%2 == 1 // half the attacks come in a fetched page, as indirect injection does
+		t.Run("fires on "+tc.rule+" in "+tc.lang+"/"+tc.text, func(t *testing.T) {
+			t.Parallel()
+			r := run(tc.text, inTool)
+			// A claim of authority weighs what it weighs in English (0.55): evidence that adds to other
+			// categories, below the bar alone.
+			if tc.rule != "social_engineering" && (!r.Detected || r.Score < info.Threshold) {
+				t.Fatalf("score %.3f (threshold %.2f), want a finding; evidence %+v", r.Score, info.Threshold, r.Evidence)
+			}
+			found := false
+			for _, e := range r.Evidence {
+				found = found || e.Rule == "injection."+tc.rule
+			}
+			if !found {
+				t.Errorf("no evidence with rule injection.%s in %+v", tc.rule, r.Evidence)
+			}
+		})
+	}
+	for i, tc := range quiet {
+		inTool := i%2 == 1
+		t.Run("stays quiet in "+tc.lang+"/"+tc.text, func(t *testing.T) {
+			t.Parallel()
+			if r := run(tc.text, inTool); r.Detected && r.Score >= info.Threshold {
+				t.Fatalf("score %.3f (threshold %.2f), want none; evidence %+v", r.Score, info.Threshold, r.Evidence)
+			}
 		})
 	}
 }
