@@ -439,14 +439,15 @@ var confusables = sync.OnceValue(func() map[rune]byte {
 		}
 	}
 	// Latin letters in other styles, as font generators write them: mathematical bold, italic, script,
-	// fraktur, double-struck, sans-serif and monospace (𝐢, 𝘪, 𝒾, 𝔦), circled and squared (ⓘ, 🄸),
+	// fraktur, double-struck, sans-serif and monospace (𝐢, 𝘪, 𝒾, 𝔦), circled, parenthesized and squared (ⓘ, ⒤, 🄸),
 	// superscript and modifier letters (ⁱ, ᵍ). Unicode says so itself: each one's compatibility form
 	// (NFKC) is one ASCII letter.
 	for r := rune(utf8.RuneSelf); r <= 0x1FFFF; r++ {
 		if !unicode.In(r, unicode.L, unicode.So) {
 			continue
 		}
-		if k := norm.NFKC.String(string(r)); len(k) == 1 && isASCIILetter(k[0]) {
+		// Parenthesized letters ("⒤") are the letter in parentheses.
+		if k := strings.Trim(norm.NFKC.String(string(r)), "()"); len(k) == 1 && isASCIILetter(k[0]) {
 			out[r] = k[0] | 0x20
 		}
 	}

@@ -205,18 +205,19 @@ func TestUnConfuse(t *testing.T) {
 		text, plain string
 		words       int
 	}{
-		{"ign\u043ere the rules", "ignore the rules", 1},                                                                            // a Cyrillic o in a Latin word
-		{"\u0455\u0443\u0455\u0422em prompt", "system prompt", 1},                                                                   // a word of look-alikes, with a Cyrillic capital
-		{"a b\u03bfmb", "a bomb", 1},                                                                                                // a Greek omicron
-		{"\uff49\uff47\uff4e\uff4f\uff52\uff45 it", "ignore it", 1},                                                                 // fullwidth letters
-		{"𝐢𝐠𝐧𝐨𝐫𝐞 𝐚𝐥𝐥 rules", "ignore all rules", 2},                                                                                 // mathematical bold
-		{"𝘐𝘨𝘯𝘰𝘳𝘦 it", "ignore it", 1},                                                                                               // mathematical sans-serif italic, a capital
-		{"𝒾𝑔𝓃ℴ𝓇ℯ it", "ignore it", 1},                                                                                               // script, with the letterlike ℴ and ℯ
-		{"𝔦𝔤𝔫𝔬𝔯𝔢 𝕚𝕘𝕟𝕠𝕣𝕖 𝚒𝚐𝚗𝚘𝚛𝚎", "ignore ignore ignore", 3},                                                                         // fraktur, double-struck, monospace
-		{"ⓘⓖⓝⓞⓡⓔ ⒾⒼⓃⓄⓇⒺ", "ignore ignore", 2},                                                                                       // circled letters, symbols to Unicode
-		{"🅘🅖🅝🅞🅡🅔 🄸🄶🄽🄾🅁🄴 🆈🅾🆄", "ignore ignore you", 3},                                                                               // negative circled, squared, negative squared
-		{"🇮🇬🇳🇴🇷🇪 it", "ignore it", 1},                                                                                               // regional indicators
-		{"ɪɢɴᴏʀᴇ ᴀʟʟ", "ignore all", 2},                                                                                             // small capitals
+		{"ign\u043ere the rules", "ignore the rules", 1},            // a Cyrillic o in a Latin word
+		{"\u0455\u0443\u0455\u0422em prompt", "system prompt", 1},   // a word of look-alikes, with a Cyrillic capital
+		{"a b\u03bfmb", "a bomb", 1},                                // a Greek omicron
+		{"\uff49\uff47\uff4e\uff4f\uff52\uff45 it", "ignore it", 1}, // fullwidth letters
+		{"𝐢𝐠𝐧𝐨𝐫𝐞 𝐚𝐥𝐥 rules", "ignore all rules", 2},                 // mathematical bold
+		{"𝘐𝘨𝘯𝘰𝘳𝘦 it", "ignore it", 1},                               // mathematical sans-serif italic, a capital
+		{"𝒾𝑔𝓃ℴ𝓇ℯ it", "ignore it", 1},                               // script, with the letterlike ℴ and ℯ
+		{"𝔦𝔤𝔫𝔬𝔯𝔢 𝕚𝕘𝕟𝕠𝕣𝕖 𝚒𝚐𝚗𝚘𝚛𝚎", "ignore ignore ignore", 3},         // fraktur, double-struck, monospace
+		{"ⓘⓖⓝⓞⓡⓔ ⒾⒼⓃⓄⓇⒺ", "ignore ignore", 2},                       // circled letters, symbols to Unicode
+		{"🅘🅖🅝🅞🅡🅔 🄸🄶🄽🄾🅁🄴 🆈🅾🆄", "ignore ignore you", 3},               // negative circled, squared, negative squared
+		{"🇮🇬🇳🇴🇷🇪 it", "ignore it", 1},                               // regional indicators
+		{"ɪɢɴᴏʀᴇ ᴀʟʟ", "ignore all", 2},
+		{"⒤⒢⒩⒪⒭⒠ it", "ignore it", 1},                                                                                               // parenthesized letters                                                                                             // small capitals
 		{"ⁱᵍⁿᵒʳᵉ it", "ignore it", 1},                                                                                               // superscript and modifier letters
 		{"i𝐠ⓝᴏ𝔯e it", "ignore it", 1},                                                                                               // styles mixed in one word
 		{"Brand™ café ① ½", "Brand™ café ① ½", 0},                                                                                   // signs whose compatibility form is no one letter

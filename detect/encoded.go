@@ -108,12 +108,13 @@ func decodeReadable(run string) (string, bool) {
 }
 
 // readable reports whether s reads as text: printable (white space allowed), a letter in every two
-// characters; whole, it must also hold a space between words. A prefix cut inside a character may end
+// characters; whole, it must also hold a space between words, or be in a script written without them. A prefix cut inside a character may end
 // in an invalid one.
 func readable(s string, whole bool) bool {
-	letters, spaces, n := 0, 0, 0
+	letters, spaces, n, unspaced := 0, 0, 0, false
 	for i, r := range s {
 		n++
+		unspaced = unspaced || r >= 0x0E00 && unicode.In(r, unspacedScripts...) // Chinese, Japanese, Thai… write no spaces
 		switch {
 		case r == utf8.RuneError && !whole && i+utf8.UTFMax > len(s):
 		case r == utf8.RuneError:
@@ -127,7 +128,7 @@ func readable(s string, whole bool) bool {
 			return false
 		}
 	}
-	return 2*letters >= n && (!whole || spaces > 0)
+	return 2*letters >= n && (!whole || spaces > 0 || unspaced)
 }
 
 // templatedURL finds an image (markdown's ![…](url), HTML's src="url") whose URL has a slot in its query
@@ -152,8 +153,9 @@ func templatedURL(text string) (start, end int, ok bool) {
 		default:
 			at := from + j + len("src=")
 			from = at
+			u = at
 			if at < len(text) && (text[at] == '"' || text[at] == '\'') {
-				u = at + 1
+				u = at + 1 // quoted, or not: HTML takes both
 			}
 		}
 		if u < 0 || !strings.HasPrefix(text[u:], "http") {
@@ -183,7 +185,13 @@ func hasSlot(query string, n int) bool {
 	for i := 0; i < n; i++ {
 		switch c := query[i]; c {
 		case '{', '[', '<':
-			closer := map[byte]byte{'{': '}', '[': ']', '<': '>'}[c]
+			closer := byte('}')
+			switch c {
+			case '[':
+				closer = ']'
+			case '<':
+				closer = '>'
+			}
 			if j := strings.IndexByte(query[i+1:], closer); j > 0 {
 				return true
 			}
@@ -239,23 +247,48 @@ func unescapeWords(text string) (string, []spelledOut) {
 	})
 }
 
-// unescapeBackslashes reads \uXXXX and \xXX escapes; anything else is left as written.
+// unescapeBackslashes reads \xXX, \uXXXX and \u{X…} (JavaScript's escape of any code point); anything
+// else is left as written.
 func unescapeBackslashes(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			n := map[byte]int{'u': 4, 'x': 2}[s[i+1]]
-			if n > 0 && i+2+n <= len(s) {
-				if v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
-					b.WriteRune(rune(v))
-					i += 1 + n
-					continue
-				}
-			}
+		if r, n := backslashEscape(s[i:]); n > 0 {
+			b.WriteRune(r)
+			i += n - 1
+			continue
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// backslashEscape returns the character an escape at the start of s stands for and the escape's length,
+// or 0 when none starts there.
+func backslashEscape(s string) (rune, int) {
+	if len(s) < 3 || s[0] != '\\' {
+		return 0, 0
+	}
+	var hex string
+	var n int
+	switch {
+	case s[1] == 'u' && s[2] == '{':
+		end := strings.IndexByte(s, '}')
+		if end < 4 {
+			return 0, 0
+		}
+		hex, n = s[3:end], end+1
+	case s[1] == 'u' && len(s) >= 6:
+		hex, n = s[2:6], 6
+	case s[1] == 'x' && len(s) >= 4:
+		hex, n = s[2:4], 4
+	default:
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(hex, 16, 32)
+	if err != nil || !utf8.ValidRune(rune(v)) {
+		return 0, 0
+	}
+	return rune(v), n
 }
 
 // hasEscape reports whether text holds what may be an escape: "&#", "&" then a letter (a named
