@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/config"
 )
 
 // BenchmarkHandler is BenchmarkExchange without the network: each proxy's handler is called in the
@@ -35,6 +37,8 @@ func BenchmarkHandler(b *testing.B) {
 		{"bare-proxy", &httputil.ReverseProxy{Transport: mem, Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(upURL) }}},
 		{"warden-off", newBenchGateway(b, "version: 1\naudit:\n  sink: none\n", upURL, mem)},
 		{"warden-default", newBenchGateway(b, defaultWithoutAudit(b), upURL, mem)},
+		// the default config whole, its audit records encoded and written to a writer that keeps nothing
+		{"warden-default-audit", newBenchGateway(b, string(config.Default()), upURL, mem)},
 	}
 	serve := func(b *testing.B, h http.Handler, query, body string) {
 		w := httptest.NewRecorder()
