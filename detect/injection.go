@@ -22,8 +22,8 @@ func (d Injection) Detect(t *trace.Trace) Result { return d.detect(newMemo(t)) }
 func (Injection) detect(m *memo) Result {
 	var all scored
 	analyses := slices.Clone(m.userInjection())
-	for _, l := range toolResults(m.t) {
-		analyses = append(analyses, analyzeToolResultInjection(l.text, l.where))
+	for _, r := range m.toolResultInjection() {
+		analyses = append(analyses, r.scored)
 	}
 	for _, s := range analyses {
 		all.score = noisyOr(all.score, s.score)

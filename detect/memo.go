@@ -25,6 +25,9 @@ type memo struct {
 
 	haveLeaks bool
 	leaks     []leakFind
+
+	haveResultInj bool
+	resultInj     []eventScored
 }
 
 // leakFind is one redaction match in a place of the trace.
