@@ -379,7 +379,11 @@ type reading struct {
 // styled letters read as Latin, invisible characters and accents dropped, and the other scripts' own
 // disguises. They are the same for every phrase set, so a text read by several is read once (the memo's
 // user texts); disguisedHitsIn finds a phrase set's hits in them.
-func disguisedReadings(text string) []reading {
+func disguisedReadings(text string) []reading { return readingsOf(text, true) }
+
+// readingsOf is disguisedReadings, with the reading of words put back together (reassembled) only when
+// words is set: a model's own reply, read for a persona it speaks as, does not disguise its words.
+func readingsOf(text string, words bool) []reading {
 	var out []reading
 	read := func(plain string, spans []spelledOut) {
 		if spans != nil {
@@ -392,6 +396,9 @@ func disguisedReadings(text string) []reading {
 		read(joinAfterOneLetterWord(text))
 	}
 	read(unLeet(text))
+	if words {
+		read(reassembled(text))
+	}
 	read(decodedBase64(text))
 	read(unescaped(text))
 	if asciiPrefix(text) == len(text) {
@@ -409,6 +416,10 @@ func disguisedHitsIn(p *phrases, readings []reading) []hit {
 	for _, r := range readings {
 		for _, h := range p.find(r.plain) {
 			for _, sp := range r.spans {
+				if sp.whole && (h.start < sp.joinedStart || h.end > sp.joinedEnd) ||
+					sp.criticalOnly && p.groups[h.group].Severity != Critical {
+					continue
+				}
 				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
 					out = append(out, hit{group: h.group, start: sp.start, end: sp.end})
 					break
@@ -622,20 +633,23 @@ func analyzeHarmlessFraming(text, where string) scored {
 	return byGroup(p, p.find(text), where, "framing.", nil)
 }
 
-// analyzeInjection says how clearly a text tries to take over the model: corpus phrases and structural
-// attacks (floods of a repeated token, invisible or direction-changing characters, adversarial suffixes).
-func analyzeInjection(text, where string) scored {
-	return analyzeInjectionRead(text, where, disguisedReadings(text), false)
+// analyzeReplyInjection says how clearly a model's reply speaks as a taken-over model: the injection
+// phrases and structural attacks, read through the disguises but for words put back together, which a
+// model does not write.
+func analyzeReplyInjection(text, where string) scored {
+	return analyzeInjectionRead(text, where, readingsOf(text, false), false)
 }
 
-// analyzeToolResultInjection is analyzeInjection for text the user did not write, which also counts the
+// analyzeToolResultInjection is the injection analysis of text the user did not write, which also counts the
 // categories only such text can carry (the model addressed by name and told to act, the user's wishes
 // claimed, instructions for every later action, a message that asks to be passed on).
 func analyzeToolResultInjection(text, where string) scored {
 	return analyzeInjectionRead(text, where, disguisedReadings(text), true)
 }
 
-// analyzeInjectionRead is analyzeInjection with the text's disguised readings already made, counting
+// analyzeInjectionRead says how clearly a text tries to take over the model (corpus phrases and structural
+// attacks: floods of a repeated token, invisible or direction-changing characters, adversarial suffixes),
+// with the text's disguised readings already made, counting
 // the third party's categories when thirdParty says the user did not write the text.
 func analyzeInjectionRead(text, where string, readings []reading, thirdParty bool) scored {
 	p := injectionPhrases()
@@ -678,7 +692,13 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 
 // spelledOut is a word spelled out a letter at a time: where it stands in the text and in the text with
 // it joined.
-type spelledOut struct{ start, end, joinedStart, joinedEnd int }
+type spelledOut struct {
+	start, end, joinedStart, joinedEnd int
+	// whole says a hit counts only when it lies within the span, not where it only overlaps it: the
+	// span is an identifier-like run of words (reassembled), and phrases that run on past it are
+	// ordinary code. criticalOnly says only hits of critical groups count there.
+	whole, criticalOnly bool
+}
 
 // joinSpelledOut returns text with each word spelled out a letter at a time (four letters or more, each
 // apart from the next by one space, dot, dash, underscore or asterisk: "i g n o r e", "r.e.v.e.a.l") written

@@ -187,6 +187,9 @@ type phrases struct {
 	// eitherOrder, per group, is whether the pair's sides may come in either order (a code-switched
 	// pair: the languages it joins put the act first or last).
 	eitherOrder []bool
+	// words are the words of two letters or more its ASCII terms are made of (not its masks'): what a
+	// word broken or run together by a disguise is read back as (reassembled).
+	words map[string]bool
 }
 
 // scriptMatcher is the automaton of one script's terms (phrases.scripts).
@@ -222,7 +225,8 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 // compilePhrasesSplit is compilePhrases with the terms of other scripts than ASCII in automata of their
 // own (split), or every term in one automaton: the plain way, which a fuzz test holds the split to.
 func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
-	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups))}
+	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups)),
+		words: map[string]bool{}}
 	for _, pr := range pairs {
 		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, ThirdParty: pr.ThirdParty})
 		p.windows = append(p.windows, max(pr.Window, 1))
@@ -299,6 +303,13 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 			continue
 		}
 		ascii = append(ascii, t)
+		if !slices.ContainsFunc(p.targets[i], func(t target) bool { return t.group < 0 }) {
+			for _, w := range strings.FieldsFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) {
+				if len(w) >= 2 {
+					p.words[w] = true
+				}
+			}
+		}
 		targets = append(targets, p.targets[i])
 		p.stem = append(p.stem, stems[i])
 	}

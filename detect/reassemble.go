@@ -1,0 +1,644 @@
+package detect
+
+import (
+	"strings"
+	"sync"
+)
+
+// A disguise that keeps a phrase's letters in order can still change what lies between them, so that
+// the phrase's words are no longer words: one broken by a sign or a space ("ig-nore", "ign ore",
+// "instruc.tions"), words joined by signs ("ignore_all_previous", "ignore/all"), run together or written
+// in camel case ("ignoreallpreviousinstructions", "IgnoreAllPreviousInstructions"), or set apart by
+// markup or as one-word sentences ("Ignore *all* `previous`", "Ignore. All. Previous."). reassembled
+// reads such text with the words put back, using the words the phrases are made of: what is put back
+// is always a word some injection or harm phrase uses, so ordinary text is left as it is.
+
+// disguiseVocabulary is the words of the injection and harm phrases, which reassembled reads words back
+// as.
+var disguiseVocabulary = sync.OnceValue(func() *vocabulary {
+	v := &vocabulary{words: map[string]bool{}, keys: map[string]bool{}}
+	for _, p := range []*phrases{injectionPhrases(), harmPhrases()} {
+		for w := range p.words {
+			v.words[w] = true
+			addShape(&v.shapes, w)
+		}
+	}
+	var inj phraseCorpus
+	loadCorpus("injection.yaml", &inj)
+	groups, pairs := inj.injectionBase()
+	for _, g := range groups {
+		if g.Severity == Critical {
+			v.addKeys(g.Phrases...)
+		}
+	}
+	for _, p := range pairs {
+		if p.Severity == Critical {
+			v.addKeys(p.First...)
+			v.addKeys(p.Second...)
+		}
+	}
+	harm := harmCorpus()
+	for _, g := range harm.Groups {
+		if g.Weight >= 0.7 {
+			v.addKeys(g.Phrases...)
+		}
+	}
+	for _, p := range harm.Pairs {
+		if p.Weight >= 0.7 {
+			v.addKeys(p.First...)
+			v.addKeys(p.Second...)
+		}
+	}
+	return v
+})
+
+// shaped reports whether some word of shapes has the shape of the runs' letters put together.
+func shaped(shapes *[26][26]uint64, text string, runs ...[2]int) bool {
+	n := 0
+	for _, r := range runs {
+		n += r[1] - r[0]
+	}
+	return n < 64 && shapes[text[runs[0][0]]|0x20-'a'][text[runs[len(runs)-1][1]-1]|0x20-'a']&(1<<n) != 0
+}
+
+// mayChange reports whether reassembled could change anything in text, judged run by run of letters as
+// it reads them, before any piece is built: most texts hold no disguise and are passed over at the cost
+// of a look at each separator (a word's shape settles nearly every one without a lookup), where building
+// the pieces costs several times that. It must say true wherever reassembled would change something
+// (FuzzMayChangeMissesNothing); it may say true where it would not.
+func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
+	var before [2]int // the run before p, when i > 1
+	var p [2]int
+	r, camel, ok := nextRun(text, 0)
+	for i := 0; ok; i++ {
+		q, qCamel, more := nextRun(text, r[1])
+		n := r[1] - r[0]
+		if n >= minRunTogether {
+			var known bool
+			if buf, known = lookup(buf, v.words, text, r); !known && segmentRun(buf, v.words) != nil {
+				return buf, true
+			}
+		}
+		if camel {
+			var split bool
+			if buf, split = v.camelSplits(buf, text, r); split {
+				return buf, true
+			}
+		}
+		if i > 0 {
+			m := p[1] - p[0]
+			oneSpace := r[0]-p[1] == 1 && text[p[1]] == ' '
+			if oneSpace && !v.startsKey(text, p, r) {
+				// Prose's usual case, settled at once: no key starts so, and one space links nothing.
+				before, p, r, camel, ok = p, r, q, qCamel, more
+				continue
+			}
+			if brokenBetween(text, p, r) {
+				spaced := text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
+				shapes, words := &v.shapes, v.words
+				if spaced {
+					shapes, words = &v.keyShapes, v.keys
+				}
+				var found bool
+				if spaced && !v.startsKey(text, p, r) {
+					// no key starts with these letters: neither two parts nor three make one
+				} else if (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
+					if buf, found = lookup(buf, words, text, p, r); found {
+						return buf, true
+					}
+				}
+				if more && brokenBetween(text, r, q) && (!spaced || v.startsKey(text, p, r)) {
+					if spaced || text[r[1]] == ' ' || q[0]-r[1] == 2 && text[r[1]+1] == ' ' {
+						shapes, words = &v.keyShapes, v.keys
+					}
+					if shaped3(shapes, text, p, q, m+n+q[1]-q[0]) {
+						if buf, found = lookup(buf, words, text, p, r, q); found {
+							return buf, true
+						}
+					}
+				}
+			}
+			if !oneSpace && (m >= minKeyWord || n >= minKeyWord) {
+				sep := text[p[1]:r[0]]
+				// A link: a separator that can link two words, and both words of the vocabulary.
+				if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, "*`_~") ||
+					strings.ContainsAny(sep, ".,;:!?") && (i == 1 || strings.ContainsAny(text[before[1]:p[0]], ".,;:!?"))) {
+					var a, b bool
+					if buf, a = lookup(buf, v.words, text, p); a {
+						if buf, b = lookup(buf, v.words, text, r); b {
+							return buf, true
+						}
+					}
+				}
+			}
+		}
+		before, p, r, camel, ok = p, r, q, qCamel, more
+	}
+	return buf, false
+}
+
+// startsKey reports whether some key starts with the first two letters of the runs put together.
+func (v *vocabulary) startsKey(text string, p, r [2]int) bool {
+	second := text[r[0]]
+	if p[1]-p[0] >= 2 {
+		second = text[p[0]+1]
+	}
+	return v.keyStarts[text[p[0]]|0x20-'a'][second|0x20-'a']
+}
+
+// nextRun returns the next run of ASCII letters in text from byte from, and whether camel case starts a
+// word inside it.
+func nextRun(text string, from int) (run [2]int, camel, ok bool) {
+	i := from
+	for i < len(text) && !isASCIILetter(text[i]) {
+		i++
+	}
+	if i == len(text) {
+		return [2]int{}, false, false
+	}
+	j := i + 1
+	for j < len(text) && isASCIILetter(text[j]) {
+		camel = camel || text[j] < 'a' && text[j-1] >= 'a'
+		j++
+	}
+	return [2]int{i, j}, camel, true
+}
+
+// camelSplits reports whether appendCamelParts would split the run.
+func (v *vocabulary) camelSplits(buf []byte, text string, r [2]int) ([]byte, bool) {
+	from, parts, key := r[0], 0, false
+	for k := r[0] + 1; k <= r[1]; k++ {
+		if k < r[1] && !(text[k-1] >= 'a' && text[k-1] <= 'z' && text[k] >= 'A' && text[k] <= 'Z') {
+			continue
+		}
+		if parts == 0 && k == r[1] {
+			return buf, false // no camel case
+		}
+		var ok bool
+		if buf, ok = lookup(buf, v.words, text, [2]int{from, k}); !ok {
+			return buf, false
+		}
+		key = key || k-from >= minKeyWord
+		from, parts = k, parts+1
+	}
+	return buf, parts >= 2 && key
+}
+
+// shaped2 is shaped for two runs, shaped3 for the first and last of three with n letters in all.
+func shaped2(shapes *[26][26]uint64, text string, a, b [2]int) bool {
+	n := a[1] - a[0] + b[1] - b[0]
+	return n < 64 && shapes[text[a[0]]|0x20-'a'][text[b[1]-1]|0x20-'a']&(1<<n) != 0
+}
+
+func shaped3(shapes *[26][26]uint64, text string, a, c [2]int, n int) bool {
+	return n < 64 && shapes[text[a[0]]|0x20-'a'][text[c[1]-1]|0x20-'a']&(1<<n) != 0
+}
+
+// lookup reports whether the runs' letters, lower-cased and put together, are one of words.
+func lookup(buf []byte, words map[string]bool, text string, runs ...[2]int) ([]byte, bool) {
+	buf = buf[:0]
+	for _, r := range runs {
+		for k := r[0]; k < r[1]; k++ {
+			buf = append(buf, text[k]|0x20)
+		}
+	}
+	return buf, words[string(buf)]
+}
+
+// addKeys adds the words of four letters or more the templates are made of (every choice's words, so
+// without expanding them).
+func (v *vocabulary) addKeys(templates ...string) {
+	for _, t := range templates {
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if len(w) >= 4 {
+				v.keys[w] = true
+				addShape(&v.keyShapes, w)
+				if isASCIILetter(w[0]) && isASCIILetter(w[1]) {
+					v.keyStarts[w[0]-'a'][w[1]-'a'] = true
+				}
+			}
+		}
+	}
+}
+
+func addShape(shapes *[26][26]uint64, w string) {
+	if n := len(w); n < 64 && isASCIILetter(w[0]) && isASCIILetter(w[n-1]) {
+		shapes[w[0]-'a'][w[n-1]-'a'] |= 1 << n
+	}
+}
+
+// hasKey is has for the keys.
+func (v *vocabulary) hasKey(buf []byte, text string, runs ...[2]int) ([]byte, bool) {
+	n := 0
+	for _, r := range runs {
+		n += r[1] - r[0]
+	}
+	first, last := text[runs[0][0]]|0x20, text[runs[len(runs)-1][1]-1]|0x20
+	if n >= 64 || v.keyShapes[first-'a'][last-'a']&(1<<n) == 0 {
+		return buf, false
+	}
+	buf = buf[:0]
+	for _, r := range runs {
+		for k := r[0]; k < r[1]; k++ {
+			buf = append(buf, text[k]|0x20)
+		}
+	}
+	return buf, v.keys[string(buf)]
+}
+
+// vocabulary is a set of lower-case words, with their shapes (first letter, last letter, length): most
+// letters a text puts side by side have a shape no word has, and are settled without a lookup.
+type vocabulary struct {
+	words  map[string]bool
+	shapes [26][26]uint64
+	// keys are the words of the critical injection phrases (an override, a jailbreak, a bypass of
+	// safety, an exfiltration) and of the harm phrases' acts: the words a disguise breaks with a space
+	// ("ign ore", "prev ious"). Two words of prose side by side are tried against them, so that the
+	// set must be small for the shapes to settle nearly every pair.
+	keys      map[string]bool
+	keyShapes [26][26]uint64
+	// keyStarts says some key starts with the two letters: with keyShapes it settles two words of
+	// prose side by side without a lookup.
+	keyStarts [26][26]bool
+}
+
+// has reports whether the letters of text in the runs, lower-cased and put together, are a word. buf is
+// scratch space, returned for reuse.
+func (v *vocabulary) has(buf []byte, text string, runs ...[2]int) ([]byte, bool) {
+	n := 0
+	for _, r := range runs {
+		n += r[1] - r[0]
+	}
+	first, last := text[runs[0][0]]|0x20, text[runs[len(runs)-1][1]-1]|0x20
+	if n >= 64 || v.shapes[first-'a'][last-'a']&(1<<n) == 0 {
+		return buf, false
+	}
+	buf = buf[:0]
+	for _, r := range runs {
+		for k := r[0]; k < r[1]; k++ {
+			buf = append(buf, text[k]|0x20)
+		}
+	}
+	return buf, v.words[string(buf)]
+}
+
+const (
+	// minRunTogether is the shortest run of letters read as words run together: shorter runs are
+	// ordinary words far more often than disguises, and each costs a segmentation.
+	minRunTogether = 12
+	// minKeyWord is the length from which a vocabulary word is telling enough to read a sign or markup
+	// beside it as a disguise ("ignore_all", "*previous*"), where "a-b" and "*the*" are ordinary.
+	minKeyWord = 5
+	// minJoined is the shortest word a broken one is read back as, but for a word of four broken in two
+	// halves ("bo mb", "ki ll"): the parts of shorter words break on ordinary word boundaries ("of the").
+	minJoined = 6
+)
+
+// reassembleScratch is the slices one call of reassembled works in, kept between calls: every text a
+// detector reads passes through it.
+type reassembleScratch struct {
+	runs   [][2]int
+	pieces []reassembledPiece
+	buf    []byte
+}
+
+var reassembleScratchPool = sync.Pool{New: func() any { return new(reassembleScratch) }}
+
+// reassembledPiece is a word of the reading: a run of letters of the text, several runs joined back
+// into one word, or one run read as several words.
+type reassembledPiece struct {
+	start, end int      // the letters' place in the text
+	words      []string // when the piece is read differently from its letters: the words it reads as
+	// linked says the separator before this piece (from the previous one) was a disguise; weakly when
+	// code writes such separators too (signs with no space, camel case), so that only a phrase the
+	// linked pieces hold whole counts ("ignore_all_previous_instructions", not "POST /v1/{id}/credentials").
+	linked, weak bool
+	// joined says the piece is a broken word put back ("ig-nore"), which ordinary text does not hold;
+	// a run read as several words (segmentRun) is not: identifiers in code run words together too.
+	joined bool
+}
+
+// reassembled returns text with its disguised words put back (see above), and where each place that
+// changed stands; nil spans when none does.
+func reassembled(text string) (string, []spelledOut) {
+	vocab := disguiseVocabulary()
+	sc := reassembleScratchPool.Get().(*reassembleScratch)
+	defer reassembleScratchPool.Put(sc)
+	var may bool
+	if sc.buf, may = vocab.mayChange(sc.buf, text); !may {
+		return text, nil
+	}
+	return reassemble(text, vocab, sc)
+}
+
+// reassemble is reassembled without mayChange's first look.
+func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, []spelledOut) {
+	scratch := sc.buf[:0]
+	defer func() { sc.buf = scratch }()
+	runs := sc.runs[:0] // runs of ASCII letters, split where camel case starts a word
+	defer func() { sc.runs = runs[:0] }()
+	for i := 0; i < len(text); {
+		if !isASCIILetter(text[i]) {
+			i++
+			continue
+		}
+		j, camel := i+1, false
+		for j < len(text) && isASCIILetter(text[j]) {
+			camel = camel || text[j] < 'a' && text[j-1] >= 'a'
+			j++
+		}
+		if camel {
+			runs, scratch = appendCamelParts(runs, scratch, text, i, j, vocab)
+		} else {
+			runs = append(runs, [2]int{i, j})
+		}
+		i = j
+	}
+	lower := func(parts ...[2]int) string {
+		scratch = scratch[:0]
+		for _, r := range parts {
+			for k := r[0]; k < r[1]; k++ {
+				scratch = append(scratch, text[k]|0x20)
+			}
+		}
+		return string(scratch)
+	}
+	inVocab := func(parts ...[2]int) bool {
+		var ok bool
+		scratch, ok = vocab.has(scratch, text, parts...)
+		return ok
+	}
+	// known reports whether runs broken apart make a word: a key when a space breaks them, which prose
+	// puts between any two words; any word of the phrases when only signs do ("ig-nore", "instruc.tions").
+	known := func(parts ...[2]int) bool {
+		spaced := false
+		for k := 1; k < len(parts); k++ {
+			spaced = spaced || strings.IndexByte(text[parts[k-1][1]:parts[k][0]], ' ') >= 0
+		}
+		var ok bool
+		if spaced {
+			scratch, ok = vocab.hasKey(scratch, text, parts...)
+		} else {
+			scratch, ok = vocab.has(scratch, text, parts...)
+		}
+		return ok
+	}
+	changed := false
+	pieces := sc.pieces[:0]
+	defer func() { clear(pieces); sc.pieces = pieces[:0] }()
+	for i := 0; i < len(runs); i++ {
+		r := runs[i]
+		// A word broken in two or three: the whole is a word of the phrases, its parts not all words.
+		if i+1 < len(runs) && brokenBetween(text, runs[i], runs[i+1]) {
+			n := 0
+			if r2 := runs[i+1]; joinable(r, r2) && known(r, r2) && !(inVocab(r) && inVocab(r2)) {
+				n = 2
+			} else if i+2 < len(runs) && runs[i+2][1]-runs[i+2][0]+runs[i+1][1]-runs[i+1][0]+r[1]-r[0] >= minJoined &&
+				brokenBetween(text, runs[i+1], runs[i+2]) && known(r, runs[i+1], runs[i+2]) &&
+				!(inVocab(r) && inVocab(runs[i+1]) && inVocab(runs[i+2])) {
+				n = 3
+			}
+			if n > 0 {
+				parts := runs[i : i+n]
+				pieces = append(pieces, reassembledPiece{start: r[0], end: parts[n-1][1], words: []string{lower(parts...)}, joined: true})
+				changed = true
+				i += n - 1
+				continue
+			}
+		}
+		p := reassembledPiece{start: r[0], end: r[1]}
+		if r[1]-r[0] >= minRunTogether && !inVocab(r) {
+			var letters []byte
+			scratch, _ = lookup(scratch, nil, text, r)
+			letters = scratch
+			if words := segmentRun(letters, vocab.words); words != nil {
+				p.words, changed = words, true
+			}
+		}
+		pieces = append(pieces, p)
+	}
+	// Separators that set words apart as a disguise does: read as a space.
+	for i := 1; i < len(pieces); i++ {
+		prev, cur := pieces[i-1], pieces[i]
+		if text[prev.end:cur.start] == " " {
+			continue
+		}
+		link := disguisingSeparator(text, pieces, i)
+		if link == noLink {
+			continue
+		}
+		if prev.words != nil && !prev.joined || cur.words != nil && !cur.joined {
+			link = weakLink // a run read as words is code's as often as a disguise's
+		}
+		var aWord, bWord bool
+		var aLen, bLen int
+		scratch, aWord, aLen = vocab.pieceWord(scratch, text, prev)
+		scratch, bWord, bLen = vocab.pieceWord(scratch, text, cur)
+		if aWord && bWord && (aLen >= minKeyWord || bLen >= minKeyWord) {
+			pieces[i].linked, pieces[i].weak, changed = true, link == weakLink, true
+		}
+	}
+	if !changed {
+		return text, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	var spans []spelledOut
+	b.WriteString(text[:pieces[0].start])
+	for i, p := range pieces {
+		if i > 0 {
+			if p.linked {
+				b.WriteByte(' ')
+			} else {
+				b.WriteString(text[pieces[i-1].end:p.start])
+			}
+		}
+		at := b.Len()
+		if p.words != nil {
+			b.WriteString(strings.Join(p.words, " "))
+		} else {
+			b.WriteString(text[p.start:p.end])
+		}
+		if p.words == nil && !p.linked && (i+1 == len(pieces) || !pieces[i+1].linked) {
+			continue
+		}
+		// A changed piece, or one a disguising separator links to the next or the previous: one span
+		// with the pieces it is linked to. A span made only of what code writes too (weak links, runs
+		// read as words) is a tight one: a hit must lie within it, and be of a critical group.
+		tight := !p.joined && (!p.linked || p.weak)
+		if n := len(spans); n > 0 && p.linked {
+			spans[n-1].end, spans[n-1].joinedEnd = p.end, b.Len()
+			spans[n-1].whole = spans[n-1].whole && tight
+			spans[n-1].criticalOnly = spans[n-1].criticalOnly && tight
+		} else {
+			spans = append(spans, spelledOut{start: p.start, end: p.end, joinedStart: at, joinedEnd: b.Len(), whole: tight, criticalOnly: tight})
+		}
+	}
+	b.WriteString(text[pieces[len(pieces)-1].end:])
+	return b.String(), spans
+}
+
+// appendCamelParts appends the run text[i:j], split where camel case starts a word ("IgnoreAllPrevious")
+// when every part is a word of the phrases and one is telling: identifiers in code ("getUserName") are
+// camel case too, and stay whole unless they spell a phrase's words.
+func appendCamelParts(runs [][2]int, buf []byte, text string, i, j int, vocab *vocabulary) ([][2]int, []byte) {
+	start := len(runs)
+	from := i
+	for k := i + 1; k < j; k++ {
+		if text[k-1] >= 'a' && text[k-1] <= 'z' && text[k] >= 'A' && text[k] <= 'Z' {
+			runs = append(runs, [2]int{from, k})
+			from = k
+		}
+	}
+	runs = append(runs, [2]int{from, j})
+	if len(runs)-start < 2 {
+		return runs, buf
+	}
+	key := false
+	for _, r := range runs[start:] {
+		var ok bool
+		if buf, ok = vocab.has(buf, text, r); !ok {
+			return append(runs[:start], [2]int{i, j}), buf
+		}
+		key = key || r[1]-r[0] >= minKeyWord
+	}
+	if !key {
+		return append(runs[:start], [2]int{i, j}), buf
+	}
+	return runs, buf
+}
+
+// joinable reports whether two runs are long enough to be one word broken in two: minJoined letters,
+// or two halves of two letters.
+func joinable(a, b [2]int) bool {
+	m, n := a[1]-a[0], b[1]-b[0]
+	return m+n >= minJoined || m == 2 && n == 2
+}
+
+// breaksWord marks the signs that can stand inside a broken word. An apostrophe is not one: it ends a
+// contraction or a possessive ("output's").
+var breaksWord = [256]bool{' ': true, '-': true, '.': true, '_': true, '*': true, '`': true, '~': true, '|': true,
+	'/': true, '\\': true, '+': true, ':': true}
+
+// brokenBetween reports whether the separator between two runs could break one word: one or two signs or
+// a space, on one line.
+func brokenBetween(text string, a, b [2]int) bool {
+	sep := text[a[1]:b[0]]
+	if len(sep) == 0 || len(sep) > 2 || !breaksWord[sep[0]] || len(sep) == 2 && !breaksWord[sep[1]] {
+		return false
+	}
+	// A hyphen after or before one letter spells a word so ("e-mail", "x-ray", "t-shirt").
+	return !(strings.IndexByte(sep, '-') >= 0 && (a[1]-a[0] == 1 || b[1]-b[0] == 1))
+}
+
+// How a separator links the words beside it.
+const (
+	noLink = iota
+	weakLink
+	strongLink
+)
+
+// disguisingSeparator says how the separator before pieces[i] sets its words apart as a disguise does:
+// weakly with signs and no space ("ignore_all", "ignore/all", camel case), which code writes too;
+// strongly as markup wrapped around a word ("*all*", "`previous`", "(all)") or as sentence punctuation
+// after a word that is a sentence of its own ("Ignore. All.", "Disregard, all,"), which prose does not.
+func disguisingSeparator(text string, pieces []reassembledPiece, i int) int {
+	sep := text[pieces[i-1].end:pieces[i].start]
+	if strings.ContainsAny(sep, "\n\r0123456789") {
+		return noLink // digits for letters are unLeet's to read
+	}
+	if !strings.ContainsAny(sep, " \t") {
+		return weakLink
+	}
+	if wrapped(text, pieces, i-1) || wrapped(text, pieces, i) {
+		return strongLink
+	}
+	if !strings.ContainsAny(sep, ".,;:!?") {
+		return noLink
+	}
+	// Both words stand alone between punctuation (or the text's ends): a run of one-word sentences,
+	// where "Instead, the" is one word set apart and an ordinary sentence.
+	if aloneBetweenPunctuation(text, pieces, i-1) && aloneBetweenPunctuation(text, pieces, i) {
+		return strongLink
+	}
+	return noLink
+}
+
+// aloneBetweenPunctuation reports whether sentence punctuation (or the text's start or end) stands on
+// both sides of pieces[i].
+func aloneBetweenPunctuation(text string, pieces []reassembledPiece, i int) bool {
+	before, after := text[:pieces[i].start], text[pieces[i].end:]
+	if i > 0 {
+		before = text[pieces[i-1].end:pieces[i].start]
+	}
+	if i+1 < len(pieces) {
+		after = text[pieces[i].end:pieces[i+1].start]
+	}
+	// Sentence punctuation and a space, nothing else: code's separators hold quotes, brackets and
+	// signs, or no space ("test.start, test").
+	punct := func(s string, edge bool) bool {
+		if edge && strings.Trim(s, ".,;:!? \t") == "" {
+			return true
+		}
+		return strings.ContainsAny(s, ".,;:!?") && strings.ContainsAny(s, " \t") && strings.Trim(s, ".,;:!? \t") == ""
+	}
+	return punct(before, i == 0) && punct(after, i+1 == len(pieces))
+}
+
+// wrapped reports whether markdown's emphasis or code marks wrap pieces[i] as a word of its own: the
+// same sign just before and just after it ("*all*", "**all**", "`all`", "_all_", "~all~"), with a space
+// or the text's edge beyond. Quotes and brackets are left out: code wraps its strings and arguments in
+// them.
+func wrapped(text string, pieces []reassembledPiece, i int) bool {
+	p := pieces[i]
+	if p.start == 0 || p.end == len(text) {
+		return false
+	}
+	mark := text[p.start-1]
+	if !strings.ContainsRune("*`_~", rune(mark)) || text[p.end] != mark {
+		return false
+	}
+	outside := func(k int) bool { return k < 0 || k >= len(text) || text[k] == ' ' || text[k] == mark }
+	return outside(p.start-2) && outside(p.end+1)
+}
+
+// pieceWord reports whether the word a piece reads as (its last, when it reads as several) is a word of
+// the vocabulary, and its length.
+func (v *vocabulary) pieceWord(buf []byte, text string, p reassembledPiece) ([]byte, bool, int) {
+	if p.words != nil {
+		w := p.words[len(p.words)-1]
+		return buf, v.words[w], len(w)
+	}
+	buf, ok := v.has(buf, text, [2]int{p.start, p.end})
+	return buf, ok, p.end - p.start
+}
+
+// segmentRun reads a run of lower-case letters as words of the vocabulary run together, in as few words
+// as it can be: nil unless it reads as two words or more and one of them is telling.
+func segmentRun(run []byte, vocab map[string]bool) []string {
+	if len(run) > 64 {
+		return nil // not a phrase's few words
+	}
+	// fewest[i] is the fewest words run[:i] reads as (0 for none), from[i] where its last word starts.
+	var fewest, from [65]int
+	for i := 2; i <= len(run); i++ {
+		for j := 0; j <= i-2; j++ {
+			if (j == 0 || fewest[j] > 0) && (fewest[i] == 0 || fewest[j]+1 < fewest[i]) && vocab[string(run[j:i])] {
+				fewest[i], from[i] = fewest[j]+1, j
+			}
+		}
+	}
+	if fewest[len(run)] < 2 {
+		return nil
+	}
+	words := make([]string, fewest[len(run)])
+	key := false
+	for i, k := len(run), len(words)-1; i > 0; i, k = from[i], k-1 {
+		words[k] = string(run[from[i]:i])
+		key = key || len(words[k]) >= minKeyWord
+	}
+	if !key {
+		return nil
+	}
+	return words
+}
