@@ -229,21 +229,7 @@ func addShape(shapes *[26][26]uint64, w string) {
 
 // hasKey is has for the keys.
 func (v *vocabulary) hasKey(buf []byte, text string, runs ...[2]int) ([]byte, bool) {
-	n := 0
-	for _, r := range runs {
-		n += r[1] - r[0]
-	}
-	first, last := text[runs[0][0]]|0x20, text[runs[len(runs)-1][1]-1]|0x20
-	if n >= 64 || v.keyShapes[first-'a'][last-'a']&(1<<n) == 0 {
-		return buf, false
-	}
-	buf = buf[:0]
-	for _, r := range runs {
-		for k := r[0]; k < r[1]; k++ {
-			buf = append(buf, text[k]|0x20)
-		}
-	}
-	return buf, v.keys[string(buf)]
+	return member(buf, &v.keyShapes, v.keys, text, runs...)
 }
 
 // vocabulary is a set of lower-case words, with their shapes (first letter, last letter, length): most
@@ -265,21 +251,16 @@ type vocabulary struct {
 // has reports whether the letters of text in the runs, lower-cased and put together, are a word. buf is
 // scratch space, returned for reuse.
 func (v *vocabulary) has(buf []byte, text string, runs ...[2]int) ([]byte, bool) {
-	n := 0
-	for _, r := range runs {
-		n += r[1] - r[0]
-	}
-	first, last := text[runs[0][0]]|0x20, text[runs[len(runs)-1][1]-1]|0x20
-	if n >= 64 || v.shapes[first-'a'][last-'a']&(1<<n) == 0 {
+	return member(buf, &v.shapes, v.words, text, runs...)
+}
+
+// member reports whether the runs' letters put together are one of words, asking the map only when
+// their shape is one of shapes.
+func member(buf []byte, shapes *[26][26]uint64, words map[string]bool, text string, runs ...[2]int) ([]byte, bool) {
+	if !shaped(shapes, text, runs...) {
 		return buf, false
 	}
-	buf = buf[:0]
-	for _, r := range runs {
-		for k := r[0]; k < r[1]; k++ {
-			buf = append(buf, text[k]|0x20)
-		}
-	}
-	return buf, v.words[string(buf)]
+	return lookup(buf, words, text, runs...)
 }
 
 const (
