@@ -633,6 +633,38 @@ func analyzeHarmlessFraming(text, where string) scored {
 	return byGroup(p, p.find(text), where, "framing.", nil)
 }
 
+// ownedElsewhere reports whether what follows an extraction's object gives it another owner than the
+// model ("the instructions in this recipe", "the rules for the tax form", "the guidelines of the CDC"),
+// unless the object is already the model's own ("your instructions", "the system prompt", "the hidden
+// rules") or the owner named is the model or the conversation ("the rules in your prompt").
+func ownedElsewhere(object, rest string) bool {
+	object = strings.ToLower(object)
+	for _, own := range [...]string{"your", "system", "hidden", "secret", "initial", "original", "previous", "prior", "above", "preceding", "pre-prompt", "preprompt"} {
+		if strings.Contains(object, own) {
+			return false
+		}
+	}
+	// "of" names an owner; "in", "for" and "from" only before a determiner of something else, since "in
+	// a code block", "in full", "for me" say how to hand the model's own over.
+	for _, prep := range [...]string{" of ", " in this ", " in my ", " in our ", " in these ", " in that ", " for the ", " for this ",
+		" for my ", " for a ", " for an ", " for our ", " from the ", " from this ", " from my ", " from a ", " from our "} {
+		if len(rest) < len(prep) || !strings.EqualFold(rest[:len(prep)], prep) {
+			continue
+		}
+		owner := strings.ToLower(rest[len(" of "):])
+		if prep != " of " {
+			owner = strings.ToLower(rest[strings.IndexByte(rest[1:], ' ')+2:])
+		}
+		for _, model := range [...]string{"your ", "you ", "you.", "you?", "this conversation", "this chat", "our conversation", "the conversation", "the chat", "the system", "the prompt", "the context", "the above", "this session"} {
+			if strings.HasPrefix(owner, model) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // analyzeReplyInjection says how clearly a model's reply speaks as a taken-over model: the injection
 // phrases and structural attacks, read through the disguises but for words put back together, which a
 // model does not write.
@@ -659,8 +691,9 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 		if p.groups[h.group].ThirdParty && !thirdParty {
 			continue
 		}
-		// "list the rules of chess" asks about a topic; "list the rules" asks for the model's own.
-		if p.groups[h.group].Name == "extraction" && strings.HasPrefix(text[h.end:], " of ") {
+		// "list the rules of chess" and "summarize the instructions in this recipe" ask about a topic;
+		// "list the rules" and "summarize your instructions in detail" ask for the model's own.
+		if p.groups[h.group].Name == "extraction" && h.end <= len(text) && ownedElsewhere(text[h.start:h.end], text[h.end:]) {
 			continue
 		}
 		kept = append(kept, h)
