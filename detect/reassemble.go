@@ -67,11 +67,19 @@ func shaped(shapes *[26][26]uint64, text string, runs ...[2]int) bool {
 // the pieces costs several times that. It must say true wherever reassembled would change something
 // (FuzzMayChangeMissesNothing); it may say true where it would not.
 func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
-	var before [2]int // the run before p, when i > 1
-	var p [2]int
-	r, camel, ok := nextRun(text, 0)
-	for i := 0; ok; i++ {
-		q, qCamel, more := nextRun(text, r[1])
+	// Each run r is looked at when it is read, with the two before it: pp and p (have says how many).
+	var pp, p [2]int
+	have := 0
+	for i := 0; i < len(text); {
+		if !isASCIILetter(text[i]) {
+			i++
+			continue
+		}
+		start, camel := i, false
+		for i++; i < len(text) && isASCIILetter(text[i]); i++ {
+			camel = camel || text[i] < 'a' && text[i-1] >= 'a'
+		}
+		r := [2]int{start, i}
 		n := r[1] - r[0]
 		if n >= minRunTogether {
 			var known bool
@@ -85,54 +93,61 @@ func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
 				return buf, true
 			}
 		}
-		if i > 0 {
-			m := p[1] - p[0]
-			oneSpace := r[0]-p[1] == 1 && text[p[1]] == ' '
-			if oneSpace && !v.startsKey(text, p, r) {
-				// Prose's usual case, settled at once: no key starts so, and one space links nothing.
-				before, p, r, camel, ok = p, r, q, qCamel, more
-				continue
+		if have > 0 {
+			var changed bool
+			if buf, changed = v.pairMayChange(buf, text, pp, p, r, have > 1); changed {
+				return buf, true
 			}
-			if brokenBetween(text, p, r) {
-				spaced := text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
-				shapes, words := &v.shapes, v.words
-				if spaced {
-					shapes, words = &v.keyShapes, v.keys
-				}
-				var found bool
-				if spaced && !v.startsKey(text, p, r) {
-					// no key starts with these letters: neither two parts nor three make one
-				} else if (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
-					if buf, found = lookup(buf, words, text, p, r); found {
-						return buf, true
-					}
-				}
-				if more && brokenBetween(text, r, q) && (!spaced || v.startsKey(text, p, r)) {
-					if spaced || text[r[1]] == ' ' || q[0]-r[1] == 2 && text[r[1]+1] == ' ' {
-						shapes, words = &v.keyShapes, v.keys
-					}
-					if shaped3(shapes, text, p, q, m+n+q[1]-q[0]) {
-						if buf, found = lookup(buf, words, text, p, r, q); found {
-							return buf, true
-						}
-					}
+		}
+		pp, p, have = p, r, min(have+1, 2)
+	}
+	return buf, false
+}
+
+// pairMayChange is mayChange's look at the run r after p (and pp before p, when havePP): whether they
+// hold a broken word (p and r, or pp, p and r) or a link between p and r.
+func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, havePP bool) ([]byte, bool) {
+	m, n := p[1]-p[0], r[1]-r[0]
+	oneSpace := r[0]-p[1] == 1 && text[p[1]] == ' '
+	var found bool
+	if brokenBetween(text, p, r) {
+		spaced := oneSpace || text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
+		shapes, words := &v.shapes, v.words
+		if spaced {
+			shapes, words = &v.keyShapes, v.keys
+		}
+		if (!spaced || v.startsKey(text, p, r)) && (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
+			if buf, found = lookup(buf, words, text, p, r); found {
+				return buf, true
+			}
+		}
+		if havePP && brokenBetween(text, pp, p) {
+			if spaced || text[pp[1]] == ' ' || p[0]-pp[1] == 2 && text[pp[1]+1] == ' ' {
+				shapes, words = &v.keyShapes, v.keys
+				if !v.startsKey(text, pp, p) {
+					return buf, false // no key starts so; and a space links nothing
 				}
 			}
-			if !oneSpace && (m >= minKeyWord || n >= minKeyWord) {
-				sep := text[p[1]:r[0]]
-				// A link: a separator that can link two words, and both words of the vocabulary.
-				if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, "*`_~") ||
-					strings.ContainsAny(sep, ".,;:!?") && (i == 1 || strings.ContainsAny(text[before[1]:p[0]], ".,;:!?"))) {
-					var a, b bool
-					if buf, a = lookup(buf, v.words, text, p); a {
-						if buf, b = lookup(buf, v.words, text, r); b {
-							return buf, true
-						}
-					}
+			if shaped3(shapes, text, pp, r, pp[1]-pp[0]+m+n) {
+				if buf, found = lookup(buf, words, text, pp, p, r); found {
+					return buf, true
 				}
 			}
 		}
-		before, p, r, camel, ok = p, r, q, qCamel, more
+	}
+	if oneSpace || m < minKeyWord && n < minKeyWord {
+		return buf, false
+	}
+	sep := text[p[1]:r[0]]
+	// A link: a separator that can link two words, and both words of the vocabulary.
+	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, "*`_~") ||
+		strings.ContainsAny(sep, ".,;:!?") && (!havePP || strings.ContainsAny(text[pp[1]:p[0]], ".,;:!?"))) {
+		var a, b bool
+		if buf, a = lookup(buf, v.words, text, p); a {
+			if buf, b = lookup(buf, v.words, text, r); b {
+				return buf, true
+			}
+		}
 	}
 	return buf, false
 }
@@ -144,24 +159,6 @@ func (v *vocabulary) startsKey(text string, p, r [2]int) bool {
 		second = text[p[0]+1]
 	}
 	return v.keyStarts[text[p[0]]|0x20-'a'][second|0x20-'a']
-}
-
-// nextRun returns the next run of ASCII letters in text from byte from, and whether camel case starts a
-// word inside it.
-func nextRun(text string, from int) (run [2]int, camel, ok bool) {
-	i := from
-	for i < len(text) && !isASCIILetter(text[i]) {
-		i++
-	}
-	if i == len(text) {
-		return [2]int{}, false, false
-	}
-	j := i + 1
-	for j < len(text) && isASCIILetter(text[j]) {
-		camel = camel || text[j] < 'a' && text[j-1] >= 'a'
-		j++
-	}
-	return [2]int{i, j}, camel, true
 }
 
 // camelSplits reports whether appendCamelParts would split the run.
