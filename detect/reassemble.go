@@ -70,6 +70,7 @@ func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
 	// Each run r is looked at when it is read, with the two before it: pp and p (have says how many).
 	var pp, p [2]int
 	have := 0
+	var prevBroken, prevSpaced, prevStarts bool // what separates pp and p; whether a key starts as they do
 	for i := 0; i < len(text); {
 		if !isASCIILetter(text[i]) {
 			i++
@@ -93,42 +94,56 @@ func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
 				return buf, true
 			}
 		}
+		var broken, spaced, starts bool // what separates p and r; whether a key starts as p and r do
 		if have > 0 {
+			starts = v.startsKey(text, p, r)
+			if r[0]-p[1] == 1 && text[p[1]] == ' ' {
+				broken, spaced = true, true
+				if !starts && !(have > 1 && prevBroken && prevStarts) {
+					// Prose's usual case, settled at once: no key starts as p and r (or pp and p) do, so
+					// no word is broken here, and one space links nothing.
+					pp, p, have = p, r, 2
+					prevBroken, prevSpaced, prevStarts = broken, spaced, starts
+					continue
+				}
+			} else if broken = brokenBetween(text, p, r); broken {
+				spaced = text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
+			}
 			var changed bool
-			if buf, changed = v.pairMayChange(buf, text, pp, p, r, have > 1); changed {
+			if buf, changed = v.pairMayChange(buf, text, pp, p, r, have > 1 && prevBroken, prevSpaced, prevStarts, broken, spaced, starts); changed {
 				return buf, true
 			}
 		}
 		pp, p, have = p, r, min(have+1, 2)
+		prevBroken, prevSpaced, prevStarts = broken, spaced, starts
 	}
 	return buf, false
 }
 
-// pairMayChange is mayChange's look at the run r after p (and pp before p, when havePP): whether they
-// hold a broken word (p and r, or pp, p and r) or a link between p and r.
-func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, havePP bool) ([]byte, bool) {
+// pairMayChange is mayChange's look at the run r after p (and pp before p): whether they hold a broken
+// word (p and r, or pp, p and r: brokenPP and broken say the separators could break one, spacedPP and
+// spaced that they hold a space, startsPP and starts that a key starts as pp and p, or p and r, do) or a
+// link between p and r.
+func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, brokenPP, spacedPP, startsPP, broken, spaced, starts bool) ([]byte, bool) {
 	m, n := p[1]-p[0], r[1]-r[0]
 	oneSpace := r[0]-p[1] == 1 && text[p[1]] == ' '
 	var found bool
-	if brokenBetween(text, p, r) {
-		spaced := oneSpace || text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
+	if broken {
 		shapes, words := &v.shapes, v.words
 		if spaced {
 			shapes, words = &v.keyShapes, v.keys
 		}
-		if (!spaced || v.startsKey(text, p, r)) && (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
+		if (!spaced || starts) && (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
 			if buf, found = lookup(buf, words, text, p, r); found {
 				return buf, true
 			}
 		}
-		if havePP && brokenBetween(text, pp, p) {
-			if spaced || text[pp[1]] == ' ' || p[0]-pp[1] == 2 && text[pp[1]+1] == ' ' {
+		if brokenPP {
+			if spaced || spacedPP {
 				shapes, words = &v.keyShapes, v.keys
-				if !v.startsKey(text, pp, p) {
-					return buf, false // no key starts so; and a space links nothing
-				}
 			}
-			if shaped3(shapes, text, pp, r, pp[1]-pp[0]+m+n) {
+			// A key must start as pp and p do; any word of the phrases where no space breaks them.
+			if (!spaced && !spacedPP || startsPP) && shaped3(shapes, text, pp, r, pp[1]-pp[0]+m+n) {
 				if buf, found = lookup(buf, words, text, pp, p, r); found {
 					return buf, true
 				}
@@ -141,7 +156,7 @@ func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, hav
 	sep := text[p[1]:r[0]]
 	// A link: a separator that can link two words, and both words of the vocabulary.
 	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, "*`_~") ||
-		strings.ContainsAny(sep, ".,;:!?") && (!havePP || strings.ContainsAny(text[pp[1]:p[0]], ".,;:!?"))) {
+		strings.ContainsAny(sep, ".,;:!?") && (pp == [2]int{} || strings.ContainsAny(text[pp[1]:p[0]], ".,;:!?"))) {
 		var a, b bool
 		if buf, a = lookup(buf, v.words, text, p); a {
 			if buf, b = lookup(buf, v.words, text, r); b {
