@@ -672,8 +672,8 @@ func analyzeReplyInjection(text, where string) scored {
 	return analyzeInjectionRead(text, where, readingsOf(text, false), false)
 }
 
-// analyzeToolResultInjection is the injection analysis of text the user did not write, which also counts the
-// categories only such text can carry (the model addressed by name and told to act, the user's wishes
+// analyzeToolResultInjection is the injection analysis of text the user did not write, which also counts
+// the categories only such text can carry (the model addressed by name and told to act, the user's wishes
 // claimed, instructions for every later action, a message that asks to be passed on).
 func analyzeToolResultInjection(text, where string) scored {
 	return analyzeInjectionRead(text, where, disguisedReadings(text), true)
@@ -681,8 +681,8 @@ func analyzeToolResultInjection(text, where string) scored {
 
 // analyzeInjectionRead says how clearly a text tries to take over the model (corpus phrases and structural
 // attacks: floods of a repeated token, invisible or direction-changing characters, adversarial suffixes),
-// with the text's disguised readings already made, counting
-// the third party's categories when thirdParty says the user did not write the text.
+// with the text's disguised readings already made, counting the third party's categories when thirdParty
+// says the user did not write the text.
 func analyzeInjectionRead(text, where string, readings []reading, thirdParty bool) scored {
 	p := injectionPhrases()
 	hits := append(p.find(text), disguisedHitsIn(p, readings)...)

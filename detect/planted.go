@@ -198,10 +198,10 @@ func digitGroups(s string) []string {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // plantedTarget returns the first injected result before event call that names one of the call's targets
-// the user's own texts do not hold, or -1.
-func plantedTarget(targets []string, injected []injectedResult, call int, own []string) int {
+// the user's own texts (ownLower, lower-cased) do not hold, or -1.
+func plantedTarget(targets []string, injected []injectedResult, call int, ownLower []string) int {
 	for _, target := range targets {
-		if givenFold(own, target) {
+		if given(ownLower, target) {
 			continue
 		}
 		for _, r := range injected {
@@ -211,14 +211,4 @@ func plantedTarget(targets []string, injected []injectedResult, call int, own []
 		}
 	}
 	return -1
-}
-
-// givenFold is given without regard to case.
-func givenFold(own []string, value string) bool {
-	for _, o := range own {
-		if strings.Contains(strings.ToLower(o), value) {
-			return true
-		}
-	}
-	return false
 }

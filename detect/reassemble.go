@@ -58,7 +58,13 @@ func shaped(shapes *[26][26]uint64, text string, runs ...[2]int) bool {
 	for _, r := range runs {
 		n += r[1] - r[0]
 	}
-	return n < 64 && shapes[text[runs[0][0]]|0x20-'a'][text[runs[len(runs)-1][1]-1]|0x20-'a']&(1<<n) != 0
+	return hasShape(shapes, text[runs[0][0]], text[runs[len(runs)-1][1]-1], n)
+}
+
+// hasShape reports whether some word of shapes starts with first, ends with last (either case) and has
+// n letters.
+func hasShape(shapes *[26][26]uint64, first, last byte, n int) bool {
+	return n < 64 && shapes[first|0x20-'a'][last|0x20-'a']&(1<<n) != 0
 }
 
 // mayChange reports whether reassembled could change anything in text, judged run by run of letters as
@@ -99,13 +105,6 @@ func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
 			starts = v.startsKey(text, p, r)
 			if r[0]-p[1] == 1 && text[p[1]] == ' ' {
 				broken, spaced = true, true
-				if !starts && !(have > 1 && prevBroken && prevStarts) {
-					// Prose's usual case, settled at once: no key starts as p and r (or pp and p) do, so
-					// no word is broken here, and one space links nothing.
-					pp, p, have = p, r, 2
-					prevBroken, prevSpaced, prevStarts = broken, spaced, starts
-					continue
-				}
 			} else if broken = brokenBetween(text, p, r); broken {
 				spaced = text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
 			}
@@ -133,7 +132,7 @@ func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, bro
 		if spaced {
 			shapes, words = &v.keyShapes, v.keys
 		}
-		if (!spaced || starts) && (m+n >= minJoined || m == 2 && n == 2) && shaped2(shapes, text, p, r) {
+		if (!spaced || starts) && (m+n >= minJoined || m == 2 && n == 2) && hasShape(shapes, text[p[0]], text[r[1]-1], m+n) {
 			if buf, found = lookup(buf, words, text, p, r); found {
 				return buf, true
 			}
@@ -143,7 +142,7 @@ func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, bro
 				shapes, words = &v.keyShapes, v.keys
 			}
 			// A key must start as pp and p do; any word of the phrases where no space breaks them.
-			if (!spaced && !spacedPP || startsPP) && shaped3(shapes, text, pp, r, pp[1]-pp[0]+m+n) {
+			if (!spaced && !spacedPP || startsPP) && hasShape(shapes, text[pp[0]], text[r[1]-1], pp[1]-pp[0]+m+n) {
 				if buf, found = lookup(buf, words, text, pp, p, r); found {
 					return buf, true
 				}
@@ -176,11 +175,12 @@ func (v *vocabulary) startsKey(text string, p, r [2]int) bool {
 	return v.keyStarts[text[p[0]]|0x20-'a'][second|0x20-'a']
 }
 
-// camelSplits reports whether appendCamelParts would split the run.
+// camelSplits reports whether a run in camel case reads as words of the phrases, one of them telling,
+// which is when appendCamelParts splits it.
 func (v *vocabulary) camelSplits(buf []byte, text string, r [2]int) ([]byte, bool) {
 	from, parts, key := r[0], 0, false
 	for k := r[0] + 1; k <= r[1]; k++ {
-		if k < r[1] && !(text[k-1] >= 'a' && text[k-1] <= 'z' && text[k] >= 'A' && text[k] <= 'Z') {
+		if k < r[1] && !camelStart(text, k) {
 			continue
 		}
 		if parts == 0 && k == r[1] {
@@ -196,25 +196,21 @@ func (v *vocabulary) camelSplits(buf []byte, text string, r [2]int) ([]byte, boo
 	return buf, parts >= 2 && key
 }
 
-// shaped2 is shaped for two runs, shaped3 for the first and last of three with n letters in all.
-func shaped2(shapes *[26][26]uint64, text string, a, b [2]int) bool {
-	n := a[1] - a[0] + b[1] - b[0]
-	return n < 64 && shapes[text[a[0]]|0x20-'a'][text[b[1]-1]|0x20-'a']&(1<<n) != 0
-}
-
-func shaped3(shapes *[26][26]uint64, text string, a, c [2]int, n int) bool {
-	return n < 64 && shapes[text[a[0]]|0x20-'a'][text[c[1]-1]|0x20-'a']&(1<<n) != 0
-}
-
 // lookup reports whether the runs' letters, lower-cased and put together, are one of words.
 func lookup(buf []byte, words map[string]bool, text string, runs ...[2]int) ([]byte, bool) {
+	buf = lowerLetters(buf, text, runs...)
+	return buf, words[string(buf)]
+}
+
+// lowerLetters writes the runs' letters, lower-cased and put together, into buf.
+func lowerLetters(buf []byte, text string, runs ...[2]int) []byte {
 	buf = buf[:0]
 	for _, r := range runs {
 		for k := r[0]; k < r[1]; k++ {
 			buf = append(buf, text[k]|0x20)
 		}
 	}
-	return buf, words[string(buf)]
+	return buf
 }
 
 // addKeys adds the words of four letters or more the templates are made of (every choice's words, so
@@ -341,19 +337,14 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 			j++
 		}
 		if camel {
-			runs, scratch = appendCamelParts(runs, scratch, text, i, j, vocab)
+			runs, scratch = appendCamelParts(runs, scratch, text, [2]int{i, j}, vocab)
 		} else {
 			runs = append(runs, [2]int{i, j})
 		}
 		i = j
 	}
 	lower := func(parts ...[2]int) string {
-		scratch = scratch[:0]
-		for _, r := range parts {
-			for k := r[0]; k < r[1]; k++ {
-				scratch = append(scratch, text[k]|0x20)
-			}
-		}
+		scratch = lowerLetters(scratch, text, parts...)
 		return string(scratch)
 	}
 	inVocab := func(parts ...[2]int) bool {
@@ -401,10 +392,8 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 		}
 		p := reassembledPiece{start: r[0], end: r[1]}
 		if r[1]-r[0] >= minRunTogether && !inVocab(r) {
-			var letters []byte
-			scratch, _ = lookup(scratch, nil, text, r)
-			letters = scratch
-			if words := segmentRun(letters, vocab.words); words != nil {
+			scratch = lowerLetters(scratch, text, r)
+			if words := segmentRun(scratch, vocab.words); words != nil {
 				p.words, changed = words, true
 			}
 		}
@@ -471,34 +460,27 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 	return b.String(), spans
 }
 
-// appendCamelParts appends the run text[i:j], split where camel case starts a word ("IgnoreAllPrevious")
-// when every part is a word of the phrases and one is telling: identifiers in code ("getUserName") are
-// camel case too, and stay whole unless they spell a phrase's words.
-func appendCamelParts(runs [][2]int, buf []byte, text string, i, j int, vocab *vocabulary) ([][2]int, []byte) {
-	start := len(runs)
-	from := i
-	for k := i + 1; k < j; k++ {
-		if text[k-1] >= 'a' && text[k-1] <= 'z' && text[k] >= 'A' && text[k] <= 'Z' {
+// appendCamelParts appends the run r, split where camel case starts a word ("IgnoreAllPrevious") when
+// camelSplits says to: identifiers in code ("getUserName") are camel case too, and stay whole unless they
+// spell a phrase's words.
+func appendCamelParts(runs [][2]int, buf []byte, text string, r [2]int, vocab *vocabulary) ([][2]int, []byte) {
+	buf, split := vocab.camelSplits(buf, text, r)
+	if !split {
+		return append(runs, r), buf
+	}
+	from := r[0]
+	for k := r[0] + 1; k < r[1]; k++ {
+		if camelStart(text, k) {
 			runs = append(runs, [2]int{from, k})
 			from = k
 		}
 	}
-	runs = append(runs, [2]int{from, j})
-	if len(runs)-start < 2 {
-		return runs, buf
-	}
-	key := false
-	for _, r := range runs[start:] {
-		var ok bool
-		if buf, ok = vocab.has(buf, text, r); !ok {
-			return append(runs[:start], [2]int{i, j}), buf
-		}
-		key = key || r[1]-r[0] >= minKeyWord
-	}
-	if !key {
-		return append(runs[:start], [2]int{i, j}), buf
-	}
-	return runs, buf
+	return append(runs, [2]int{from, r[1]}), buf
+}
+
+// camelStart reports whether camel case starts a word at text[k]: a capital after a small letter.
+func camelStart(text string, k int) bool {
+	return text[k-1] >= 'a' && text[k-1] <= 'z' && text[k] >= 'A' && text[k] <= 'Z'
 }
 
 // joinable reports whether two runs are long enough to be one word broken in two: minJoined letters,
@@ -533,7 +515,7 @@ const (
 
 // disguisingSeparator says how the separator before pieces[i] sets its words apart as a disguise does:
 // weakly with signs and no space ("ignore_all", "ignore/all", camel case), which code writes too;
-// strongly as markup wrapped around a word ("*all*", "`previous`", "(all)") or as sentence punctuation
+// strongly as markup wrapped around a word ("*all*", "`previous`") or as sentence punctuation
 // after a word that is a sentence of its own ("Ignore. All.", "Disregard, all,"), which prose does not.
 func disguisingSeparator(text string, pieces []reassembledPiece, i int) int {
 	sep := text[pieces[i-1].end:pieces[i].start]
