@@ -655,7 +655,12 @@ func ownedElsewhere(object, rest string) bool {
 		if prep != " of " {
 			owner = strings.ToLower(rest[strings.IndexByte(rest[1:], ' ')+2:])
 		}
-		for _, model := range [...]string{"your ", "you ", "you.", "you?", "this conversation", "this chat", "our conversation", "the conversation", "the chat", "the system", "the prompt", "the context", "the above", "this session"} {
+		// "your" alone does not make the owner the model: "the rules of your board game" asks about a game.
+		owner = strings.TrimPrefix(owner, "your ")
+		for _, model := range [...]string{"system", "prompt", "instructions", "initial", "original", "hidden", "configuration",
+			"context", "programming", "guidelines", "developer", "creator", "setup", "memory", "you ", "you.", "you?",
+			"this conversation", "this chat", "our conversation", "the conversation", "the chat", "the system",
+			"the prompt", "the context", "the above", "this session"} {
 			if strings.HasPrefix(owner, model) {
 				return false
 			}

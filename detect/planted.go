@@ -86,7 +86,8 @@ func (m *memo) injectedResults() []injectedResult {
 	return out
 }
 
-// callTargets returns where a call's arguments send or point, lower-cased: e-mail addresses, phone,
+// callTargets returns where a call's arguments send or point, lower-cased: whom an address argument
+// names (to, user, recipient, channel…), e-mail addresses, phone,
 // account and card numbers (the redaction finds), the hosts of URLs, numbers of eight digits or more
 // (grouped or not: account and order numbers), and identifiers (a user name, an id, a path: a word of five
 // characters or more that mixes letters with digits, "_" or "@", or starts with "/" or "~/").
@@ -96,7 +97,11 @@ func callTargets(args json.RawMessage) []string {
 		return nil
 	}
 	var out []string
-	jsonwalk.Strings(m, func(_, s string) bool {
+	jsonwalk.Strings(m, func(key, s string) bool {
+		// Whom a call addresses is a target however it is spelled: a plain user name ("amywatson").
+		if addressKeys[key] && len(s) >= 3 && !strings.ContainsAny(s, " \t\n") {
+			out = append(out, strings.ToLower(s))
+		}
 		for _, f := range redact.Find(s) {
 			out = append(out, strings.ToLower(s[f.Start:f.End]))
 		}

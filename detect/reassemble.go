@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"maps"
 	"strings"
 	"sync"
 )
@@ -37,6 +38,7 @@ var disguiseVocabulary = sync.OnceValue(func() *vocabulary {
 			v.addKeys(p.Second...)
 		}
 	}
+	v.overrideKeys = maps.Clone(v.keys) // before harm's words join them
 	harm := harmCorpus()
 	for _, g := range harm.Groups {
 		if g.Weight >= 0.7 {
@@ -251,6 +253,10 @@ type vocabulary struct {
 	// set must be small for the shapes to settle nearly every pair.
 	keys      map[string]bool
 	keyShapes [26][26]uint64
+	// overrideKeys are the keys from the critical injection phrases alone: only they are put back from
+	// two words of the phrases a space parts ("by pass", "over ride"), where harm's keys would join
+	// ordinary words ("some one").
+	overrideKeys map[string]bool
 	// keyStarts says some key starts with the two letters: with keyShapes it settles two words of
 	// prose side by side without a lookup.
 	keyStarts [26][26]bool
@@ -352,20 +358,39 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 		scratch, ok = vocab.has(scratch, text, parts...)
 		return ok
 	}
+	// spacedApart reports whether a space stands between some of the parts.
+	spacedApart := func(parts ...[2]int) bool {
+		for k := 1; k < len(parts); k++ {
+			if strings.IndexByte(text[parts[k-1][1]:parts[k][0]], ' ') >= 0 {
+				return true
+			}
+		}
+		return false
+	}
 	// known reports whether runs broken apart make a word: a key when a space breaks them, which prose
 	// puts between any two words; any word of the phrases when only signs do ("ig-nore", "instruc.tions").
+	// A key of the critical injection phrases is put back even from two words of the phrases ("by pass",
+	// "over ride"); other words only from parts that are not words themselves ("some one" stays).
 	known := func(parts ...[2]int) bool {
-		spaced := false
-		for k := 1; k < len(parts); k++ {
-			spaced = spaced || strings.IndexByte(text[parts[k-1][1]:parts[k][0]], ' ') >= 0
-		}
 		var ok bool
+		spaced := spacedApart(parts...)
 		if spaced {
 			scratch, ok = vocab.hasKey(scratch, text, parts...)
 		} else {
 			scratch, ok = vocab.has(scratch, text, parts...)
 		}
-		return ok
+		if !ok {
+			return false
+		}
+		if spaced && vocab.overrideKeys[string(scratch)] {
+			return true
+		}
+		for _, r := range parts {
+			if !inVocab(r) {
+				return true
+			}
+		}
+		return false
 	}
 	changed := false
 	pieces := sc.pieces[:0]
@@ -375,11 +400,10 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 		// A word broken in two or three: the whole is a word of the phrases, its parts not all words.
 		if i+1 < len(runs) && brokenBetween(text, runs[i], runs[i+1]) {
 			n := 0
-			if r2 := runs[i+1]; joinable(r, r2) && known(r, r2) && !(inVocab(r) && inVocab(r2)) {
+			if r2 := runs[i+1]; joinable(r, r2) && known(r, r2) {
 				n = 2
 			} else if i+2 < len(runs) && runs[i+2][1]-runs[i+2][0]+runs[i+1][1]-runs[i+1][0]+r[1]-r[0] >= minJoined &&
-				brokenBetween(text, runs[i+1], runs[i+2]) && known(r, runs[i+1], runs[i+2]) &&
-				!(inVocab(r) && inVocab(runs[i+1]) && inVocab(runs[i+2])) {
+				brokenBetween(text, runs[i+1], runs[i+2]) && known(r, runs[i+1], runs[i+2]) {
 				n = 3
 			}
 			if n > 0 {
