@@ -21,6 +21,7 @@ type refusalCorpus struct {
 	Version         int      `yaml:"version"`
 	Provenance      string   `yaml:"provenance"`
 	Groups          []group  `yaml:"groups"`
+	Pairs           []pair   `yaml:"pairs"`
 	Masks           []string `yaml:"masks"`
 	Factual         []group  `yaml:"factual"`
 	FactualMasks    []string `yaml:"factual_masks"`
@@ -55,7 +56,7 @@ var (
 		decline, _ := withLanguages(l, c.Groups, nil, func(e languageEntry) ([]group, []pair) { return e.Groups, nil })
 		comply, compPairs := withLanguages(l, append(c.Compliance, c.Factual...), c.CompliancePairs,
 			func(e languageEntry) ([]group, []pair) { return e.Compliance, nil })
-		return compilePhrases(decline, nil, l.masks(c.Masks)), compilePhrases(comply, compPairs, c.FactualMasks)
+		return compilePhrases(decline, c.Pairs, l.masks(c.Masks)), compilePhrases(comply, compPairs, c.FactualMasks)
 	})
 	harmCorpus = sync.OnceValue(func() phraseCorpus {
 		var c phraseCorpus

@@ -218,6 +218,22 @@ type hit struct {
 	langs      langSet // a code-switched pair's side: the languages its term is written in
 }
 
+// maxTemplatePhrases bounds what one template may stand for. The automaton's table grows with every
+// phrase's states times the bytes the phrases use, so a template of six choices of ten words each (a
+// million phrases) costs gigabytes and seconds at load; a phrase that long is a pair of its two halves,
+// each listed once.
+const maxTemplatePhrases = 6000
+
+// expandTemplate is expand for a corpus template, which must stay under maxTemplatePhrases: shipped data
+// that breaks the bound is a bug, so it panics.
+func expandTemplate(t string) []string {
+	out := expand(t)
+	if len(out) > maxTemplatePhrases {
+		panic(fmt.Sprintf("detect: template %.80q… stands for %d phrases (at most %d): make it a pair of its halves", t, len(out), maxTemplatePhrases))
+	}
+	return out
+}
+
 func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 	return compilePhrasesSplit(groups, pairs, masks, true)
 }
@@ -267,7 +283,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 	}
 	for gi, g := range groups {
 		for _, t := range g.Phrases {
-			for _, s := range expand(t) {
+			for _, s := range expandTemplate(t) {
 				add(s, target{group: gi})
 			}
 		}
@@ -278,18 +294,18 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 	for pi, pr := range pairs {
 		gi := len(groups) + pi
 		for i, t := range pr.First {
-			for _, s := range expand(t) {
+			for _, s := range expandTemplate(t) {
 				add(s, target{gi, roleFirst, termLangs(pr.firstLangs, i, s)})
 			}
 		}
 		for i, t := range pr.Second {
-			for _, s := range expand(t) {
+			for _, s := range expandTemplate(t) {
 				add(s, target{gi, roleSecond, termLangs(pr.secondLangs, i, s)})
 			}
 		}
 	}
 	for _, t := range masks {
-		for _, s := range expand(t) {
+		for _, s := range expandTemplate(t) {
 			add(s, target{group: -1})
 		}
 	}

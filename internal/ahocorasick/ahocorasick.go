@@ -161,6 +161,12 @@ func CompileWith(terms []string, o Options) *Matcher {
 
 const hasMatch = 1 << 31
 
+// Size is the bytes the matcher's tables hold: what a set of terms costs in memory once compiled, which
+// grows with the terms' states times the distinct bytes they use.
+func (m *Matcher) Size() int {
+	return 4*(len(m.delta)+len(m.depth)+len(m.match)+len(m.shorter)) + len(m.class)
+}
+
 // Find returns the first term occurrence to end in text: the term's index and where it starts and ends.
 func (m *Matcher) Find(text string) (id, start, end int, ok bool) {
 	found := false

@@ -233,3 +233,12 @@ func TestFoldSpaceReadsARunOfWhiteSpaceAsOneSpace(t *testing.T) {
 		})
 	}
 }
+
+func TestSizeGrowsWithTheTerms(t *testing.T) {
+	t.Parallel()
+	small := ahocorasick.Compile([]string{"ignore"})
+	large := ahocorasick.Compile([]string{"ignore", "disregard all previous instructions", "forget everything above"})
+	if small.Size() <= 0 || large.Size() <= small.Size() {
+		t.Errorf("Size: %d for one term, %d for three longer ones; want positive and growing", small.Size(), large.Size())
+	}
+}

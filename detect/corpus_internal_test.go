@@ -1,0 +1,72 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The corpora compile, every script's automaton included, within a memory budget: a template that
+// expands to a cross product of its choices once took the injection automaton alone to 4 GB and 20 s at
+// load. maxTemplatePhrases stops one template; this stops many growing together.
+func TestCompiledCorporaFitTheirBudget(t *testing.T) {
+	t.Parallel()
+	const budget = 512 << 20
+	decline, comply := refusalPhrases()
+	sets := []struct {
+		name string
+		p    *phrases
+	}{
+		{"refusal", decline}, {"compliance", comply}, {"harm", harmPhrases()},
+		{"harmless framing", harmlessFramingPhrases()}, {"injection", injectionPhrases()},
+		{"deception claims", deceptionPhrases().claims}, {"impersonation", impersonationPhrases().assert},
+	}
+	total := 0
+	var parts []string
+	for _, s := range sets {
+		size := s.p.m.Size()
+		for _, sm := range s.p.scripts {
+			size += sm.m().Size()
+		}
+		total += size
+		parts = append(parts, s.name+" "+mib(size))
+	}
+	if total > budget {
+		t.Errorf("compiled corpora take %s (budget %s): %s", mib(total), mib(budget), strings.Join(parts, ", "))
+	}
+}
+
+func TestExpandTemplateRefusesACrossProductTooLarge(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc     string
+		template string
+		panics   bool
+	}{
+		{"a template of a few choices expands", "{a|b} {c|d} {e|f}", false},
+		{"a template at the bound expands", "{" + choices(60) + "} {" + choices(100) + "}", false},
+		{"a template one over the bound panics", "{" + choices(60) + "} {" + choices(100) + "|z}", true},
+		{"a template of a million phrases panics", strings.Repeat("{"+choices(10)+"} ", 6), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			defer func() {
+				if r := recover(); (r != nil) != tt.panics {
+					t.Errorf("expandTemplate panicked: %v, want panic %v", r, tt.panics)
+				}
+			}()
+			expandTemplate(tt.template)
+		})
+	}
+}
+
+func choices(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = "w" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	return strings.Join(w, "|")
+}
+
+func mib(n int) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
