@@ -175,8 +175,9 @@ type phrases struct {
 	// scripts match the terms with letters outside ASCII, one automaton a script (accented Latin,
 	// Cyrillic, Chinese and Japanese, Korean, …), each built when a text first holds a letter of its
 	// script. Apart, because an automaton's table grows with the states of all its terms times the
-	// distinct bytes of all of them: for injection, all in one took 486 MB; ASCII alone takes 186 MB and
-	// each script 2–40 MB, only once a text needs it.
+	// distinct bytes of all of them, and the scans of ASCII text need not pass through the other
+	// scripts' states: for injection, ASCII takes 12 MiB and each script 1–4 MiB, only once a text
+	// needs it.
 	scripts []scriptMatcher
 	targets [][]target // term -> what it stands for
 	// stem is, per term, whether it was written with a trailing "*": a word's start, which may go on in

@@ -2,8 +2,8 @@
 // and says how long the longest end of a text is that could still become a match: what a stream guardrail
 // must hold back so that a term split across deltas is never released in part.
 //
-// It is a small DFA over the bytes the terms use (every other byte is one class), built once and safe for
-// concurrent use. It is ours rather than a module's because that second question needs the automaton's
+// It is a DFA over the bytes the terms use (every other byte is one class) for the states near a term's
+// start, and a trie with failure links below them, built once and safe for concurrent use. It is ours rather than a module's because that second question needs the automaton's
 // state depth, which the Go Aho-Corasick modules do not expose (spec/go-ecosystem.md §2.4).
 package ahocorasick
 
@@ -13,12 +13,22 @@ import "slices"
 type Matcher struct {
 	class  [256]uint8 // byte -> symbol class; 0 is "no term uses this byte"
 	nclass int
-	// delta is the transition table, state*nclass + class -> the target's row offset (target*nclass),
-	// with hasMatch set when a term ends at the target, so that one load per byte both moves and tells
-	// whether to look.
-	delta []uint32
-	depth []int32 // how many bytes the state has matched of some term
-	match []int32 // the term that ends at the state (through its suffixes), or -1
+	// delta is the transition table of the shallow states (those numbered below ndense; states are
+	// numbered breadth-first), state*nclass + class -> a ref to the target. A ref is the target's row
+	// offset (target*nclass) for a shallow target, or sparse|target for a deep one, with hasMatch set
+	// when a term ends at the target: so one load per byte both moves and tells whether to look, and a
+	// scan in shallow states, where it spends nearly all its time, never leaves the table.
+	delta  []uint32
+	ndense int
+	// Deep states keep only their own edges and their failure link: a full row for each would cost
+	// states × classes, and most deep states have one child. kids[first[s-ndense]:first[s-ndense+1]]
+	// are state s's edges, sorted by class (kidClass) with their targets' refs (kidRef).
+	first    []uint32
+	kidClass []uint8
+	kidRef   []uint32
+	fail     []uint32 // per deep state: its failure state's number
+	depth    []int32  // how many bytes the state has matched of some term
+	match    []int32  // the term that ends at the state (through its suffixes), or -1
 	// shorter is, per term, the longest other term that is a proper suffix of it, or -1: the terms that
 	// end where it ends, for FindEvery.
 	shorter []int32
@@ -45,8 +55,15 @@ func fold(c byte) byte {
 // Compile builds a matcher. Empty terms are ignored.
 func Compile(terms []string) *Matcher { return CompileWith(terms, Options{}) }
 
+// denseDepth is how deep a state may be and still get a full row: a scan of ordinary text seldom goes
+// deeper, and below it the states multiply (the injection corpus: 555,000 states, 154 MiB as full rows).
+const denseDepth = 4
+
 // CompileWith builds a matcher with options.
-func CompileWith(terms []string, o Options) *Matcher {
+func CompileWith(terms []string, o Options) *Matcher { return compile(terms, o, denseDepth) }
+
+// compile builds a matcher whose states up to the given depth have full rows.
+func compile(terms []string, o Options, denseDepth int32) *Matcher {
 	m := &Matcher{terms: terms, foldSpace: o.FoldSpace}
 	for _, t := range terms {
 		for i := 0; i < len(t); i++ {
@@ -66,105 +83,181 @@ func CompileWith(terms []string, o Options) *Matcher {
 		}
 	}
 	m.nclass++ // class 0
-	// The trie, built sparse first so that the dense table is allocated once at its exact size: a bound
-	// such as "one state per term byte" overshoots several times over when terms share prefixes.
+	// The trie, sparse.
 	edges := map[uint64]int32{}
-	m.depth = []int32{0}
-	m.match = []int32{-1}
+	depth := []int32{0}
+	match := []int32{-1}
 	for id, t := range terms {
 		s := int32(0)
 		for i := 0; i < len(t); i++ {
 			k := uint64(s)<<8 | uint64(m.class[t[i]])
 			next, ok := edges[k]
 			if !ok {
-				next = int32(len(m.depth))
+				next = int32(len(depth))
 				edges[k] = next
-				m.depth = append(m.depth, m.depth[s]+1)
-				m.match = append(m.match, -1)
+				depth = append(depth, depth[s]+1)
+				match = append(match, -1)
 			}
 			s = next
 		}
-		if len(t) > 0 && m.match[s] < 0 {
-			m.match[s] = int32(id)
+		if len(t) > 0 && match[s] < 0 {
+			match[s] = int32(id)
 		}
 	}
-	// States are renumbered breadth-first so that the shallow ones, where a scan spends nearly all its
-	// time, sit together at the front of the table instead of scattered across it by term order.
-	children := make([][]int32, len(m.depth)) // state -> child states, in edge order
+	// States are renumbered breadth-first, so that the shallow ones sit together at the front, each
+	// state's failure state (always shallower) comes before it, and the states with full rows are a
+	// prefix of the numbering.
+	type edge struct {
+		class uint8
+		to    int32
+	}
+	children := make([][]edge, len(depth)) // state -> edges, by class
 	for k, to := range edges {
 		from := int32(k >> 8)
-		children[from] = append(children[from], to)
+		children[from] = append(children[from], edge{uint8(k), to})
 	}
 	order := []int32{0}
 	for i := 0; i < len(order); i++ {
 		kids := children[order[i]]
-		slices.Sort(kids)
-		order = append(order, kids...)
+		slices.SortFunc(kids, func(a, b edge) int { return int(a.class) - int(b.class) })
+		for _, e := range kids {
+			order = append(order, e.to)
+		}
 	}
 	renum := make([]int32, len(order))
 	for i, s := range order {
 		renum[s] = int32(i)
 	}
-	depth, match := make([]int32, len(order)), make([]int32, len(order))
+	n := len(order)
+	m.depth, m.match = make([]int32, n), make([]int32, n)
+	kids := make([][]edge, n)
 	for i, s := range order {
-		depth[i], match[i] = m.depth[s], m.match[s]
+		m.depth[i], m.match[i] = depth[s], match[s]
+		kids[i] = children[s]
+		for j := range kids[i] {
+			kids[i][j].to = renum[kids[i][j].to]
+		}
 	}
-	m.depth, m.match = depth, match
-	if len(m.depth)*m.nclass >= hasMatch {
+	for m.ndense < n && (m.ndense == 0 || m.depth[m.ndense] <= denseDepth) { // the root always has a row
+		m.ndense++
+	}
+	if m.ndense*m.nclass >= sparse || n >= sparse {
 		panic("ahocorasick: too many states")
 	}
-	const unset = ^uint32(0)
-	next := make([]uint32, len(m.depth)*m.nclass) // state numbers while building
-	for i := range next {
-		next[i] = unset
+	// Failure links, breadth-first: a state's failure state is the longest proper suffix of its path
+	// that is also a state; it inherits that state's match when it has none of its own (a shorter term
+	// ending here).
+	fail := make([]int32, n)
+	child := func(s int32, c uint8) (int32, bool) {
+		ks := kids[s]
+		i, ok := slices.BinarySearchFunc(ks, c, func(e edge, c uint8) int { return int(e.class) - int(c) })
+		if !ok {
+			return 0, false
+		}
+		return ks[i].to, true
 	}
-	for k, to := range edges {
-		next[int(renum[int32(k>>8)])*m.nclass+int(k&0xff)] = uint32(renum[to])
+	// step is the automaton's move from s on class c, by failure links until a state has the edge.
+	step := func(s int32, c uint8) int32 {
+		for {
+			if t, ok := child(s, c); ok {
+				return t
+			}
+			if s == 0 {
+				return 0
+			}
+			s = fail[s]
+		}
 	}
-	// Breadth-first: failure links turn the trie into a DFA, and a state inherits the match of its failure
-	// state when it has none of its own (a shorter term ending here). In breadth-first numbering the queue
-	// is just the states in order.
-	fail := make([]uint32, len(m.depth))
 	m.shorter = make([]int32, len(terms))
 	for i := range m.shorter {
 		m.shorter[i] = -1
 	}
-	for c := range m.nclass {
-		if next[c] == unset {
-			next[c] = 0
+	for s := range int32(n) {
+		if s > 0 {
+			if m.match[s] < 0 {
+				m.match[s] = m.match[fail[s]]
+			} else if own := m.match[s]; m.shorter[own] < 0 {
+				m.shorter[own] = m.match[fail[s]] // fail[s] is shallower, so already final
+			}
 		}
-	}
-	for s := 1; s < len(m.depth); s++ {
-		if m.match[s] < 0 {
-			m.match[s] = m.match[fail[s]]
-		} else if own := m.match[s]; m.shorter[own] < 0 {
-			m.shorter[own] = m.match[fail[s]] // fail[s] is shallower, so already final
-		}
-		for c := range m.nclass {
-			k := s*m.nclass + c
-			if t := next[k]; t != unset {
-				fail[t] = next[int(fail[s])*m.nclass+c]
+		for _, e := range kids[s] {
+			if s == 0 {
+				fail[e.to] = 0
 			} else {
-				next[k] = next[int(fail[s])*m.nclass+c]
+				fail[e.to] = step(fail[s], e.class)
 			}
 		}
 	}
-	for i, t := range next {
-		next[i] = t * uint32(m.nclass)
+	ref := func(t int32) uint32 {
+		r := uint32(t) * uint32(m.nclass)
+		if int(t) >= m.ndense {
+			r = sparse | uint32(t)
+		}
 		if m.match[t] >= 0 {
-			next[i] |= hasMatch
+			r |= hasMatch
+		}
+		return r
+	}
+	// Full rows for the shallow states: an edge, or where the failure state's row goes (it is shallower,
+	// so its row is already filled).
+	m.delta = make([]uint32, m.ndense*m.nclass)
+	for s := range m.ndense {
+		row := m.delta[s*m.nclass : (s+1)*m.nclass]
+		if s > 0 {
+			copy(row, m.delta[int(fail[s])*m.nclass:])
+		}
+		for _, e := range kids[s] {
+			row[e.class] = ref(e.to)
 		}
 	}
-	m.delta = next
+	m.first = make([]uint32, 0, n-m.ndense+1)
+	m.fail = make([]uint32, 0, n-m.ndense)
+	for s := m.ndense; s < n; s++ {
+		m.first = append(m.first, uint32(len(m.kidClass)))
+		m.fail = append(m.fail, uint32(fail[s]))
+		for _, e := range kids[s] {
+			m.kidClass = append(m.kidClass, e.class)
+			m.kidRef = append(m.kidRef, ref(e.to))
+		}
+	}
+	m.first = append(m.first, uint32(len(m.kidClass)))
 	return m
 }
 
-const hasMatch = 1 << 31
+const (
+	hasMatch = 1 << 31
+	sparse   = 1 << 30 // a ref to a deep state: its number, not a row offset
+)
+
+// next is the move from the state ref r on class c, for a deep state: its own edge, or its failure
+// state's move, down the failure links until a shallow state's row answers.
+func (m *Matcher) next(r uint32, c uint8) uint32 {
+	s := r &^ (sparse | hasMatch)
+	for s >= uint32(m.ndense) {
+		d := s - uint32(m.ndense)
+		for k := m.first[d]; k < m.first[d+1]; k++ {
+			if m.kidClass[k] == c {
+				return m.kidRef[k]
+			}
+		}
+		s = m.fail[d]
+	}
+	return m.delta[s*uint32(m.nclass)+uint32(c)]
+}
+
+// state returns the state number a ref (without hasMatch) stands for.
+func (m *Matcher) state(r uint32) uint32 {
+	if r&sparse != 0 {
+		return r &^ sparse
+	}
+	return r / uint32(m.nclass)
+}
 
 // Size is the bytes the matcher's tables hold: what a set of terms costs in memory once compiled, which
-// grows with the terms' states times the distinct bytes they use.
+// grows with the terms' states, and for the shallow ones times the distinct bytes they use.
 func (m *Matcher) Size() int {
-	return 4*(len(m.delta)+len(m.depth)+len(m.match)+len(m.shorter)) + len(m.class)
+	return 4*(len(m.delta)+len(m.first)+len(m.kidRef)+len(m.fail)+len(m.depth)+len(m.match)+len(m.shorter)) +
+		len(m.kidClass) + len(m.class)
 }
 
 // Find returns the first term occurrence to end in text: the term's index and where it starts and ends.
@@ -180,8 +273,7 @@ func (m *Matcher) Find(text string) (id, start, end int, ok bool) {
 // Pending returns the length of the longest end of text that is the start of some term: the bytes a
 // later text may still complete into a match.
 func (m *Matcher) Pending(text string) int {
-	s := m.scan(text, nil)
-	return int(m.depth[s/uint32(m.nclass)])
+	return int(m.depth[m.state(m.scan(text, nil))])
 }
 
 // FindAll calls fn for each position at which a term ends in text, with that term (the longest one a state
@@ -225,18 +317,23 @@ func (m *Matcher) start(text string, t int32, i int) int {
 func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
 // scan runs the automaton over text, calling found (when not nil) with the term that ends at each byte
-// where one does, until it returns false; it returns the row offset of the state it ends in.
+// where one does, until it returns false; it returns the ref of the state it ends in.
 func (m *Matcher) scan(text string, found func(term int32, i int) bool) uint32 {
 	if m.foldSpace {
 		return m.scanFolded(text, found)
 	}
-	delta, class, n := m.delta, &m.class, uint32(m.nclass)
+	delta, class := m.delta, &m.class
 	s := uint32(0)
 	for i := 0; i < len(text); i++ {
-		s = delta[s+uint32(class[text[i]])]
+		c := class[text[i]]
+		if s&sparse == 0 {
+			s = delta[s+uint32(c)]
+		} else {
+			s = m.next(s, c)
+		}
 		if s&hasMatch != 0 {
 			s &^= hasMatch
-			if found != nil && !found(m.match[s/n], i) {
+			if found != nil && !found(m.match[m.state(s)], i) {
 				return s
 			}
 		}
@@ -246,17 +343,22 @@ func (m *Matcher) scan(text string, found func(term int32, i int) bool) uint32 {
 
 // scanFolded is scan reading each run of white space as its first byte alone.
 func (m *Matcher) scanFolded(text string, found func(term int32, i int) bool) uint32 {
-	delta, class, n := m.delta, &m.class, uint32(m.nclass)
+	delta, class := m.delta, &m.class
 	s := uint32(0)
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if i > 0 && isSpace(c) && isSpace(text[i-1]) {
+		b := text[i]
+		if i > 0 && isSpace(b) && isSpace(text[i-1]) {
 			continue
 		}
-		s = delta[s+uint32(class[c])]
+		c := class[b]
+		if s&sparse == 0 {
+			s = delta[s+uint32(c)]
+		} else {
+			s = m.next(s, c)
+		}
 		if s&hasMatch != 0 {
 			s &^= hasMatch
-			if found != nil && !found(m.match[s/n], i) {
+			if found != nil && !found(m.match[m.state(s)], i) {
 				return s
 			}
 		}

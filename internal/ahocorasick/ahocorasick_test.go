@@ -77,17 +77,18 @@ func FuzzMatcher(f *testing.F) {
 	f.Add("abcab,bca,c", "xabcabcab")
 	f.Fuzz(func(t *testing.T, termList, text string) {
 		terms := strings.Split(termList, ",")
-		m := ahocorasick.Compile(terms)
 		wantEnd, wantFound, wantPending := naive(terms, text)
-		id, start, end, ok := m.Find(text)
-		if ok != wantFound || ok && end != wantEnd {
-			t.Fatalf("Find = %d, %v; want %d, %v", end, ok, wantEnd, wantFound)
-		}
-		if ok && lower(text[start:end]) != lower(terms[id]) {
-			t.Fatalf("Find says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
-		}
-		if got := m.Pending(text); got != wantPending {
-			t.Fatalf("Pending = %d, want %d", got, wantPending)
+		for _, m := range matchers(terms, ahocorasick.Options{}) {
+			id, start, end, ok := m.Find(text)
+			if ok != wantFound || ok && end != wantEnd {
+				t.Fatalf("Find = %d, %v; want %d, %v", end, ok, wantEnd, wantFound)
+			}
+			if ok && lower(text[start:end]) != lower(terms[id]) {
+				t.Fatalf("Find says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
+			}
+			if got := m.Pending(text); got != wantPending {
+				t.Fatalf("Pending = %d, want %d", got, wantPending)
+			}
 		}
 	})
 }
@@ -162,40 +163,52 @@ func FuzzFindEvery(f *testing.F) {
 	f.Add("abcab,bca,c,ab", "xabcabcab")
 	f.Fuzz(func(t *testing.T, termList, text string) {
 		terms := strings.Split(termList, ",")
-		m := ahocorasick.Compile(terms)
-		got := map[[2]int]int{} // (start, end) -> times, for distinct term strings
-		seen := map[string]bool{}
-		var distinct []string
-		for _, term := range terms {
-			if term != "" && !seen[lower(term)] {
-				seen[lower(term)] = true
-				distinct = append(distinct, lower(term))
-			}
-		}
-		m.FindEvery(text, func(id, start, end int) {
-			if lower(text[start:end]) != lower(terms[id]) {
-				t.Fatalf("FindEvery says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
-			}
-			got[[2]int{start, end}]++
-		})
-		lt := lower(text)
-		want := map[[2]int]int{}
-		for _, term := range distinct {
-			for i := 0; i+len(term) <= len(lt); i++ {
-				if lt[i:i+len(term)] == term {
-					want[[2]int{i, i + len(term)}]++
-				}
-			}
-		}
-		if len(got) != len(want) {
-			t.Fatalf("FindEvery found %d spans, the naive search %d", len(got), len(want))
-		}
-		for k, n := range want {
-			if got[k] != n {
-				t.Fatalf("span %v reported %d times, want %d", k, got[k], n)
-			}
+		for _, m := range matchers(terms, ahocorasick.Options{}) {
+			findEveryAsNaive(t, m, terms, text)
 		}
 	})
+}
+
+// matchers are the same terms compiled with full rows for the default depth of states, for the root
+// alone and down to depth 1: the deep states' path must answer as the rows do.
+func matchers(terms []string, o ahocorasick.Options) []*ahocorasick.Matcher {
+	return []*ahocorasick.Matcher{ahocorasick.CompileWith(terms, o), ahocorasick.CompileDense(terms, o, 0), ahocorasick.CompileDense(terms, o, 1)}
+}
+
+func findEveryAsNaive(t *testing.T, m *ahocorasick.Matcher, terms []string, text string) {
+	t.Helper()
+	got := map[[2]int]int{} // (start, end) -> times, for distinct term strings
+	seen := map[string]bool{}
+	var distinct []string
+	for _, term := range terms {
+		if term != "" && !seen[lower(term)] {
+			seen[lower(term)] = true
+			distinct = append(distinct, lower(term))
+		}
+	}
+	m.FindEvery(text, func(id, start, end int) {
+		if lower(text[start:end]) != lower(terms[id]) {
+			t.Fatalf("FindEvery says %q at %d..%d, text has %q", terms[id], start, end, text[start:end])
+		}
+		got[[2]int{start, end}]++
+	})
+	lt := lower(text)
+	want := map[[2]int]int{}
+	for _, term := range distinct {
+		for i := 0; i+len(term) <= len(lt); i++ {
+			if lt[i:i+len(term)] == term {
+				want[[2]int{i, i + len(term)}]++
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("FindEvery found %d spans, the naive search %d", len(got), len(want))
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Fatalf("span %v reported %d times, want %d", k, got[k], n)
+		}
+	}
 }
 
 func TestFoldSpaceReadsARunOfWhiteSpaceAsOneSpace(t *testing.T) {
