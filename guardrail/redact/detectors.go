@@ -183,25 +183,29 @@ var detectors = []*detector{
 }
 
 // anchorTerms and anchorOwners list every detector's anchors with the detector's bit; anchorPairs has a
-// bit for each pair of bytes that opens one. A scan for anchors tests each byte pair against the set (no
-// load depends on the last, unlike an automaton's) and compares the anchors only where a pair is in it.
-var anchorTerms, anchorOwners, anchorPairs = func() ([]string, []uint32, *[1 << 16 / 64]uint64) {
+// bit for each pair of bytes that opens one, and anchorsOf lists, per such pair, the anchors it opens. A
+// scan for anchors tests each byte pair against the set (no load depends on the last, unlike an
+// automaton's) and compares only the anchors that pair opens: pairs such as "ke" (key-), "do" (dop_) or
+// "sh" (shpat_) open English words everywhere.
+var anchorTerms, anchorOwners, anchorPairs, anchorsOf = func() ([]string, []uint32, *[1 << 16 / 64]uint64, map[uint16][]int) {
 	var terms []string
 	var owners []uint32
 	var pairs [1 << 16 / 64]uint64
+	of := map[uint16][]int{}
 	for i, d := range detectors {
 		d.bit = 1 << i
 		for _, a := range d.anchors {
 			if len(a) < 2 {
 				panic("redact: an anchor is shorter than two bytes: " + a)
 			}
-			terms = append(terms, a)
-			owners = append(owners, d.bit)
 			p := uint16(a[0])<<8 | uint16(a[1])
 			pairs[p>>6] |= 1 << (p & 63)
+			of[p] = append(of[p], len(terms))
+			terms = append(terms, a)
+			owners = append(owners, d.bit)
 		}
 	}
-	return terms, owners, &pairs
+	return terms, owners, &pairs, of
 }()
 
 // textTriggers is what the detectors' cheap applicability tests need, found once per text for all of them.
@@ -218,8 +222,8 @@ func triggersOf(text string) textTriggers {
 		if anchorPairs[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
-		for k, a := range anchorTerms {
-			if strings.HasPrefix(text[i:], a) {
+		for _, k := range anchorsOf[p] {
+			if strings.HasPrefix(text[i:], anchorTerms[k]) {
 				t.anchored |= anchorOwners[k]
 			}
 		}
