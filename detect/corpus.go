@@ -619,9 +619,9 @@ func (p *phrases) find(text string) []hit {
 			w := p.windows[f.group]
 			var start, end int
 			switch {
-			case sc.start >= f.end && sc.start-f.end <= w:
+			case sc.start >= f.end && foldedGap(text, f.end, sc.start, w) <= w:
 				start, end = f.start, sc.end
-			case p.eitherOrder[f.group] && f.start >= sc.end && f.start-sc.end <= w:
+			case p.eitherOrder[f.group] && f.start >= sc.end && foldedGap(text, sc.end, f.start, w) <= w:
 				start, end = sc.start, f.end
 			default:
 				continue
@@ -635,6 +635,23 @@ func (p *phrases) find(text string) []hit {
 		}
 	}
 	return hits
+}
+
+// foldedGap is the length of text[from:to] with each run of white space counted as one byte, as the
+// automaton reads a term ("ignore   all"), so that padding between a pair's sides hides nothing either;
+// it stops counting past w, the most the caller accepts.
+func foldedGap(text string, from, to, w int) int {
+	if to-from <= w {
+		return to - from
+	}
+	n := 0
+	for i := from; i < to && n <= w; i++ {
+		if i > from && isSpace(text[i]) && isSpace(text[i-1]) {
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // findScratch holds the slices find works in, reused across calls through findScratchPool.
