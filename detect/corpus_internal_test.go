@@ -72,3 +72,22 @@ func choices(n int) string {
 }
 
 func mib(n int) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
+
+// BenchmarkCompileInjection is what loading the largest corpus costs (injection.yaml with its languages,
+// their ASCII automaton and every script's): the wait before a process's first scan, or the injection
+// guardrail's provisioning.
+func BenchmarkCompileInjection(b *testing.B) {
+	var c phraseCorpus
+	loadCorpus("injection.yaml", &c)
+	base, basePairs := c.injectionBase()
+	l := loadLanguages("injection_languages.yaml")
+	groups, pairs := withLanguages(l, base, basePairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })
+	masks := l.masks(c.Masks)
+	b.ReportAllocs()
+	for b.Loop() {
+		p := compilePhrases(groups, pairs, masks)
+		for _, sm := range p.scripts {
+			sm.m()
+		}
+	}
+}

@@ -104,39 +104,48 @@ func compile(terms []string, o Options, denseDepth int32) *Matcher {
 			match[s] = int32(id)
 		}
 	}
-	// States are renumbered breadth-first, so that the shallow ones sit together at the front, each
-	// state's failure state (always shallower) comes before it, and the states with full rows are a
-	// prefix of the numbering.
+	n := len(depth)
+	// Each state's edges, flat: kidsAt[s]..kidsAt[s+1] in kids, sorted by class.
 	type edge struct {
 		class uint8
 		to    int32
 	}
-	children := make([][]edge, len(depth)) // state -> edges, by class
-	for k, to := range edges {
-		from := int32(k >> 8)
-		children[from] = append(children[from], edge{uint8(k), to})
+	kidsAt := make([]int32, n+1)
+	for k := range edges {
+		kidsAt[k>>8+1]++
 	}
-	order := []int32{0}
+	for s := range n {
+		kidsAt[s+1] += kidsAt[s]
+	}
+	kids := make([]edge, len(edges))
+	fill := slices.Clone(kidsAt[:n])
+	for k, to := range edges {
+		from := k >> 8
+		kids[fill[from]] = edge{uint8(k), to}
+		fill[from]++
+	}
+	for s := range n {
+		slices.SortFunc(kids[kidsAt[s]:kidsAt[s+1]], func(a, b edge) int { return int(a.class) - int(b.class) })
+	}
+	// States are renumbered breadth-first, so that the shallow ones sit together at the front, each
+	// state's failure state (always shallower) comes before it, the states with full rows are a prefix of
+	// the numbering, and each state's children are consecutive states (first[s] on, in class order).
+	order := make([]int32, 1, n)
+	renum := make([]int32, n)
+	first := make([]int32, n+1) // in the new numbering
+	in := make([]uint8, n)      // the class of the edge into each state, in the new numbering
 	for i := 0; i < len(order); i++ {
-		kids := children[order[i]]
-		slices.SortFunc(kids, func(a, b edge) int { return int(a.class) - int(b.class) })
-		for _, e := range kids {
+		first[i] = int32(len(order))
+		for _, e := range kids[kidsAt[order[i]]:kidsAt[order[i]+1]] {
+			renum[e.to] = int32(len(order))
+			in[len(order)] = e.class
 			order = append(order, e.to)
 		}
 	}
-	renum := make([]int32, len(order))
-	for i, s := range order {
-		renum[s] = int32(i)
-	}
-	n := len(order)
+	first[n] = int32(n)
 	m.depth, m.match = make([]int32, n), make([]int32, n)
-	kids := make([][]edge, n)
 	for i, s := range order {
 		m.depth[i], m.match[i] = depth[s], match[s]
-		kids[i] = children[s]
-		for j := range kids[i] {
-			kids[i][j].to = renum[kids[i][j].to]
-		}
 	}
 	for m.ndense < n && (m.ndense == 0 || m.depth[m.ndense] <= denseDepth) { // the root always has a row
 		m.ndense++
@@ -149,12 +158,9 @@ func compile(terms []string, o Options, denseDepth int32) *Matcher {
 	// ending here).
 	fail := make([]int32, n)
 	child := func(s int32, c uint8) (int32, bool) {
-		ks := kids[s]
-		i, ok := slices.BinarySearchFunc(ks, c, func(e edge, c uint8) int { return int(e.class) - int(c) })
-		if !ok {
-			return 0, false
-		}
-		return ks[i].to, true
+		lo, hi := first[s], first[s+1]
+		i, ok := slices.BinarySearch(in[lo:hi], c)
+		return lo + int32(i), ok
 	}
 	// step is the automaton's move from s on class c, by failure links until a state has the edge.
 	step := func(s int32, c uint8) int32 {
@@ -180,11 +186,9 @@ func compile(terms []string, o Options, denseDepth int32) *Matcher {
 				m.shorter[own] = m.match[fail[s]] // fail[s] is shallower, so already final
 			}
 		}
-		for _, e := range kids[s] {
-			if s == 0 {
-				fail[e.to] = 0
-			} else {
-				fail[e.to] = step(fail[s], e.class)
+		for t := first[s]; t < first[s+1]; t++ {
+			if s > 0 {
+				fail[t] = step(fail[s], in[t])
 			}
 		}
 	}
@@ -206,18 +210,21 @@ func compile(terms []string, o Options, denseDepth int32) *Matcher {
 		if s > 0 {
 			copy(row, m.delta[int(fail[s])*m.nclass:])
 		}
-		for _, e := range kids[s] {
-			row[e.class] = ref(e.to)
+		for t := first[s]; t < first[s+1]; t++ {
+			row[in[t]] = ref(t)
 		}
 	}
-	m.first = make([]uint32, 0, n-m.ndense+1)
-	m.fail = make([]uint32, 0, n-m.ndense)
+	deep := n - m.ndense
+	m.first = make([]uint32, 0, deep+1)
+	m.fail = make([]uint32, 0, deep)
+	m.kidClass = make([]uint8, 0, n-int(first[m.ndense]))
+	m.kidRef = make([]uint32, 0, n-int(first[m.ndense]))
 	for s := m.ndense; s < n; s++ {
 		m.first = append(m.first, uint32(len(m.kidClass)))
 		m.fail = append(m.fail, uint32(fail[s]))
-		for _, e := range kids[s] {
-			m.kidClass = append(m.kidClass, e.class)
-			m.kidRef = append(m.kidRef, ref(e.to))
+		for t := first[s]; t < first[s+1]; t++ {
+			m.kidClass = append(m.kidClass, in[t])
+			m.kidRef = append(m.kidRef, ref(t))
 		}
 	}
 	m.first = append(m.first, uint32(len(m.kidClass)))
