@@ -3,8 +3,9 @@
 // must hold back so that a term split across deltas is never released in part.
 //
 // It is a DFA over the bytes the terms use (every other byte is one class) for the states near a term's
-// start, and a trie with failure links below them, built once and safe for concurrent use. It is ours rather than a module's because that second question needs the automaton's
-// state depth, which the Go Aho-Corasick modules do not expose (spec/go-ecosystem.md §2.4).
+// start, and a trie with failure links below them, built once and safe for concurrent use. It is ours
+// rather than a module's because that second question needs the automaton's state depth, which the Go
+// Aho-Corasick modules do not expose (spec/go-ecosystem.md §2.4).
 package ahocorasick
 
 import "slices"
@@ -21,8 +22,9 @@ type Matcher struct {
 	delta  []uint32
 	ndense int
 	// Deep states keep only their own edges and their failure link: a full row for each would cost
-	// states × classes, and most deep states have one child. kids[first[s-ndense]:first[s-ndense+1]]
-	// are state s's edges, sorted by class (kidClass) with their targets' refs (kidRef).
+	// states × classes, and most deep states have one child. Deep state s's edges are the indexes
+	// first[s-ndense] up to first[s-ndense+1] of kidClass (their classes, ascending) and kidRef (their
+	// targets' refs).
 	first    []uint32
 	kidClass []uint8
 	kidRef   []uint32
