@@ -692,6 +692,9 @@ func analyzeToolResultInjection(text, where string) scored {
 func analyzeInjectionRead(text, where string, readings []reading, thirdParty bool) scored {
 	p := injectionPhrases()
 	hits := append(p.find(text), disguisedHitsIn(p, readings)...)
+	if slices.ContainsFunc(hits, func(h hit) bool { return p.groups[h.group].Name == "encoding_attack" }) {
+		hits = append(hits, disguisedHitsIn(p, decodedOnRequest(text))...)
+	}
 	kept := hits[:0]
 	for _, h := range hits {
 		if p.groups[h.group].ThirdParty && !thirdParty {

@@ -322,3 +322,49 @@ func hasEscape(text string) bool {
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+// decodedOnRequest returns the readings of a text that asks to be decoded (an encoding_attack hit:
+// "decode this ROT13", "reverse the following"): its letters rotated by thirteen, and the whole text
+// read backwards. Unlike base64, neither can be told from plain text by its look, and every text
+// passing through them would cost a scan; a text that says how it is encoded is the one an attacker
+// sends, since the model must be told how to read it.
+func decodedOnRequest(text string) []reading {
+	var out []reading
+	if plain, spans := rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
+		return rot13(word), true
+	}); spans != nil {
+		out = append(out, reading{plain, spans})
+	}
+	if len(text) > 0 {
+		out = append(out, reading{backwards(text), []spelledOut{{start: 0, end: len(text), joinedStart: 0, joinedEnd: len(text)}}})
+	}
+	return out
+}
+
+func isASCIILetterRune(r rune) bool { return r < utf8.RuneSelf && isASCIILetter(byte(r)) }
+
+// rot13 rotates each ASCII letter of word by thirteen places.
+func rot13(word string) string {
+	b := []byte(word)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return string(b)
+}
+
+// backwards returns text with its characters in reverse order: as many bytes as text, so the reading
+// has the same length.
+func backwards(text string) string {
+	b := make([]byte, 0, len(text))
+	for i := len(text); i > 0; {
+		_, n := utf8.DecodeLastRuneInString(text[:i])
+		b = append(b, text[i-n:i]...) // a character's bytes in their order; a stray byte alone
+		i -= n
+	}
+	return string(b)
+}

@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A run of base64 that decodes to text is read decoded, in place; binary, hashes, paths, identifiers
 // and short runs stay as they are.
@@ -135,4 +138,35 @@ func FuzzHasEscapeMissesNoEscape(f *testing.F) {
 			t.Fatalf("hasEscape(%q) = false, but unescapeWords reads it unescaped", text)
 		}
 	})
+}
+
+// A text that asks to be decoded is read rotated by thirteen and read backwards, each reading as long as
+// the text, so that its places are the text's.
+func TestDecodedOnRequest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, text string
+		want       []string // the readings' texts
+	}{
+		{"letters rotate by thirteen and the whole reads backwards", "Vtaber nyy!", []string{"Ignore all!", "!yyn rebatV"}},
+		{"letters outside ASCII keep their bytes backwards", "zé x", []string{"mé k", "x éz"}},
+		{"a stray byte stays one byte", "a\xffb", []string{"n\xffo", "b\xffa"}},
+		{"a text without letters reads only backwards", "12 3", []string{"3 21"}},
+		{"an empty text has no reading", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, r := range decodedOnRequest(tt.text) {
+				got = append(got, r.plain)
+				if len(r.plain) != len(tt.text) {
+					t.Errorf("reading %q is %d bytes, the text %d", r.plain, len(r.plain), len(tt.text))
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("decodedOnRequest(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
 }
