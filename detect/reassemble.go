@@ -156,7 +156,7 @@ func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, bro
 	}
 	sep := text[p[1]:r[0]]
 	// A link: a separator that can link two words, and both words of the vocabulary.
-	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, "*`_~") ||
+	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, wrapOpen+wrapClose) ||
 		strings.ContainsAny(sep, ".,;:!?") && (pp == [2]int{} || strings.ContainsAny(text[pp[1]:p[0]], ".,;:!?"))) {
 		var a, b bool
 		if buf, a = lookup(buf, v.words, text, p); a {
@@ -549,7 +549,10 @@ func disguisingSeparator(text string, pieces []reassembledPiece, i int) int {
 	if !strings.ContainsAny(sep, " \t") {
 		return weakLink
 	}
-	if wrapped(text, pieces, i-1) || wrapped(text, pieces, i) {
+	// One word in emphasis is a disguise's mark; one in quotes or brackets is prose's ("he said
+	// \"previous\""), but not two side by side: such a run links to the words beside it too.
+	if wrapped(text, pieces, i-1, emphasisMarks) || wrapped(text, pieces, i, emphasisMarks) ||
+		wrappedInRun(text, pieces, i-1) || wrappedInRun(text, pieces, i) {
 		return strongLink
 	}
 	if !strings.ContainsAny(sep, ".,;:!?") {
@@ -584,22 +587,39 @@ func aloneBetweenPunctuation(text string, pieces []reassembledPiece, i int) bool
 	return punct(before, i == 0) && punct(after, i+1 == len(pieces))
 }
 
-// wrapped reports whether markdown's emphasis or code marks wrap pieces[i] as a word of its own: the
-// same sign just before and just after it ("*all*", "**all**", "`all`", "_all_", "~all~"), with a space
-// or the text's edge beyond. Quotes and brackets are left out: code wraps its strings and arguments in
-// them.
-func wrapped(text string, pieces []reassembledPiece, i int) bool {
+// wrapped reports whether one of the first marks of wrapOpen wraps pieces[i] as a word of its own:
+// markdown's emphasis and code marks ("*all*", "**all**", "`all`", "_all_", "~all~"), quotes ("\"all\"",
+// "'all'") or brackets ("(all)", "[all]", "{all}"), the closing mark just after it, with a space or the
+// text's edge beyond each. Code wraps its strings and arguments in quotes and brackets too, but never
+// beside a space on both sides: `f("all")`, `x["all"]`.
+func wrapped(text string, pieces []reassembledPiece, i, marks int) bool {
 	p := pieces[i]
 	if p.start == 0 || p.end == len(text) {
 		return false
 	}
-	mark := text[p.start-1]
-	if !strings.ContainsRune("*`_~", rune(mark)) || text[p.end] != mark {
+	open := text[p.start-1]
+	k := strings.IndexByte(wrapOpen[:marks], open)
+	if k < 0 || text[p.end] != wrapClose[k] {
 		return false
 	}
-	outside := func(k int) bool { return k < 0 || k >= len(text) || text[k] == ' ' || text[k] == mark }
-	return outside(p.start-2) && outside(p.end+1)
+	outside := func(k int, mark byte) bool { return k < 0 || k >= len(text) || text[k] == ' ' || text[k] == mark }
+	return outside(p.start-2, open) && outside(p.end+1, wrapClose[k])
 }
+
+// wrappedInRun reports whether quotes or brackets wrap pieces[i] and a piece beside it, each on its own.
+func wrappedInRun(text string, pieces []reassembledPiece, i int) bool {
+	all := len(wrapOpen)
+	return wrapped(text, pieces, i, all) &&
+		(i > 0 && wrapped(text, pieces, i-1, all) || i+1 < len(pieces) && wrapped(text, pieces, i+1, all))
+}
+
+// wrapOpen and wrapClose are the marks that wrap a word set apart, each opening with its closing: the
+// first emphasisMarks are markdown's, the rest quotes and brackets.
+const (
+	wrapOpen      = "*`_~\"'([{"
+	wrapClose     = "*`_~\"')]}"
+	emphasisMarks = 4
+)
 
 // pieceWord reports whether the word a piece reads as (its last, when it reads as several) is a word of
 // the vocabulary, and its length.
