@@ -3,10 +3,12 @@ package detect
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/internal/jsonwalk"
+	"github.com/agentwarden/warden/internal/toolwords"
 	"github.com/agentwarden/warden/trace"
 )
 
@@ -21,6 +23,11 @@ import (
 // plantedTargetWeight is the weight of a call sent to a target only an injected tool result named: as
 // strong as a payment outside the task, since it is what the attacker asked for.
 const plantedTargetWeight = 0.85
+
+// plantedActionWeight is the weight of a call that does what only an injected tool result asked (its
+// tool's name in the instruction's words): a little less than a planted target, since a name's words are
+// a looser trace than an address.
+const plantedActionWeight = 0.75
 
 // injectedResultAt is the injection score from which a tool result counts as carrying a planted
 // instruction: the injection detector's evidence of an instruction, not its shipped alarm threshold,
@@ -216,4 +223,57 @@ func plantedTarget(targets []string, injected []injectedResult, call int, ownLow
 		}
 	}
 	return -1
+}
+
+// plantedAction returns the first injected result before event call whose planted instruction names the
+// call's own act, or -1: two words or more of the tool's name (four letters or more each, "unlock" and
+// "door" of AugustSmartLockUnlockDoor) that the instruction holds as words and the user's texts
+// (ownLower) do not. It is plantedTarget for a call that carries no target of its own (unlock the door,
+// grant access, delete the data): what it does is then the trace of the order it took.
+func plantedAction(name string, injected []injectedResult, call int, ownLower []string) int {
+	var words []string
+	for _, w := range toolwords.Split(name) {
+		if len(w) >= 4 && !slices.Contains(words, w) && !slices.ContainsFunc(ownLower, func(o string) bool { return holdsWord(o, w) }) {
+			words = append(words, w)
+		}
+	}
+	if len(words) < 2 {
+		return -1
+	}
+	for _, r := range injected {
+		if r.event >= call {
+			continue
+		}
+		n := 0
+		for _, w := range words {
+			if holdsWord(r.near, w) {
+				n++
+			}
+		}
+		if n >= 2 {
+			return r.event
+		}
+	}
+	return -1
+}
+
+// holdsWord reports whether text holds w as a word, or its plural in -s or -es ("unlock" in "unlock my
+// door", "camera" in "the cameras", not "lock" in "unlock").
+func holdsWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if strings.HasPrefix(text[end:], "es") {
+			end += 2
+		} else if strings.HasPrefix(text[end:], "s") {
+			end++
+		}
+		if (start == 0 || !isLetter(rune(text[start-1]))) && (end == len(text) || !isLetter(rune(text[end]))) {
+			return true
+		}
+		i = start + 1
+	}
 }
