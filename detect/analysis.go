@@ -213,6 +213,10 @@ type scored struct {
 	score    float64
 	severity Severity
 	evidence []Evidence
+	// adversarial is an injection analysis's score without the reply's form dictated (format_dictation):
+	// how clearly a request attacks the model rather than asks for a format, which is what the refusal
+	// detectors weigh.
+	adversarial float64
 }
 
 // byGroup combines hits: the strongest hit of each group counts once (repeating a phrase is not new
@@ -708,9 +712,12 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 		kept = append(kept, h)
 	}
 	s := byGroup(p, kept, where, "injection.", nil)
+	adversarial := byGroup(p, slices.DeleteFunc(slices.Clone(kept), func(h hit) bool { return p.groups[h.group].Name == "format_dictation" }),
+		where, "injection.", nil).score
 	extra := []float64{s.score}
+	attack := []float64{adversarial}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {
-		extra = append(extra, w)
+		extra, attack = append(extra, w), append(attack, w)
 		s.evidence = append(s.evidence, Evidence{Where: where, Start: start, End: end, Rule: "injection." + rule, Note: note})
 		if sev.Rank() > s.severity.Rank() {
 			s.severity = sev
@@ -728,7 +735,7 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 	if start, ok := adversarialSuffix(text); ok {
 		add("jailbreak", 0.55, High, start, len(text), "a suffix of punctuation-laden nonsense tokens")
 	}
-	s.score = noisyOr(extra...)
+	s.score, s.adversarial = noisyOr(extra...), noisyOr(attack...)
 	return s
 }
 

@@ -1,9 +1,10 @@
 package detect
 
 import (
+	"slices"
+
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/trace"
-	"slices"
 )
 
 // memo holds the analyses several detectors share for one trace, each computed on first use: the user's
@@ -110,7 +111,7 @@ func (m *memo) refusalRisk() float64 {
 		if h > 0 {
 			h *= 1 - 0.7*analyzeHarmlessFraming(users[i].text, users[i].where).score
 		}
-		risk = noisyOr(risk, h, attacks[i].score)
+		risk = noisyOr(risk, h, attacks[i].adversarial)
 	}
 	return risk
 }
@@ -123,8 +124,13 @@ func (m *memo) requestRisk() (harm, attack scored) {
 		h, a := harms[i], attacks[i]
 		harm.score = noisyOr(harm.score, h.score)
 		harm.evidence = append(harm.evidence, h.evidence...)
-		attack.score = noisyOr(attack.score, a.score)
-		attack.evidence = append(attack.evidence, a.evidence...)
+		// A format request ("answer only with yes or no") is the user's, not an attack on the model.
+		attack.score = noisyOr(attack.score, a.adversarial)
+		for _, e := range a.evidence {
+			if e.Rule != "injection.format_dictation" {
+				attack.evidence = append(attack.evidence, e)
+			}
+		}
 		if a.severity.Rank() > attack.severity.Rank() {
 			attack.severity = a.severity
 		}
