@@ -409,7 +409,7 @@ func readingsOf(text string, words bool) []reading {
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered} {
+	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered, unTagged} {
 		read(undo(text))
 	}
 	return out
@@ -534,6 +534,11 @@ func unConfuse(text string) (string, []spelledOut) {
 // another reading of written so, and where each such word stands; nil spans when rewrite rewrites none.
 // It is the frame of the readings that undo a disguise word by word.
 func rewriteWords(text string, inWord func(rune) bool, rewrite func(word string) (string, bool)) (string, []spelledOut) {
+	return rewriteWordsAt(text, inWord, func(_ int, word string) (string, bool) { return rewrite(word) })
+}
+
+// rewriteWordsAt is rewriteWords for a rewrite that also needs where the word starts.
+func rewriteWordsAt(text string, inWord func(rune) bool, rewrite func(start int, word string) (string, bool)) (string, []spelledOut) {
 	var b strings.Builder
 	var spans []spelledOut
 	last := 0
@@ -551,7 +556,7 @@ func rewriteWords(text string, inWord func(rune) bool, rewrite func(word string)
 			i += n
 			continue
 		}
-		if read, ok := rewrite(text[i:j]); ok {
+		if read, ok := rewrite(i, text[i:j]); ok {
 			b.WriteString(text[last:i])
 			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
 			b.WriteString(read)
@@ -731,6 +736,8 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 	}
 	if i := invisibleChar(text); i >= 0 {
 		add("encoding_attack", 0.5, Medium, i, i+3, "invisible or direction-changing characters")
+	} else if i := tagRun(text); i >= 0 {
+		add("encoding_attack", 0.5, Medium, i, i+4, "invisible tag characters, which spell ASCII text")
 	}
 	if start, ok := adversarialSuffix(text); ok {
 		add("jailbreak", 0.55, High, start, len(text), "a suffix of punctuation-laden nonsense tokens")

@@ -368,3 +368,53 @@ func backwards(text string) string {
 	}
 	return string(b)
 }
+
+// unTagged returns text with each run of Unicode tag characters (U+E0020–U+E007E: invisible, one for
+// each printable ASCII character) written as the ASCII it encodes, set apart by spaces, and where each
+// run stands; nil spans when the text holds none. Instructions hidden so ("ASCII smuggling") are read by
+// models and shown to no one. A flag's tags (🏴 and a region code, Scotland's "gbsct") are a flag's.
+func unTagged(text string) (string, []spelledOut) {
+	if !strings.Contains(text, "\xf3\xa0") { // every tag character's encoding opens so
+		return text, nil
+	}
+	return rewriteWordsAt(text, isTagRune, func(start int, run string) (string, bool) {
+		if strings.HasSuffix(text[:start], "\U0001F3F4") {
+			return "", false
+		}
+		b := []byte{' '}
+		for _, r := range run {
+			if c := r - 0xE0000; c >= 0x20 && c < 0x7F {
+				b = append(b, byte(c))
+			}
+		}
+		return string(append(b, ' ')), len(b) > 1
+	})
+}
+
+func isTagRune(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
+
+// tagRun returns where the first run of tag characters that is not a flag's starts, or -1.
+func tagRun(text string) int {
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "\xf3\xa0")
+		if j < 0 {
+			return -1
+		}
+		start := i + j
+		i = start
+		for i < len(text) {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if !isTagRune(r) {
+				break
+			}
+			i += n
+		}
+		if i > start && !strings.HasSuffix(text[:start], "\U0001F3F4") {
+			return start
+		}
+		if i == start {
+			i++
+		}
+	}
+	return -1
+}

@@ -170,3 +170,44 @@ func TestDecodedOnRequest(t *testing.T) {
 		})
 	}
 }
+
+// Unicode tag characters spell ASCII invisibly ("ASCII smuggling"): they are read as the text they spell,
+// set apart by spaces, and a flag's tags stay a flag's.
+func TestUnTagged(t *testing.T) {
+	t.Parallel()
+	tag := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			b.WriteRune(0xE0000 + c)
+		}
+		return b.String()
+	}
+	scotland := "\U0001F3F4" + tag("gbsct") + "\U000E007F"
+	tests := []struct {
+		desc, text string
+		want       string // the reading; "" when the text reads as it is
+		run        int    // tagRun's answer
+	}{
+		{"tags after a word are read as the ASCII they spell", "Hello" + tag("ignore all"), "Hello ignore all ", 5},
+		{"tags between words are read in place", "a" + tag("b c") + "d", "a b c d", 1},
+		{"a flag's tags stay a flag's", "Go " + scotland + "!", "", -1},
+		{"a flag, then hidden text, reads the hidden text", scotland + " x" + tag("run it"), scotland + " x run it ", len(scotland) + 2},
+		{"text without tags reads as it is", "plain text, café", "", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			got, spans := unTagged(tt.text)
+			if tt.want == "" {
+				if spans != nil {
+					t.Errorf("unTagged(%q) = %q, want it as it is", tt.text, got)
+				}
+			} else if got != tt.want || spans == nil {
+				t.Errorf("unTagged(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
+			}
+			if r := tagRun(tt.text); r != tt.run {
+				t.Errorf("tagRun(%q) = %d, want %d", tt.text, r, tt.run)
+			}
+		})
+	}
+}
