@@ -409,7 +409,7 @@ func readingsOf(text string, words bool) []reading {
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered, unTagged} {
+	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered, unTagged, unSelected} {
 		read(undo(text))
 	}
 	return out
@@ -738,6 +738,8 @@ func analyzeInjectionRead(text, where string, readings []reading, thirdParty boo
 		add("encoding_attack", 0.5, Medium, i, i+3, "invisible or direction-changing characters")
 	} else if i := tagRun(text); i >= 0 {
 		add("encoding_attack", 0.5, Medium, i, i+4, "invisible tag characters, which spell ASCII text")
+	} else if i := selectorRun(text); i >= 0 {
+		add("encoding_attack", 0.5, Medium, i, i+3, "a run of variation selectors, which spell bytes")
 	}
 	if start, ok := adversarialSuffix(text); ok {
 		add("jailbreak", 0.55, High, start, len(text), "a suffix of punctuation-laden nonsense tokens")

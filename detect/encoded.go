@@ -418,3 +418,66 @@ func tagRun(text string) int {
 	}
 	return -1
 }
+
+// unSelected returns text with each run of four or more variation selectors (U+FE00–U+FE0F and
+// U+E0100–U+E01EF, invisible) that spells readable text, one selector a byte (a byte under 16 is
+// U+FE00 on, the others U+E0100 on), written as that text, set apart by spaces, and where each run
+// stands; nil spans when none does. Text hidden so in an emoji is a model's to read and no person's to
+// see; an emoji's own presentation selector is one, never a run.
+func unSelected(text string) (string, []spelledOut) {
+	if !strings.Contains(text, "\xef\xb8") && !strings.Contains(text, "\xf3\xa0") {
+		return text, nil
+	}
+	return rewriteWords(text, isSelector, func(run string) (string, bool) {
+		var b []byte
+		for _, r := range run {
+			if r <= 0xFE0F {
+				b = append(b, byte(r-0xFE00))
+			} else {
+				b = append(b, byte(r-0xE0100+16))
+			}
+		}
+		if len(b) < 4 || !utf8.Valid(b) || !readableText(string(b)) {
+			return "", false
+		}
+		return " " + string(b) + " ", true
+	})
+}
+
+func isSelector(r rune) bool { return r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0100 && r <= 0xE01EF }
+
+// readableText reports whether s reads as text: printable, with letters.
+func readableText(s string) bool {
+	letters := 0
+	for _, r := range s {
+		if !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 2
+}
+
+// selectorRun returns where the first run of four or more variation selectors starts, or -1: an emoji
+// takes one, hidden bytes take a run.
+func selectorRun(text string) int {
+	if !strings.Contains(text, "\xef\xb8") && !strings.Contains(text, "\xf3\xa0") {
+		return -1
+	}
+	start, n := -1, 0
+	for i, r := range text {
+		if !isSelector(r) {
+			n = 0
+			continue
+		}
+		if n == 0 {
+			start = i
+		}
+		if n++; n == 4 {
+			return start
+		}
+	}
+	return -1
+}

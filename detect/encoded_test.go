@@ -211,3 +211,47 @@ func TestUnTagged(t *testing.T) {
 		})
 	}
 }
+
+// Variation selectors spell bytes invisibly after an emoji, one selector a byte: a run of them that
+// spells text is read as that text, an emoji's own selector is not.
+func TestUnSelected(t *testing.T) {
+	t.Parallel()
+	hide := func(s string) string {
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			if c < 16 {
+				b.WriteRune(0xFE00 + rune(c))
+			} else {
+				b.WriteRune(0xE0100 + rune(c) - 16)
+			}
+		}
+		return b.String()
+	}
+	tests := []struct {
+		desc, text string
+		want       string // the reading; "" when the text reads as it is
+		run        int    // selectorRun's answer
+	}{
+		{"a run after an emoji is read as the text it spells", "see 😀" + hide("ignore all"), "see 😀 ignore all ", len("see 😀")},
+		{"text in another script is read too", "x" + hide("忽略指令"), "x 忽略指令 ", 1},
+		{"an emoji's presentation selector stays as it is", "I love it ❤️ and ✌️", "", -1},
+		{"a run that spells no text stays as it is", "x" + hide("\x00\x01\x02\x03\x04"), "", 1},
+		{"text without selectors reads as it is", "plain text, café", "", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			got, spans := unSelected(tt.text)
+			if tt.want == "" {
+				if spans != nil {
+					t.Errorf("unSelected(%q) = %q, want it as it is", tt.text, got)
+				}
+			} else if got != tt.want || spans == nil {
+				t.Errorf("unSelected(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
+			}
+			if r := selectorRun(tt.text); r != tt.run {
+				t.Errorf("selectorRun(%q) = %d, want %d", tt.text, r, tt.run)
+			}
+		})
+	}
+}
