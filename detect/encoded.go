@@ -2,6 +2,7 @@ package detect
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"html"
 	"net/url"
 	"strconv"
@@ -324,10 +325,11 @@ func hasEscape(text string) bool {
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 // decodedOnRequest returns the readings of a text that asks to be decoded (an encoding_attack hit:
-// "decode this ROT13", "reverse the following"): its letters rotated by thirteen, and the whole text
-// read backwards. Unlike base64, neither can be told from plain text by its look, and every text
-// passing through them would cost a scan; a text that says how it is encoded is the one an attacker
-// sends, since the model must be told how to read it.
+// "decode this ROT13", "reverse the following", "decode this hex"): its letters rotated by thirteen, the
+// whole text read backwards, and its runs of hexadecimal or of bytes in binary decoded. Unlike base64,
+// none of these can be told from plain text by its look (or, for hexadecimal, from a hash), and reading
+// every text so would cost a scan each; a text that says how it is encoded is the one an attacker sends,
+// since the model must be told how to read it.
 func decodedOnRequest(text string) []reading {
 	var out []reading
 	if plain, spans := rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
@@ -338,8 +340,41 @@ func decodedOnRequest(text string) []reading {
 	if len(text) > 0 {
 		out = append(out, reading{backwards(text), []spelledOut{{start: 0, end: len(text), joinedStart: 0, joinedEnd: len(text)}}})
 	}
+	// Hexadecimal ("49676e6f7265…") and bytes in binary ("01101001 01100111 …"), which a model decodes
+	// as readily when told to.
+	if plain, spans := rewriteWords(text, isHexRune, func(run string) (string, bool) {
+		b, err := hex.DecodeString(run)
+		if len(run) < 16 || err != nil || !utf8.Valid(b) || !readableText(string(b)) {
+			return "", false
+		}
+		return " " + string(b) + " ", true
+	}); spans != nil {
+		out = append(out, reading{plain, spans})
+	}
+	if plain, spans := rewriteWords(text, isBitOrSpace, func(run string) (string, bool) {
+		var b []byte
+		for _, f := range strings.Fields(run) {
+			n, err := strconv.ParseUint(f, 2, 8)
+			if len(f) != 8 || err != nil {
+				return "", false
+			}
+			b = append(b, byte(n))
+		}
+		if len(b) < 4 || !utf8.Valid(b) || !readableText(string(b)) {
+			return "", false
+		}
+		return " " + string(b) + " ", true
+	}); spans != nil {
+		out = append(out, reading{plain, spans})
+	}
 	return out
 }
+
+func isHexRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
+}
+
+func isBitOrSpace(r rune) bool { return r == '0' || r == '1' || r == ' ' }
 
 func isASCIILetterRune(r rune) bool { return r < utf8.RuneSelf && isASCIILetter(byte(r)) }
 

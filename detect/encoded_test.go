@@ -140,8 +140,8 @@ func FuzzHasEscapeMissesNoEscape(f *testing.F) {
 	})
 }
 
-// A text that asks to be decoded is read rotated by thirteen and read backwards, each reading as long as
-// the text, so that its places are the text's.
+// A text that asks to be decoded is read rotated by thirteen and read backwards (each as long as the
+// text, so that its places are the text's), and its hexadecimal and binary runs decoded in place.
 func TestDecodedOnRequest(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -153,6 +153,9 @@ func TestDecodedOnRequest(t *testing.T) {
 		{"a stray byte stays one byte", "a\xffb", []string{"n\xffo", "b\xffa"}},
 		{"a text without letters reads only backwards", "12 3", []string{"3 21"}},
 		{"an empty text has no reading", "", nil},
+		{"hexadecimal that spells text is read decoded", "hex: 69676e6f726520616c6c", []string{"urk: 69676r6s726520616p6p", "c6c616025627f6e67696 :xeh", "hex:  ignore all "}},
+		{"bytes in binary that spell text are read decoded", "01101001 01100111 01101110 01101111", []string{"11110110 01110110 11100110 10010110", " igno "}},
+		{"a hash's hexadecimal spells no text", "sha 9f86d081884c7d659a2feaa0c55ad015", []string{"fun 9s86q081884p7q659n2srnn0p55nq015", "510da55c0aaef2a956d7c488180d68f9 ahs"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -160,9 +163,6 @@ func TestDecodedOnRequest(t *testing.T) {
 			var got []string
 			for _, r := range decodedOnRequest(tt.text) {
 				got = append(got, r.plain)
-				if len(r.plain) != len(tt.text) {
-					t.Errorf("reading %q is %d bytes, the text %d", r.plain, len(r.plain), len(tt.text))
-				}
 			}
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("decodedOnRequest(%q) = %q, want %q", tt.text, got, tt.want)
