@@ -403,6 +403,7 @@ func readingsOf(text string, words bool) []reading {
 	read(unLeet(text))
 	if words {
 		read(reassembled(text))
+		read(unscrambled(text))
 	}
 	read(decodedBase64(text))
 	read(unescaped(text))
