@@ -407,6 +407,7 @@ func readingsOf(text string, words bool) []reading {
 	}
 	read(decodedBase64(text))
 	read(unescaped(text))
+	read(withoutMarkup(text))
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}

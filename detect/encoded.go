@@ -516,3 +516,89 @@ func selectorRun(text string) int {
 	}
 	return -1
 }
+
+// withoutMarkup returns text with its HTML and XML tags and comments taken out: inside a word, where they
+// break it for a reader of the source and not for one of the page ("ig<b></b>nore", "ig<!---->nore"),
+// with nothing in their place; between words, with a space ("<b>Ignore</b> <i>all</i>"); and where each
+// stood. nil spans when the text holds none. A model reading a page's source reads through them.
+func withoutMarkup(text string) (string, []spelledOut) {
+	i := strings.IndexByte(text, '<')
+	if i < 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	var spans []spelledOut
+	last := 0
+	for ; i >= 0 && i < len(text); i = nextByte(text, '<', i+1) {
+		end := markupEnd(text, i)
+		if end < 0 {
+			continue
+		}
+		for end < len(text) && text[end] == '<' { // a run of tags is one break: "ig<b></b>nore"
+			next := markupEnd(text, end)
+			if next < 0 {
+				break
+			}
+			end = next
+		}
+		if spans == nil {
+			b.Grow(len(text))
+		}
+		b.WriteString(text[last:i])
+		sp := spelledOut{start: i, end: end, joinedStart: b.Len()}
+		if !(wordByteBefore(b.String()) && end < len(text) && isWordByte(text[end])) {
+			b.WriteByte(' ')
+		}
+		sp.joinedEnd = b.Len()
+		spans = append(spans, sp)
+		last = end
+		i = end - 1
+	}
+	if spans == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
+}
+
+// markupEnd returns where the tag or comment that opens at text[i] ('<') ends, or -1 when none does: a
+// comment runs to "-->", a tag is '<', an optional '/', a letter, and no '<' before its '>', within 256
+// bytes.
+func markupEnd(text string, i int) int {
+	rest := text[i:]
+	if strings.HasPrefix(rest, "<!--") {
+		if j := strings.Index(rest[4:], "-->"); j >= 0 && j < 1024 {
+			return i + 4 + j + 3
+		}
+		return -1
+	}
+	k := 1
+	if k < len(rest) && rest[k] == '/' {
+		k++
+	}
+	if k >= len(rest) || !isASCIILetter(rest[k]) {
+		return -1
+	}
+	for j := k; j < len(rest) && j < 256; j++ {
+		switch rest[j] {
+		case '>':
+			return i + j + 1
+		case '<', '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+func nextByte(text string, c byte, from int) int {
+	if from >= len(text) {
+		return -1
+	}
+	if j := strings.IndexByte(text[from:], c); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
+// wordByteBefore reports whether s ends in a letter or digit.
+func wordByteBefore(s string) bool { return len(s) > 0 && isWordByte(s[len(s)-1]) }

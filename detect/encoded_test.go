@@ -255,3 +255,32 @@ func TestUnSelected(t *testing.T) {
 		})
 	}
 }
+
+// Tags and comments are taken out of a page's source: inside a word with nothing in their place, between
+// words with a space.
+func TestWithoutMarkup(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, text, want string // want "" when the text reads as it is
+	}{
+		{"a tag inside a word joins its halves", "ig<b></b>nore all", "ignore all"},
+		{"a comment inside a word joins its halves", "ig<!-- x -->nore all", "ignore all"},
+		{"tags between words leave a space", "<b>Ignore</b> <i>all</i>", " Ignore   all "},
+		{"a comparison is no tag", "if a < 3 then", ""},
+		{"an unclosed tag stays", "x <b y", ""},
+		{"text without '<' reads as it is", "plain text", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			got, spans := withoutMarkup(tt.text)
+			if tt.want == "" {
+				if spans != nil {
+					t.Errorf("withoutMarkup(%q) = %q, want it as it is", tt.text, got)
+				}
+			} else if got != tt.want || spans == nil {
+				t.Errorf("withoutMarkup(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
+			}
+		})
+	}
+}
