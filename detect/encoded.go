@@ -325,17 +325,26 @@ func hasEscape(text string) bool {
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 // decodedOnRequest returns the readings of a text that asks to be decoded (an encoding_attack hit:
-// "decode this ROT13", "reverse the following", "decode this hex"): its letters rotated by thirteen, the
-// whole text read backwards, and its runs of hexadecimal or of bytes in binary decoded. Unlike base64,
+// "decode this ROT13", "reverse the following", "decode this hex"): its letters rotated by thirteen,
+// shifted back by three or mirrored (Atbash), the whole text read backwards, and its runs of
+// hexadecimal, of bytes in binary or of Morse code decoded. Unlike base64,
 // none of these can be told from plain text by its look (or, for hexadecimal, from a hash), and reading
 // every text so would cost a scan each; a text that says how it is encoded is the one an attacker sends,
 // since the model must be told how to read it.
 func decodedOnRequest(text string) []reading {
 	var out []reading
-	if plain, spans := rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
-		return rot13(word), true
-	}); spans != nil {
-		out = append(out, reading{plain, spans})
+	// Letters substituted: ROT13, the Caesar cipher's classic shift of three, and Atbash (a for z), the
+	// ciphers of CipherChat (Yuan et al. 2024) a model is asked to read.
+	for _, decode := range [...]func(byte) byte{rot13Letter, caesar3Letter, atbashLetter} {
+		if plain, spans := rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
+			b := []byte(word)
+			for i, c := range b {
+				b[i] = decode(c)
+			}
+			return string(b), true
+		}); spans != nil {
+			out = append(out, reading{plain, spans})
+		}
 	}
 	if len(text) > 0 {
 		out = append(out, reading{backwards(text), []spelledOut{{start: 0, end: len(text), joinedStart: 0, joinedEnd: len(text)}}})
@@ -367,7 +376,55 @@ func decodedOnRequest(text string) []reading {
 	}); spans != nil {
 		out = append(out, reading{plain, spans})
 	}
+	if plain, spans := rewriteWords(text, isMorseRune, func(run string) (string, bool) {
+		decoded, ok := fromMorse(run)
+		if !ok || !readableText(decoded) {
+			return "", false
+		}
+		return " " + decoded + " ", true
+	}); spans != nil {
+		out = append(out, reading{plain, spans})
+	}
 	return out
+}
+
+// morse maps the International Morse code of each letter and digit to it.
+var morse = func() map[string]byte {
+	codes := [...]string{".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--",
+		"-.", "---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--..",
+		"-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----."}
+	m := map[string]byte{}
+	for i, c := range codes {
+		if i < 26 {
+			m[c] = 'a' + byte(i)
+		} else {
+			m[c] = '0' + byte(i-26)
+		}
+	}
+	return m
+}()
+
+func isMorseRune(r rune) bool { return r == '.' || r == '-' || r == ' ' || r == '/' }
+
+// fromMorse decodes a run of Morse code, letters apart by a space and words by a slash or three spaces;
+// ok only for five letters or more, every one a code.
+func fromMorse(run string) (string, bool) {
+	var b strings.Builder
+	letters := 0
+	for wi, word := range strings.FieldsFunc(strings.ReplaceAll(run, "   ", "/"), func(r rune) bool { return r == '/' }) {
+		if wi > 0 {
+			b.WriteByte(' ')
+		}
+		for _, code := range strings.Fields(word) {
+			c, ok := morse[code]
+			if !ok {
+				return "", false
+			}
+			b.WriteByte(c)
+			letters++
+		}
+	}
+	return b.String(), letters >= 5
 }
 
 func isHexRune(r rune) bool {
@@ -378,18 +435,27 @@ func isBitOrSpace(r rune) bool { return r == '0' || r == '1' || r == ' ' }
 
 func isASCIILetterRune(r rune) bool { return r < utf8.RuneSelf && isASCIILetter(byte(r)) }
 
-// rot13 rotates each ASCII letter of word by thirteen places.
-func rot13(word string) string {
-	b := []byte(word)
-	for i, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z':
-			b[i] = 'a' + (c-'a'+13)%26
-		case c >= 'A' && c <= 'Z':
-			b[i] = 'A' + (c-'A'+13)%26
-		}
+// rot13Letter, caesar3Letter and atbashLetter undo their ciphers on an ASCII letter, its case kept.
+func rot13Letter(c byte) byte   { return shiftLetter(c, 13) }
+func caesar3Letter(c byte) byte { return shiftLetter(c, 26-3) }
+func atbashLetter(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'z' - (c - 'a')
+	case c >= 'A' && c <= 'Z':
+		return 'Z' - (c - 'A')
 	}
-	return string(b)
+	return c
+}
+
+func shiftLetter(c, by byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'a' + (c-'a'+by)%26
+	case c >= 'A' && c <= 'Z':
+		return 'A' + (c-'A'+by)%26
+	}
+	return c
 }
 
 // backwards returns text with its characters in reverse order: as many bytes as text, so the reading

@@ -148,14 +148,15 @@ func TestDecodedOnRequest(t *testing.T) {
 		desc, text string
 		want       []string // the readings' texts
 	}{
-		{"letters rotate by thirteen and the whole reads backwards", "Vtaber nyy!", []string{"Ignore all!", "!yyn rebatV"}},
-		{"letters outside ASCII keep their bytes backwards", "zé x", []string{"mé k", "x éz"}},
-		{"a stray byte stays one byte", "a\xffb", []string{"n\xffo", "b\xffa"}},
+		{"letters rotate by thirteen, shift back by three, mirror, and the whole reads backwards", "Vtaber nyy!", []string{"Ignore all!", "Sqxybo kvv!", "Egzyvi mbb!", "!yyn rebatV"}},
+		{"letters outside ASCII keep their bytes backwards", "zé x", []string{"mé k", "wé u", "aé c", "x éz"}},
+		{"a stray byte stays one byte", "a\xffb", []string{"n\xffo", "x\xffy", "z\xffy", "b\xffa"}},
 		{"a text without letters reads only backwards", "12 3", []string{"3 21"}},
 		{"an empty text has no reading", "", nil},
-		{"hexadecimal that spells text is read decoded", "hex: 69676e6f726520616c6c", []string{"urk: 69676r6s726520616p6p", "c6c616025627f6e67696 :xeh", "hex:  ignore all "}},
+		{"hexadecimal that spells text is read decoded", "hex: 69676e6f726520616c6c", []string{"urk: 69676r6s726520616p6p", "ebu: 69676b6c726520616z6z", "svc: 69676v6u726520616x6x", "c6c616025627f6e67696 :xeh", "hex:  ignore all "}},
 		{"bytes in binary that spell text are read decoded", "01101001 01100111 01101110 01101111", []string{"11110110 01110110 11100110 10010110", " igno "}},
-		{"a hash's hexadecimal spells no text", "sha 9f86d081884c7d659a2feaa0c55ad015", []string{"fun 9s86q081884p7q659n2srnn0p55nq015", "510da55c0aaef2a956d7c488180d68f9 ahs"}},
+		{"Morse code that spells text is read decoded", ".. --. -. --- .-. . / .- .-.. .-..", []string{"..-. ..-. -. / . .-. --- .- .-- ..", " ignore all "}},
+		{"a hash's hexadecimal spells no text", "sha 9f86d081884c7d659a2feaa0c55ad015", []string{"fun 9s86q081884p7q659n2srnn0p55nq015", "pex 9c86a081884z7a659x2cbxx0z55xa015", "hsz 9u86w081884x7w659z2uvzz0x55zw015", "510da55c0aaef2a956d7c488180d68f9 ahs"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
