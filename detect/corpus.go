@@ -646,7 +646,7 @@ func foldedGap(text string, from, to, w int) int {
 	}
 	n := 0
 	for i := from; i < to && n <= w; i++ {
-		if i > from && isSpace(text[i]) && isSpace(text[i-1]) {
+		if i > from && asciiSpace(text[i]) && asciiSpace(text[i-1]) {
 			continue
 		}
 		n++
