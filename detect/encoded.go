@@ -327,10 +327,10 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20
 // decodedOnRequest returns the readings of a text that asks to be decoded (an encoding_attack hit:
 // "decode this ROT13", "reverse the following", "decode this hex"): its letters rotated by thirteen,
 // shifted back by three or mirrored (Atbash), the whole text read backwards, and its runs of
-// hexadecimal, of bytes in binary or of Morse code decoded. Unlike base64,
-// none of these can be told from plain text by its look (or, for hexadecimal, from a hash), and reading
-// every text so would cost a scan each; a text that says how it is encoded is the one an attacker sends,
-// since the model must be told how to read it.
+// hexadecimal, of bytes in binary or of Morse code decoded. Unlike base64, none of these can be told
+// from plain text by its look (or, for hexadecimal, from a hash), and reading every text so would cost a
+// scan each; a text that says how it is encoded is the one an attacker sends, since the model must be
+// told how to read it.
 func decodedOnRequest(text string) []reading {
 	var out []reading
 	// Letters substituted: ROT13, the Caesar cipher's classic shift of three, and Atbash (a for z), the
@@ -427,9 +427,7 @@ func fromMorse(run string) (string, bool) {
 	return b.String(), letters >= 5
 }
 
-func isHexRune(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
-}
+func isHexRune(r rune) bool { return r < utf8.RuneSelf && isHex(byte(r)) }
 
 func isBitOrSpace(r rune) bool { return r == '0' || r == '1' || r == ' ' }
 
@@ -479,7 +477,7 @@ func unTagged(text string) (string, []spelledOut) {
 		return text, nil
 	}
 	return rewriteWordsAt(text, isTagRune, func(start int, run string) (string, bool) {
-		if strings.HasSuffix(text[:start], "\U0001F3F4") {
+		if flagsTags(text, start) {
 			return "", false
 		}
 		b := []byte{' '}
@@ -493,6 +491,10 @@ func unTagged(text string) (string, []spelledOut) {
 }
 
 func isTagRune(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
+
+// flagsTags reports whether the run of tag characters at text[start] belongs to a subdivision flag: a
+// black flag just before it.
+func flagsTags(text string, start int) bool { return strings.HasSuffix(text[:start], "\U0001F3F4") }
 
 // tagRun returns where the first run of tag characters that is not a flag's starts, or -1.
 func tagRun(text string) int {
@@ -510,7 +512,7 @@ func tagRun(text string) int {
 			}
 			i += n
 		}
-		if i > start && !strings.HasSuffix(text[:start], "\U0001F3F4") {
+		if i > start && !flagsTags(text, start) {
 			return start
 		}
 		if i == start {
@@ -526,7 +528,7 @@ func tagRun(text string) int {
 // stands; nil spans when none does. Text hidden so in an emoji is a model's to read and no person's to
 // see; an emoji's own presentation selector is one, never a run.
 func unSelected(text string) (string, []spelledOut) {
-	if !strings.Contains(text, "\xef\xb8") && !strings.Contains(text, "\xf3\xa0") {
+	if !mayHoldSelectors(text) {
 		return text, nil
 	}
 	return rewriteWords(text, isSelector, func(run string) (string, bool) {
@@ -547,6 +549,11 @@ func unSelected(text string) (string, []spelledOut) {
 
 func isSelector(r rune) bool { return r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0100 && r <= 0xE01EF }
 
+// mayHoldSelectors reports whether text holds the bytes every variation selector's encoding opens with.
+func mayHoldSelectors(text string) bool {
+	return strings.Contains(text, "\xef\xb8") || strings.Contains(text, "\xf3\xa0")
+}
+
 // readableText reports whether s reads as text: printable, with letters.
 func readableText(s string) bool {
 	letters := 0
@@ -564,7 +571,7 @@ func readableText(s string) bool {
 // selectorRun returns where the first run of four or more variation selectors starts, or -1: an emoji
 // takes one, hidden bytes take a run.
 func selectorRun(text string) int {
-	if !strings.Contains(text, "\xef\xb8") && !strings.Contains(text, "\xf3\xa0") {
+	if !mayHoldSelectors(text) {
 		return -1
 	}
 	start, n := -1, 0
