@@ -176,112 +176,92 @@ func TestDecodedOnRequest(t *testing.T) {
 // set apart by spaces, and a flag's tags stay a flag's.
 func TestUnTagged(t *testing.T) {
 	t.Parallel()
-	tag := func(s string) string {
-		var b strings.Builder
-		for _, c := range s {
-			b.WriteRune(0xE0000 + c)
-		}
-		return b.String()
-	}
-	scotland := "\U0001F3F4" + tag("gbsct") + "\U000E007F"
-	tests := []struct {
-		desc, text string
-		want       string // the reading; "" when the text reads as it is
-		run        int    // tagRun's answer
-	}{
-		{"tags after a word are read as the ASCII they spell", "Hello" + tag("ignore all"), "Hello ignore all ", 5},
-		{"tags between words are read in place", "a" + tag("b c") + "d", "a b c d", 1},
+	scotland := "\U0001F3F4" + tagged("gbsct") + "\U000E007F"
+	checkReading(t, unTagged, tagRun, []readingCase{
+		{"tags after a word are read as the ASCII they spell", "Hello" + tagged("ignore all"), "Hello ignore all ", 5},
+		{"tags between words are read in place", "a" + tagged("b c") + "d", "a b c d", 1},
 		{"a flag's tags stay a flag's", "Go " + scotland + "!", "", -1},
-		{"a flag, then hidden text, reads the hidden text", scotland + " x" + tag("run it"), scotland + " x run it ", len(scotland) + 2},
+		{"a flag, then hidden text, reads the hidden text", scotland + " x" + tagged("run it"), scotland + " x run it ", len(scotland) + 2},
 		{"text without tags reads as it is", "plain text, café", "", -1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			t.Parallel()
-			got, spans := unTagged(tt.text)
-			if tt.want == "" {
-				if spans != nil {
-					t.Errorf("unTagged(%q) = %q, want it as it is", tt.text, got)
-				}
-			} else if got != tt.want || spans == nil {
-				t.Errorf("unTagged(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
-			}
-			if r := tagRun(tt.text); r != tt.run {
-				t.Errorf("tagRun(%q) = %d, want %d", tt.text, r, tt.run)
-			}
-		})
-	}
+	})
 }
 
 // Variation selectors spell bytes invisibly after an emoji, one selector a byte: a run of them that
 // spells text is read as that text, an emoji's own selector is not.
 func TestUnSelected(t *testing.T) {
 	t.Parallel()
-	hide := func(s string) string {
-		var b strings.Builder
-		for _, c := range []byte(s) {
-			if c < 16 {
-				b.WriteRune(0xFE00 + rune(c))
-			} else {
-				b.WriteRune(0xE0100 + rune(c) - 16)
-			}
-		}
-		return b.String()
-	}
-	tests := []struct {
-		desc, text string
-		want       string // the reading; "" when the text reads as it is
-		run        int    // selectorRun's answer
-	}{
-		{"a run after an emoji is read as the text it spells", "see 😀" + hide("ignore all"), "see 😀 ignore all ", len("see 😀")},
-		{"text in another script is read too", "x" + hide("忽略指令"), "x 忽略指令 ", 1},
+	checkReading(t, unSelected, selectorRun, []readingCase{
+		{"a run after an emoji is read as the text it spells", "see 😀" + selected("ignore all"), "see 😀 ignore all ", len("see 😀")},
+		{"text in another script is read too", "x" + selected("忽略指令"), "x 忽略指令 ", 1},
 		{"an emoji's presentation selector stays as it is", "I love it ❤️ and ✌️", "", -1},
-		{"a run that spells no text stays as it is", "x" + hide("\x00\x01\x02\x03\x04"), "", 1},
+		{"a run that spells no text stays as it is", "x" + selected("\x00\x01\x02\x03\x04"), "", 1},
 		{"text without selectors reads as it is", "plain text, café", "", -1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			t.Parallel()
-			got, spans := unSelected(tt.text)
-			if tt.want == "" {
-				if spans != nil {
-					t.Errorf("unSelected(%q) = %q, want it as it is", tt.text, got)
-				}
-			} else if got != tt.want || spans == nil {
-				t.Errorf("unSelected(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
-			}
-			if r := selectorRun(tt.text); r != tt.run {
-				t.Errorf("selectorRun(%q) = %d, want %d", tt.text, r, tt.run)
-			}
-		})
-	}
+	})
 }
 
 // Tags and comments are taken out of a page's source: inside a word with nothing in their place, between
 // words with a space.
 func TestWithoutMarkup(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		desc, text, want string // want "" when the text reads as it is
-	}{
-		{"a tag inside a word joins its halves", "ig<b></b>nore all", "ignore all"},
-		{"a comment inside a word joins its halves", "ig<!-- x -->nore all", "ignore all"},
-		{"tags between words leave a space", "<b>Ignore</b> <i>all</i>", " Ignore   all "},
-		{"a comparison is no tag", "if a < 3 then", ""},
-		{"an unclosed tag stays", "x <b y", ""},
-		{"text without '<' reads as it is", "plain text", ""},
-	}
-	for _, tt := range tests {
+	checkReading(t, withoutMarkup, nil, []readingCase{
+		{"a tag inside a word joins its halves", "ig<b></b>nore all", "ignore all", 0},
+		{"a comment inside a word joins its halves", "ig<!-- x -->nore all", "ignore all", 0},
+		{"tags between words leave a space", "<b>Ignore</b> <i>all</i>", " Ignore   all ", 0},
+		{"a comparison is no tag", "if a < 3 then", "", 0},
+		{"an unclosed tag stays", "x <b y", "", 0},
+		{"text without '<' reads as it is", "plain text", "", 0},
+	})
+}
+
+// readingCase is a text a reading is tried on: the reading it must give ("" when the text must read as
+// it is) and, where the reading has a finder of its disguise, where that finder must say it starts.
+type readingCase struct {
+	desc, text string
+	want       string
+	run        int
+}
+
+// checkReading holds read (and find, when not nil) to each case.
+func checkReading(t *testing.T, read func(string) (string, []spelledOut), find func(string) int, cases []readingCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.desc, func(t *testing.T) {
 			t.Parallel()
-			got, spans := withoutMarkup(tt.text)
+			got, spans := read(tt.text)
 			if tt.want == "" {
 				if spans != nil {
-					t.Errorf("withoutMarkup(%q) = %q, want it as it is", tt.text, got)
+					t.Errorf("reading of %q = %q, want it as it is", tt.text, got)
 				}
 			} else if got != tt.want || spans == nil {
-				t.Errorf("withoutMarkup(%q) = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
+				t.Errorf("reading of %q = %q (%d spans), want %q", tt.text, got, len(spans), tt.want)
+			}
+			if find != nil {
+				if r := find(tt.text); r != tt.run {
+					t.Errorf("finder of %q = %d, want %d", tt.text, r, tt.run)
+				}
 			}
 		})
 	}
+}
+
+// tagged spells s in Unicode tag characters, as "ASCII smuggling" hides text.
+func tagged(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		b.WriteRune(0xE0000 + c)
+	}
+	return b.String()
+}
+
+// selected spells s's bytes in variation selectors, one a byte, as text is hidden in an emoji.
+func selected(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if c < 16 {
+			b.WriteRune(0xFE00 + rune(c))
+		} else {
+			b.WriteRune(0xE0100 + rune(c) - 16)
+		}
+	}
+	return b.String()
 }
