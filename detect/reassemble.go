@@ -2,8 +2,10 @@ package detect
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // A disguise that keeps a phrase's letters in order can still change what lies between them, so that
@@ -156,7 +158,7 @@ func (v *vocabulary) pairMayChange(buf []byte, text string, pp, p, r [2]int, bro
 	}
 	sep := text[p[1]:r[0]]
 	// A link: a separator that can link two words, and both words of the vocabulary.
-	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, wrapOpen+wrapClose) ||
+	if !strings.ContainsAny(sep, "\n\r0123456789") && (!strings.ContainsAny(sep, " \t") || strings.ContainsAny(sep, wrapMarkRunes) ||
 		strings.ContainsAny(sep, ".,;:!?") && (pp == [2]int{} || strings.ContainsAny(text[pp[1]:p[0]], ".,;:!?"))) {
 		var a, b bool
 		if buf, a = lookup(buf, v.words, text, p); a {
@@ -587,38 +589,44 @@ func aloneBetweenPunctuation(text string, pieces []reassembledPiece, i int) bool
 	return punct(before, i == 0) && punct(after, i+1 == len(pieces))
 }
 
-// wrapped reports whether one of the first marks of wrapOpen wraps pieces[i] as a word of its own:
+// wrapped reports whether one of the first marks of wrapMarks wraps pieces[i] as a word of its own:
 // markdown's emphasis and code marks ("*all*", "**all**", "`all`", "_all_", "~all~"), quotes ("\"all\"",
-// "'all'") or brackets ("(all)", "[all]", "{all}"), the closing mark just after it, with a space or the
-// text's edge beyond each. Code wraps its strings and arguments in quotes and brackets too, but never
-// beside a space on both sides: `f("all")`, `x["all"]`.
+// "'all'", "“all”", "‘all’", "«all»", "「all」") or brackets ("(all)", "[all]", "{all}"), the closing mark
+// just after it, with a space or the text's edge beyond each. Code wraps its strings and arguments in
+// quotes and brackets too, but never beside a space on both sides: `f("all")`, `x["all"]`.
 func wrapped(text string, pieces []reassembledPiece, i, marks int) bool {
 	p := pieces[i]
-	if p.start == 0 || p.end == len(text) {
+	open, n := utf8.DecodeLastRuneInString(text[:p.start])
+	closing, m := utf8.DecodeRuneInString(text[p.end:])
+	if n == 0 || m == 0 {
 		return false
 	}
-	open := text[p.start-1]
-	k := strings.IndexByte(wrapOpen[:marks], open)
-	if k < 0 || text[p.end] != wrapClose[k] {
+	k := slices.IndexFunc(wrapMarks[:marks], func(w [2]rune) bool { return w[0] == open && w[1] == closing })
+	if k < 0 {
 		return false
 	}
-	outside := func(k int, mark byte) bool { return k < 0 || k >= len(text) || text[k] == ' ' || text[k] == mark }
-	return outside(p.start-2, open) && outside(p.end+1, wrapClose[k])
+	outside := func(r rune, size int, mark rune) bool { return size == 0 || r == ' ' || r == mark }
+	before, bn := utf8.DecodeLastRuneInString(text[:p.start-n])
+	after, an := utf8.DecodeRuneInString(text[p.end+m:])
+	return outside(before, bn, open) && outside(after, an, closing)
 }
 
 // wrappedInRun reports whether quotes or brackets wrap pieces[i] and a piece beside it, each on its own.
 func wrappedInRun(text string, pieces []reassembledPiece, i int) bool {
-	all := len(wrapOpen)
+	all := len(wrapMarks)
 	return wrapped(text, pieces, i, all) &&
 		(i > 0 && wrapped(text, pieces, i-1, all) || i+1 < len(pieces) && wrapped(text, pieces, i+1, all))
 }
 
-// wrapOpen and wrapClose are the marks that wrap a word set apart, each opening with its closing: the
-// first emphasisMarks are markdown's, the rest quotes and brackets.
+// wrapMarks are the marks that wrap a word set apart, each opening with its closing: the first
+// emphasisMarks are markdown's, the rest quotes (straight, curly, guillemets, corner brackets) and
+// brackets. wrapMarkRunes are all of them, for a look at a separator.
+var wrapMarks = [...][2]rune{{'*', '*'}, {'`', '`'}, {'_', '_'}, {'~', '~'},
+	{'"', '"'}, {'\'', '\''}, {'“', '”'}, {'‘', '’'}, {'«', '»'}, {'「', '」'}, {'『', '』'}, {'(', ')'}, {'[', ']'}, {'{', '}'}}
+
 const (
-	wrapOpen      = "*`_~\"'([{"
-	wrapClose     = "*`_~\"')]}"
 	emphasisMarks = 4
+	wrapMarkRunes = "*`_~\"'“”‘’«»「」『』()[]{}"
 )
 
 // pieceWord reports whether the word a piece reads as (its last, when it reads as several) is a word of
