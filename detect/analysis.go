@@ -953,16 +953,17 @@ func joinCJK(text string) (string, []spelledOut) {
 
 // withoutInvisible returns text with what a word can carry without changing how it reads removed: the
 // invisible characters (zero-width spaces and joiners, the word joiner, the byte-order mark, the soft
-// hyphen: "ign\u200bore", "忽\u200b略"), combining accents added to Latin, Greek or Cyrillic letters
-// ("i\u0301gnore"), and Arabic's vowel marks and stretching tatweel ("تـجـاهـل"); and where each word
-// that held one stands; nil spans when none does.
+// hyphen, tag characters and variation selectors: "ign\u200bore", "忽\u200b略", "ign\ufe0fore"), combining
+// accents added to Latin, Greek or Cyrillic letters ("i\u0301gnore"), and Arabic's vowel marks and
+// stretching tatweel ("تـجـاهـل"); and where each word that held one stands; nil spans when none does.
 func withoutInvisible(text string) (string, []spelledOut) {
 	invisible := func(r rune) bool {
 		return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF || r == 0x00AD ||
-			r >= 0x300 && r <= 0x36F || r >= 0x610 && r <= 0x61A || r >= 0x64B && r <= 0x65F || r == 0x640 || r == 0x670
+			r >= 0x300 && r <= 0x36F || r >= 0x610 && r <= 0x61A || r >= 0x64B && r <= 0x65F || r == 0x640 || r == 0x670 ||
+			isTagRune(r) || isSelector(r) // tag characters and variation selectors render as nothing too
 	}
 	// Each such character's encoding opens with one of these bytes; most texts hold none of them.
-	if !hasAnyByte(text, 0xE2, 0xEF, 0xC2, 0xCC, 0xCD, 0xD8, 0xD9, 0xDB) || !strings.ContainsFunc(text, invisible) {
+	if !hasAnyByte(text, 0xE2, 0xEF, 0xC2, 0xCC, 0xCD, 0xD8, 0xD9, 0xDB, 0xF3) || !strings.ContainsFunc(text, invisible) {
 		return text, nil
 	}
 	notSpace := func(r rune) bool { return !unicode.IsSpace(r) }
