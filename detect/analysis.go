@@ -27,6 +27,8 @@ type refusalCorpus struct {
 	FactualMasks    []string `yaml:"factual_masks"`
 	Compliance      []group  `yaml:"compliance"`
 	CompliancePairs []pair   `yaml:"compliance_pairs"`
+	// Choices are the named word lists its templates share ({$name}), put in place at load (withChoices).
+	Choices map[string][]string `yaml:"choices"`
 }
 
 type phraseCorpus struct {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -66,16 +67,64 @@ func Corpora() []CorpusFile { f, _ := corpora(); return f }
 func CorpusHash() string { _, h := corpora(); return h }
 
 // loadCorpus decodes one embedded file strictly into v; a mistake in shipped data is a bug, so it panics.
+// A file's named choices (withChoices) are put in place first.
 func loadCorpus(name string, v any) {
 	data, err := corpusFS.ReadFile("corpus/" + name)
 	if err != nil {
 		panic(err)
 	}
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	text, err := withChoices(string(data))
+	if err != nil {
+		panic(fmt.Sprintf("detect: corpus/%s: %v", name, err))
+	}
+	dec := yaml.NewDecoder(strings.NewReader(text))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
 		panic(fmt.Sprintf("detect: corpus/%s: %v", name, err))
 	}
+}
+
+// withChoices puts a corpus file's named choices in place: its top-level "choices" map names lists of
+// words, and "{$name}" in a line that is not a comment stands for the choice {word|word|…}. One vocabulary
+// (the verbs of helping, the ways to say "I won't") then serves every template that declines, so a
+// spelling added once is read in each construction rather than in the one it was first seen in.
+func withChoices(text string) (string, error) {
+	if !strings.Contains(text, "{$") {
+		return text, nil
+	}
+	var head struct {
+		Choices map[string][]string `yaml:"choices"`
+	}
+	if err := yaml.Unmarshal([]byte(text), &head); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for n, line := range slices.Collect(strings.Lines(text)) {
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "#") {
+			b.WriteString(line)
+			continue
+		}
+		for {
+			i := strings.Index(line, "{$")
+			if i < 0 {
+				b.WriteString(line)
+				break
+			}
+			j := strings.IndexByte(line[i:], '}')
+			if j < 0 {
+				return "", fmt.Errorf("line %d: unclosed choice %.20q", n+1, line[i:])
+			}
+			name := line[i+2 : i+j]
+			words := head.Choices[name]
+			if len(words) == 0 {
+				return "", fmt.Errorf("line %d: unknown choice %q (choices: %s)", n+1, name, strings.Join(slices.Sorted(maps.Keys(head.Choices)), ", "))
+			}
+			b.WriteString(line[:i])
+			b.WriteString("{" + strings.Join(words, "|") + "}")
+			line = line[i+j+1:]
+		}
+	}
+	return b.String(), nil
 }
 
 // group is a named list of phrase templates with a weight (how much one match says) and, for injection, a
@@ -149,8 +198,10 @@ type pair struct {
 	Severity Severity `yaml:"severity"`
 	Weight   float64  `yaml:"weight"`
 	Window   int      `yaml:"window"`
-	First    []string `yaml:"first"`
-	Second   []string `yaml:"second"`
+	// Supporting is group.Supporting, for the pair's hits: they count only beside a hit of another group.
+	Supporting bool     `yaml:"supporting"`
+	First      []string `yaml:"first"`
+	Second     []string `yaml:"second"`
 	// Mix names the family of act and object a pair is one language's spelling of ("override": a verb
 	// of ignoring and the rules it ignores), and Act says which side is the act (first or last, by the
 	// language's word order). Pairs of one family are also matched across languages (codeSwitched).
@@ -245,7 +296,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups)),
 		words: map[string]bool{}}
 	for _, pr := range pairs {
-		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, ThirdParty: pr.ThirdParty})
+		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, ThirdParty: pr.ThirdParty})
 		p.windows = append(p.windows, max(pr.Window, 1))
 		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
 	}

@@ -91,3 +91,33 @@ func BenchmarkCompileInjection(b *testing.B) {
 		}
 	}
 }
+
+func TestWithChoicesPutsNamedChoicesInPlace(t *testing.T) {
+	t.Parallel()
+	const head = "choices:\n  verb: [help, assist]\n  modal: [\"can't\", won't]\n"
+	tests := []struct {
+		desc, text, want, err string
+	}{
+		{"a file without choices is left as it is", "phrases:\n  - \"i {can't|won't} help\"\n", "phrases:\n  - \"i {can't|won't} help\"\n", ""},
+		{"a named choice becomes its words as a choice", head + "p: \"i {$modal} {$verb}\"\n", head + "p: \"i {can't|won't} {help|assist}\"\n", ""},
+		{"a named choice nests inside a choice", head + "p: \"{do|{$verb}}\"\n", head + "p: \"{do|{help|assist}}\"\n", ""},
+		{"a comment line keeps its text", head + "# {$name} stands for a choice\np: \"{$verb}\"\n", head + "# {$name} stands for a choice\np: \"{help|assist}\"\n", ""},
+		{"an unknown name is an error that lists the known ones", head + "p: \"{$verbs}\"\n", "", `line 4: unknown choice "verbs" (choices: modal, verb)`},
+		{"an unclosed name is an error", head + "p: i {$verb\n", "", "line 4: unclosed choice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
+			got, err := withChoices(tt.text)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("withChoices = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -50,7 +50,7 @@ func TestLanguageFilesLeaveEnglishAlone(t *testing.T) {
 	}{
 		{"injection", injectionPhrases(), compilePhrases(injBase, injBasePairs, inj.Masks)},
 		{"harm", harmPhrases(), compilePhrases(harm.Groups, harm.Pairs, harm.Masks)},
-		{"refusal", decl, compilePhrases(ref.Groups, nil, ref.Masks)},
+		{"refusal", decl, compilePhrases(ref.Groups, ref.Pairs, ref.Masks)},
 		{"compliance", comply, compilePhrases(append(ref.Compliance, ref.Factual...), ref.CompliancePairs, ref.FactualMasks)},
 		{"deception claims", m.claims, compilePhrases(claims, nil, nil)},
 		{"deception modifiers", m.modifier, modifiers(dec.Hedges, dec.Plans, dec.Negations)},
