@@ -391,6 +391,12 @@ func disguisedReadings(text string) []reading { return readingsOf(text, true) }
 // readingsOf is disguisedReadings, with the reading of words put back together (reassembled) only when
 // words is set: a model's own reply, read for a persona it speaks as, does not disguise its words.
 func readingsOf(text string, words bool) []reading {
+	first := readOnce(text, words)
+	return append(first, stacked(text, first, words)...)
+}
+
+// readOnce returns the readings that each undo one disguise of text.
+func readOnce(text string, words bool) []reading {
 	var out []reading
 	read := func(plain string, spans []spelledOut) {
 		if spans != nil {
@@ -413,7 +419,7 @@ func readingsOf(text string, words bool) []reading {
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, joinCJK, toCyrillic, turkishLowered, unTagged, unSelected} {
+	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, unAccented, joinCJK, toCyrillic, turkishLowered, unTagged, unSelected} {
 		read(undo(text))
 	}
 	return out
@@ -423,10 +429,16 @@ func readingsOf(text string, words bool) []reading {
 func disguisedHitsIn(p *phrases, readings []reading) []hit {
 	var out []hit
 	for _, r := range readings {
+		stacked := slices.ContainsFunc(r.spans, func(sp spelledOut) bool { return sp.carried })
 		for _, h := range p.find(r.plain) {
+			if stacked {
+				if at, ok := stackedHit(p, h, r.spans); ok {
+					out = append(out, hit{group: h.group, start: at.start, end: at.end})
+				}
+				continue
+			}
 			for _, sp := range r.spans {
-				if sp.whole && (h.start < sp.joinedStart || h.end > sp.joinedEnd) ||
-					sp.criticalOnly && p.groups[h.group].Severity != Critical {
+				if outsideLimits(p, h, sp) {
 					continue
 				}
 				if h.start < sp.joinedEnd && sp.joinedStart < h.end {
@@ -437,6 +449,32 @@ func disguisedHitsIn(p *phrases, readings []reading) []hit {
 		}
 	}
 	return out
+}
+
+// outsideLimits reports whether hit h breaks a limit of span sp: it runs past a span that must hold it
+// whole, or is no critical hit where only those count.
+func outsideLimits(p *phrases, h hit, sp spelledOut) bool {
+	return sp.whole && (h.start < sp.joinedStart || h.end > sp.joinedEnd) || sp.criticalOnly && p.groups[h.group].Severity != Critical
+}
+
+// stackedHit places a hit of a stacked reading (one reading read again): at the first span it overlaps,
+// when one of those is the later reading's and it breaks the limits of none.
+func stackedHit(p *phrases, h hit, spans []spelledOut) (spelledOut, bool) {
+	var at spelledOut
+	found, later := false, false
+	for _, sp := range spans {
+		if h.start >= sp.joinedEnd || sp.joinedStart >= h.end {
+			continue
+		}
+		if outsideLimits(p, h, sp) {
+			return spelledOut{}, false
+		}
+		if !found {
+			at, found = sp, true
+		}
+		later = later || !sp.carried
+	}
+	return at, found && later
 }
 
 // confusables maps the letters of other scripts drawn like Latin ones to the Latin letter
@@ -597,9 +635,26 @@ func hasLatinLike(s string) bool {
 // leet are the digits and signs written for letters.
 var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
 
+// spelledBeside reports whether the character at i stands in a word spelled out a letter at a time: a
+// letter (or another sign for one) alone on each side of it, or two on one side where it ends the run,
+// one separator apart.
+func spelledBeside(text string, i int) bool {
+	alone := func(k int) bool {
+		return k >= 0 && k < len(text) && (isASCIILetter(text[k]) || leet[text[k]] != 0) &&
+			(k == 0 || !isWordByte(text[k-1])) && (k+1 == len(text) || !isWordByte(text[k+1]))
+	}
+	spelledSep := func(k int) bool {
+		return k >= 0 && k < len(text) && (text[k] == ' ' || text[k] == '.' || text[k] == '-' || text[k] == '_' || text[k] == '*')
+	}
+	before := spelledSep(i-1) && alone(i-2)
+	after := spelledSep(i+1) && alone(i+2)
+	return before && after || before && alone(i-4) && spelledSep(i-3) || after && alone(i+4) && spelledSep(i+3)
+}
+
 // unLeet returns text with the digits and signs of each word that mixes them with letters ("k1ll",
 // "p@ssw0rd") read as the letters they stand for, and where those words stand (the same places: one byte
-// for one byte); nil spans when no word has any.
+// for one byte); nil spans when no word has any. A sign alone among letters spelled out
+// ("i g n 0 r e") counts as such a word.
 func unLeet(text string) (string, []spelledOut) {
 	var b []byte
 	var spans []spelledOut
@@ -621,7 +676,9 @@ func unLeet(text string) (string, []spelledOut) {
 			}
 			j++
 		}
-		if signs > 0 && (letters >= 3 || inside && letters+signs >= 3) {
+		// A sign alone between letters spelled out ("i g n 0 r e") stands for one too: joined with them
+		// (joinSpelledOut, over this reading), it is a word.
+		if signs > 0 && (letters >= 3 || inside && letters+signs >= 3) || j-i == 1 && signs == 1 && spelledBeside(text, i) {
 			if b == nil {
 				b = []byte(text)
 			}
@@ -760,6 +817,10 @@ type spelledOut struct {
 	// span is an identifier-like run of words (reassembled), and phrases that run on past it are
 	// ordinary code. criticalOnly says only hits of critical groups count there.
 	whole, criticalOnly bool
+	// carried marks a span of a reading that a later one read again (stacked): a hit in such a reading
+	// must overlap a span of the later reading (one of the earlier alone was found in it already), and
+	// keep within the limits of every span it overlaps.
+	carried bool
 }
 
 // joinSpelledOut returns text with each word spelled out a letter at a time (four letters or more, each
