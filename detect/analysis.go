@@ -47,6 +47,8 @@ type phraseCorpus struct {
 	// definition, a historical event, a game or a sport. They weigh against harm only where a refusal is
 	// judged (over_refusal), never where an answer is: each is also a known way to frame a jailbreak.
 	HarmlessFraming []group `yaml:"harmless_framing"`
+	// Choices are the named word lists its templates share ({$name}), put in place at load (withChoices).
+	Choices map[string][]string `yaml:"choices"`
 }
 
 var (

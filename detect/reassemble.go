@@ -372,7 +372,8 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 	// known reports whether runs broken apart make a word: a key when a space breaks them, which prose
 	// puts between any two words; any word of the phrases when only signs do ("ig-nore", "instruc.tions").
 	// A key of the critical injection phrases is put back even from two words of the phrases ("by pass",
-	// "over ride"); other words only from parts that are not words themselves ("some one" stays).
+	// "over ride", "dis_regard"); other words only from parts that are not words themselves ("some one"
+	// stays).
 	known := func(parts ...[2]int) bool {
 		var ok bool
 		spaced := spacedApart(parts...)
@@ -384,7 +385,7 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 		if !ok {
 			return false
 		}
-		if spaced && vocab.overrideKeys[string(scratch)] {
+		if vocab.overrideKeys[string(scratch)] {
 			return true
 		}
 		for _, r := range parts {
