@@ -1264,12 +1264,45 @@ func invisibleChar(text string) int {
 	return first
 }
 
+// balanced reports whether a line's brackets pair up in order and its backticks come in pairs: code and
+// markup are written so; an optimised suffix, token by token, is not ("](", "{[(").
+func balanced(line string) bool {
+	var open []byte
+	ticks := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '(', '[', '{':
+			open = append(open, c)
+		case ')', ']', '}':
+			want := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+			if len(open) == 0 || open[len(open)-1] != want {
+				return false
+			}
+			open = open[:len(open)-1]
+		case '`':
+			ticks++
+		}
+	}
+	return len(open) == 0 && ticks%2 == 0
+}
+
 // adversarialSuffix finds the nonsense suffixes that optimisation attacks append to a request: many
-// tokens in the tail that mix letters with brackets and other punctuation.
+// tokens in the tail that mix letters with brackets and other punctuation. The suffix is appended to the
+// request's last line (Zou et al. 2023), so only that line is read: code and markdown are punctuation-laden
+// too, but line by line, and a text that ends in a code fence ends in code. A URL is one address, not
+// nonsense.
 func adversarialSuffix(text string) (int, bool) {
-	tail := text
+	trimmed := strings.TrimRight(text, " \t\r\n\v\f")
+	start := strings.LastIndexAny(trimmed, "\n\r") + 1
+	if strings.HasPrefix(strings.TrimLeft(trimmed[start:], " \t"), "```") {
+		return 0, false
+	}
+	tail := trimmed[start:]
 	if len(tail) > 300 {
 		tail = tail[len(tail)-300:]
+	}
+	if balanced(tail) {
+		return 0, false // a line of code or markup: its brackets pair and its backticks close
 	}
 	fields, odd := 0, 0
 	for i := 0; i < len(tail); {
@@ -1280,7 +1313,7 @@ func adversarialSuffix(text string) (int, bool) {
 			break
 		}
 		fields++
-		letters, punct := 0, 0
+		letters, punct, from := 0, 0, i
 		for ; i < len(tail) && !asciiSpace(tail[i]); i++ {
 			c := tail[i]
 			switch {
@@ -1290,7 +1323,7 @@ func adversarialSuffix(text string) (int, bool) {
 				punct++
 			}
 		}
-		if letters > 0 && punct > 0 || punct >= 2 {
+		if (letters > 0 && punct > 0 || punct >= 2) && !strings.Contains(tail[from:i], "://") {
 			odd++
 		}
 	}
@@ -1298,7 +1331,7 @@ func adversarialSuffix(text string) (int, bool) {
 		return 0, false
 	}
 	if odd >= 5 && odd*4 >= fields {
-		return len(text) - len(tail), true
+		return start + len(trimmed[start:]) - len(tail), true
 	}
 	return 0, false
 }
