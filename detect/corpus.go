@@ -255,6 +255,9 @@ type target struct {
 	group int // -1 for a mask
 	role  int // roleWhole, roleFirst, …
 	langs langSet
+	// lineStart says the term counts here only as a line's first word: a literal written after a line
+	// break ("\nsystem:" is a transcript's role label, "operating system:" is not).
+	lineStart bool
 }
 
 const (
@@ -304,6 +307,9 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 	var stems []bool
 	ids := map[string]int{}
 	add := func(s string, tg target) {
+		// A literal written after a line break ("\nsystem:") is a line's first word: the break says where
+		// it stands, and is not part of the term.
+		tg.lineStart = strings.HasPrefix(s, "\n")
 		s = joinContractions(strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s)))
 		stem := len(s) > 1 && strings.HasSuffix(s, "*")
 		s = strings.TrimSuffix(s, "*")
@@ -325,7 +331,9 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 			}
 			stems[id] = stems[id] || stem
 			// A term one side of a code-switched pair lists in several languages stands for them all.
-			i := slices.IndexFunc(p.targets[id], func(t target) bool { return t.group == tg.group && t.role == tg.role })
+			i := slices.IndexFunc(p.targets[id], func(t target) bool {
+				return t.group == tg.group && t.role == tg.role && t.lineStart == tg.lineStart
+			})
 			if i < 0 {
 				p.targets[id] = append(p.targets[id], tg)
 			} else {
@@ -347,12 +355,12 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		gi := len(groups) + pi
 		for i, t := range pr.First {
 			for _, s := range expandTemplate(t) {
-				add(s, target{gi, roleFirst, termLangs(pr.firstLangs, i, s)})
+				add(s, target{group: gi, role: roleFirst, langs: termLangs(pr.firstLangs, i, s)})
 			}
 		}
 		for i, t := range pr.Second {
 			for _, s := range expandTemplate(t) {
-				add(s, target{gi, roleSecond, termLangs(pr.secondLangs, i, s)})
+				add(s, target{group: gi, role: roleSecond, langs: termLangs(pr.secondLangs, i, s)})
 			}
 		}
 	}
@@ -501,6 +509,14 @@ func contractionAt(s string) bool {
 	return false
 }
 
+// atLineStart reports whether only spaces and tabs stand between the line's start and i.
+func atLineStart(text string, i int) bool {
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	return i == 0 || text[i-1] == '\n' || text[i-1] == '\r'
+}
+
 // trailingSpace keeps a template's deliberate trailing space (a word that must be followed by another).
 func trailingSpace(s string) string {
 	if strings.HasSuffix(s, " ") {
@@ -630,6 +646,9 @@ func (p *phrases) find(text string) []hit {
 			return
 		}
 		for _, tg := range p.targets[id] {
+			if tg.lineStart && !atLineStart(text, start) {
+				continue
+			}
 			h := hit{group: tg.group, start: start, end: end, langs: tg.langs}
 			switch {
 			case tg.group < 0:
