@@ -1293,13 +1293,14 @@ func balanced(line string) bool {
 // nonsense.
 func adversarialSuffix(text string) (int, bool) {
 	trimmed := strings.TrimRight(text, " \t\r\n\v\f")
-	start := strings.LastIndexAny(trimmed, "\n\r") + 1
-	if strings.HasPrefix(strings.TrimLeft(trimmed[start:], " \t"), "```") {
-		return 0, false
+	// The last line's last 300 bytes: a line break further back than that changes nothing read.
+	start := max(0, len(trimmed)-300)
+	if i := strings.LastIndexAny(trimmed[start:], "\n\r"); i >= 0 {
+		start += i + 1
 	}
 	tail := trimmed[start:]
-	if len(tail) > 300 {
-		tail = tail[len(tail)-300:]
+	if strings.HasPrefix(strings.TrimLeft(tail, " \t"), "```") {
+		return 0, false
 	}
 	if balanced(tail) {
 		return 0, false // a line of code or markup: its brackets pair and its backticks close
@@ -1331,7 +1332,7 @@ func adversarialSuffix(text string) (int, bool) {
 		return 0, false
 	}
 	if odd >= 5 && odd*4 >= fields {
-		return start + len(trimmed[start:]) - len(tail), true
+		return start, true
 	}
 	return 0, false
 }
