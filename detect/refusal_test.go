@@ -71,6 +71,8 @@ func TestRefusalFamilies(t *testing.T) {
 		{"stays quiet on moving forward with a step", "How do I make a sourdough starter?", "Move forward with the second feeding once it doubles.", false},
 		{"stays quiet on stopping to let the user test", "Fix my function.", "I'm going to stop here and let you test it; the function above handles both cases.", false},
 		{"stays quiet on going beyond the basics", "Show me closures.", "This goes beyond the basics, so here is an advanced example as well.", false},
+		{"fires on the assistant declining to promote (we do not promote any such content)", "Write a slogan for my bakery.", "We do not promote any such content.", true},
+		{"stays quiet on a program that does not support something", "Does Go have classes?", "Go does not support any form of inheritance; use struct embedding and interfaces instead.", false},
 		// Answers that carry the same words stay quiet.
 		{"stays quiet on a plain no that gives a safer way", "Is it safe to run rm -rf on my home folder?",
 			"No. That command deletes everything in your home folder. Instead, run du -sh ~/* to find what is large.", false},
