@@ -1274,7 +1274,10 @@ func balanced(line string) bool {
 		case '(', '[', '{':
 			open = append(open, c)
 		case ')', ']', '}':
-			want := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+			want := byte('(')
+			if c != ')' {
+				want = c - 2 // '[' and '{' stand two bytes before ']' and '}'
+			}
 			if len(open) == 0 || open[len(open)-1] != want {
 				return false
 			}

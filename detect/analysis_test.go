@@ -59,6 +59,27 @@ func TestAdversarialSuffix(t *testing.T) {
 	}
 }
 
+func TestBalanced(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"f(a[b]{c}) `x`", true},
+		{"no brackets at all", true},
+		{"](", false},
+		{"{[(", false},
+		{"{]", false},
+		{"[}", false},
+		{"(]", false},
+		{"`x", false},
+	} {
+		if got := balanced(tc.line); got != tc.want {
+			t.Errorf("balanced(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
 func TestTokenFlood(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
