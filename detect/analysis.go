@@ -393,8 +393,7 @@ func disguisedReadings(text string) []reading { return readingsOf(text, true) }
 // readingsOf is disguisedReadings, with the reading of words put back together (reassembled) only when
 // words is set: a model's own reply, read for a persona it speaks as, does not disguise its words.
 func readingsOf(text string, words bool) []reading {
-	first := readOnce(text, words)
-	return append(first, stacked(text, first, words)...)
+	return readingsStacked(text, readOnce(text, words), words)
 }
 
 // readOnce returns the readings that each undo one disguise of text.

@@ -545,6 +545,7 @@ func TestStackedReadingsPointAtTheDisguisedWord(t *testing.T) {
 		"1 g n 0 r e",         // spelled out, digits for letters
 		"Ign\u00f3r\u0435",    // an accent, a Cyrillic look-alike
 		"ig<b>n\u200bo</b>re", // a tag inside, a zero-width space inside
+		"1gn\u200b\u043ere",   // digits, a zero-width space and a Cyrillic letter: three deep
 	} {
 		t.Run(word, func(t *testing.T) {
 			t.Parallel()
