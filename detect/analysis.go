@@ -1295,17 +1295,23 @@ func balanced(line string) bool {
 // nonsense.
 func adversarialSuffix(text string) (int, bool) {
 	trimmed := strings.TrimRight(text, " \t\r\n\v\f")
-	// The last line's last 300 bytes: a line break further back than that changes nothing read.
-	start := max(0, len(trimmed)-300)
+	// The last line, looked for no further back than a suffix and the request it ends could reach: a
+	// longer line is data (minified code, a log), not a request with a suffix.
+	const longestLine = 4096
+	start := max(0, len(trimmed)-longestLine)
 	if i := strings.LastIndexAny(trimmed[start:], "\n\r"); i >= 0 {
 		start += i + 1
-	}
-	tail := trimmed[start:]
-	if strings.HasPrefix(strings.TrimLeft(tail, " \t"), "```") {
+	} else if start > 0 {
 		return 0, false
 	}
-	if balanced(tail) {
-		return 0, false // a line of code or markup: its brackets pair and its backticks close
+	line := trimmed[start:]
+	if strings.HasPrefix(strings.TrimLeft(line, " \t"), "```") || balanced(line) {
+		return 0, false // a line of code or markup: a fence, or brackets that pair and backticks that close
+	}
+	tail := line
+	if len(tail) > 300 {
+		start += len(tail) - 300
+		tail = tail[len(tail)-300:]
 	}
 	fields, odd := 0, 0
 	for i := 0; i < len(tail); {
