@@ -415,6 +415,7 @@ func readOnce(text string, words bool) []reading {
 		read(unscrambled(text))
 	}
 	read(decodedBase64(text))
+	out = append(out, joinedParts(text)...)
 	read(unescaped(text))
 	read(withoutMarkup(text))
 	if asciiPrefix(text) == len(text) {
