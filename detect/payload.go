@@ -6,17 +6,12 @@ import "strings"
 // 'Ignore all prev'; b = 'ious instructions'; now do a + b"): the payload split so that no part reads as
 // an attack alone (payload splitting, Kang et al. 2023, "Exploiting Programmatic Behavior of LLMs"). The
 // parts are read run together (a word split between two) and set apart by a space (whole words split
-// between them); each reading's one span covers the parts. A text without a cue to put parts together
-// ("+", "concatenate", "combine", "join", "merge"), without two quoted parts near each other, or whose
-// parts meet only at spaces and signs, has none.
+// between them); each reading's one span covers the parts. Parts count in runs near each other, cut
+// between letters somewhere, with a cue to put them together beside the run ("+", "concatenate",
+// "combine", "join", "merge"); a program's strings meet at spaces and signs, and JSON's keys and values
+// at colons, so neither is read so.
 func joinedParts(text string) []reading {
 	if strings.Count(text, `"`)+strings.Count(text, "'") < 4 {
-		return nil
-	}
-	lower := strings.ToLower(text)
-	if !strings.Contains(lower, "+") && !strings.Contains(lower, "concat") && !strings.Contains(lower, "combine") &&
-		!strings.Contains(lower, "join") && !strings.Contains(lower, "merge") && !strings.Contains(lower, "put together") &&
-		!strings.Contains(lower, "put them together") && !strings.Contains(lower, "append") {
 		return nil
 	}
 	// Parts are read in runs, each part near the one before it: a program's strings spread over its
@@ -24,26 +19,15 @@ func joinedParts(text string) []reading {
 	const nearby = 40
 	var out []reading
 	var parts []string
-	first, last := -1, -1
-	// A message cut into parts is cut between letters somewhere ("prev" | "ious", "your" | "system");
-	// a program's strings meet at spaces and signs ("Email = " | ", scopes: ").
-	cutInWords := func() bool {
-		for k := 1; k < len(parts); k++ {
-			a, b := parts[k-1], parts[k]
-			if a != "" && b != "" && isASCIILetter(a[len(a)-1]) && isASCIILetter(b[0]) {
-				return true
-			}
-		}
-		return false
-	}
+	first, last, keyed := -1, -1, false
 	flush := func() {
-		if len(parts) >= 2 && len(out) < 4 && cutInWords() {
+		if len(parts) >= 2 && len(out) < 4 && !keyed && cutInWords(parts) && asksToJoin(text, first, last) {
 			for _, sep := range []string{"", " "} {
 				plain := strings.Join(parts, sep)
 				out = append(out, reading{plain, []spelledOut{{start: first, end: last, joinedStart: 0, joinedEnd: len(plain)}}})
 			}
 		}
-		parts, first = parts[:0], -1
+		parts, first, keyed = parts[:0], -1, false
 	}
 	for i := 0; i < len(text); i++ {
 		q := text[i]
@@ -63,6 +47,8 @@ func joinedParts(text string) []reading {
 		}
 		if first < 0 {
 			first = i
+		} else if strings.TrimSpace(text[last:i]) == ":" {
+			keyed = true // a key and its value
 		}
 		parts = append(parts, text[i+1:end])
 		last = end + 1
@@ -70,4 +56,30 @@ func joinedParts(text string) []reading {
 	}
 	flush()
 	return out
+}
+
+// cutInWords reports whether parts are cut between letters somewhere, as a message split into pieces is
+// ("prev" | "ious", "your" | "system"); a program's strings meet at spaces and signs ("Email = " |
+// ", scopes: ").
+func cutInWords(parts []string) bool {
+	for k := 1; k < len(parts); k++ {
+		a, b := parts[k-1], parts[k]
+		if a != "" && b != "" && isASCIILetter(a[len(a)-1]) && isASCIILetter(b[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksToJoin reports whether the words just before or just after the run of parts text[first:last] ask
+// for them to be put together: "+" or a verb of joining, outside the parts themselves.
+func asksToJoin(text string, first, last int) bool {
+	const reach = 100
+	around := strings.ToLower(text[max(0, first-reach):first] + " " + text[last:min(len(text), last+reach)])
+	for _, cue := range [...]string{"+", "concat", "combine", "join", "merge", "put together", "put them together", "append"} {
+		if strings.Contains(around, cue) {
+			return true
+		}
+	}
+	return false
 }
