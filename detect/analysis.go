@@ -1184,21 +1184,21 @@ func tokenFlood(text string) (start, end int, ok bool) {
 
 const floodMinRun, floodMaxToken = 30, 4
 
-// floodFrom is tokenFlood's exact test: a run of short tokens drawn from at most six distinct ones.
 // numeric reports whether a token is a number, with a separator after it ("5,", "0x1f;", "3.5").
 func numeric(tok string) bool {
 	tok = strings.TrimRight(tok, ",;")
-	if tok == "" {
+	if tok == "" || !isDigit(tok[0]) {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; !(c >= '0' && c <= '9' || c == '.' || c == 'x' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+		if c := tok[i]; !isHex(c) && c != '.' && c != 'x' {
 			return false
 		}
 	}
-	return tok[0] >= '0' && tok[0] <= '9'
+	return true
 }
 
+// floodFrom is tokenFlood's exact test: a run of short tokens drawn from at most six distinct ones.
 func floodFrom(text string) (start, end int, ok bool) {
 	const minRun, maxTok, maxDistinct = floodMinRun, floodMaxToken, 6
 	var distinct [maxDistinct]string

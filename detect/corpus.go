@@ -227,7 +227,7 @@ type phrases struct {
 	// Cyrillic, Chinese and Japanese, Korean, …), each built when a text first holds a letter of its
 	// script. Apart, because an automaton's table grows with the states of all its terms times the
 	// distinct bytes of all of them, and the scans of ASCII text need not pass through the other
-	// scripts' states: for injection, ASCII takes 12 MiB and each script 1–4 MiB, only once a text
+	// scripts' states: for injection, ASCII takes 17 MiB and each script 1–4 MiB, only once a text
 	// needs it.
 	scripts []scriptMatcher
 	targets [][]target // term -> what it stands for

@@ -136,12 +136,12 @@ func identifier(w string) bool {
 		return false
 	}
 	if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/") {
-		return strings.IndexFunc(w, isLetter) > 0
+		return strings.IndexFunc(w, isASCIILetterRune) > 0
 	}
 	letter, mark := false, false
 	for _, r := range w {
 		switch {
-		case isLetter(r):
+		case isASCIILetterRune(r):
 			letter = true
 		case r >= '0' && r <= '9' || r == '_' || r == '@':
 			mark = true
@@ -149,8 +149,6 @@ func identifier(w string) bool {
 	}
 	return letter && mark
 }
-
-func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // urlHosts returns the host of every http(s) URL in s.
 func urlHosts(s string) []string {
@@ -176,7 +174,7 @@ func urlHosts(s string) []string {
 }
 
 func isSchemeByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
+	return isASCIILetter(c) || isDigit(c) || c == '+' || c == '-' || c == '.'
 }
 
 // digitGroups returns every number of eight digits or more in s, its groups joined by single spaces,
@@ -271,7 +269,7 @@ func holdsWord(text, w string) bool {
 		} else if strings.HasPrefix(text[end:], "s") {
 			end++
 		}
-		if (start == 0 || !isLetter(rune(text[start-1]))) && (end == len(text) || !isLetter(rune(text[end]))) {
+		if (start == 0 || !isASCIILetter(text[start-1])) && (end == len(text) || !isASCIILetter(text[end])) {
 			return true
 		}
 		i = start + 1

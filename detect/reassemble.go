@@ -625,10 +625,16 @@ func wrappedInRun(text string, pieces []reassembledPiece, i int) bool {
 var wrapMarks = [...][2]rune{{'*', '*'}, {'`', '`'}, {'_', '_'}, {'~', '~'},
 	{'"', '"'}, {'\'', '\''}, {'“', '”'}, {'‘', '’'}, {'«', '»'}, {'「', '」'}, {'『', '』'}, {'(', ')'}, {'[', ']'}, {'{', '}'}}
 
-const (
-	emphasisMarks = 4
-	wrapMarkRunes = "*`_~\"'“”‘’«»「」『』()[]{}"
-)
+const emphasisMarks = 4
+
+var wrapMarkRunes = func() string {
+	var b strings.Builder
+	for _, m := range wrapMarks {
+		b.WriteRune(m[0])
+		b.WriteRune(m[1])
+	}
+	return b.String()
+}()
 
 // pieceWord reports whether the word a piece reads as (its last, when it reads as several) is a word of
 // the vocabulary, and its length.
