@@ -747,25 +747,29 @@ func ownedElsewhere(object, rest string) bool {
 // phrases and structural attacks, read through the disguises but for words put back together, which a
 // model does not write.
 func analyzeReplyInjection(text, where string) scored {
-	return analyzeInjectionRead(text, where, readingsOf(text, false), false)
+	return analyzeInjectionRead(text, where, readingsOf(text, false), nil, false)
 }
 
 // analyzeToolResultInjection is the injection analysis of text the user did not write, which also counts
 // the categories only such text can carry (the model addressed by name and told to act, the user's wishes
 // claimed, instructions for every later action, a message that asks to be passed on).
 func analyzeToolResultInjection(text, where string) scored {
-	return analyzeInjectionRead(text, where, disguisedReadings(text), true)
+	return analyzeInjectionRead(text, where, disguisedReadings(text), nil, true)
 }
 
 // analyzeInjectionRead says how clearly a text tries to take over the model (corpus phrases and structural
 // attacks: floods of a repeated token, invisible or direction-changing characters, adversarial suffixes),
 // with the text's disguised readings already made, counting the third party's categories when thirdParty
-// says the user did not write the text.
-func analyzeInjectionRead(text, where string, readings []reading, thirdParty bool) scored {
+// says the user did not write the text. decoded gives the text's decodedOnRequest readings, made once
+// where another analysis reads them too; nil makes them here.
+func analyzeInjectionRead(text, where string, readings []reading, decoded func() []reading, thirdParty bool) scored {
 	p := injectionPhrases()
 	hits := append(p.find(text), disguisedHitsIn(p, readings)...)
 	if slices.ContainsFunc(hits, func(h hit) bool { return p.groups[h.group].Name == "encoding_attack" }) {
-		hits = append(hits, disguisedHitsIn(p, decodedOnRequest(text))...)
+		if decoded == nil {
+			decoded = func() []reading { return decodedOnRequest(text) }
+		}
+		hits = append(hits, disguisedHitsIn(p, decoded())...)
 	}
 	kept := hits[:0]
 	for _, h := range hits {
