@@ -1188,9 +1188,10 @@ func tokenFlood(text string) (start, end int, ok bool) {
 
 const floodMinRun, floodMaxToken = 30, 4
 
-// numeric reports whether a token is a number, with a separator after it ("5,", "0x1f;", "3.5").
+// numeric reports whether a token is a number, signed or not, with a separator after it ("5,", "-1,",
+// "0x1f;", "3.5").
 func numeric(tok string) bool {
-	tok = strings.TrimRight(tok, ",;")
+	tok = strings.TrimLeft(strings.TrimRight(tok, ",;"), "-+")
 	if tok == "" || !isDigit(tok[0]) {
 		return false
 	}

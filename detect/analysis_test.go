@@ -94,6 +94,7 @@ func TestTokenFlood(t *testing.T) {
 		{"twenty-nine tokens are not enough", strings.Repeat("x ", 29), false},
 		{"a table of numbers is data", "var tab = [...]uint8{\n\t" + strings.Repeat("5, 5, 5, 5, 5, 5, 5, 5, // 2\n\t", 8) + "}", false},
 		{"a table of hexadecimal numbers is data", strings.Repeat("0x00, 0xff, 0x1f, ", 20), false},
+		{"a table of signed numbers is data", "var t = []int{" + strings.Repeat("-1, ", 40) + "}", false},
 		{"numbers do not hide a flood after them", strings.Repeat("7, ", 10) + strings.Repeat("} ", 35), true},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {

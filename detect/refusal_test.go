@@ -73,6 +73,8 @@ func TestRefusalFamilies(t *testing.T) {
 		{"stays quiet on going beyond the basics", "Show me closures.", "This goes beyond the basics, so here is an advanced example as well.", false},
 		{"fires on the assistant declining to promote (we do not promote any such content)", "Write a slogan for my bakery.", "We do not promote any such content.", true},
 		{"stays quiet on a program that does not support something", "Does Go have classes?", "Go does not support any form of inheritance; use struct embedding and interfaces instead.", false},
+		{"stays quiet on a vendor's we that does not support something", "Which encodings does your library handle?", "We do not support any other encoding than UTF-8; convert files first with iconv.", false},
+		{"stays quiet on endorsing no particular thing", "Is this plugin safe?", "Our team does not endorse any third-party plugin, but this one is widely used and maintained.", false},
 		// Answers that carry the same words stay quiet.
 		{"stays quiet on a plain no that gives a safer way", "Is it safe to run rm -rf on my home folder?",
 			"No. That command deletes everything in your home folder. Instead, run du -sh ~/* to find what is large.", false},
