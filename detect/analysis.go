@@ -1320,24 +1320,15 @@ func balanced(line string) bool {
 // nonsense.
 func adversarialSuffix(text string) (int, bool) {
 	trimmed := strings.TrimRight(text, " \t\r\n\v\f")
-	// The last line, looked for no further back than a suffix and the request it ends could reach: a
-	// longer line is data (minified code, a log), not a request with a suffix.
-	const longestLine = 4096
-	start := max(0, len(trimmed)-longestLine)
+	// The tail read is the last line's last 300 bytes; the whole line is looked at only for a tail that
+	// reads as a suffix, no further back than a suffix and the request it ends could reach (a longer
+	// line is data: minified code, a log).
+	const tailLen, longestLine = 300, 4096
+	start := max(0, len(trimmed)-tailLen)
 	if i := strings.LastIndexAny(trimmed[start:], "\n\r"); i >= 0 {
 		start += i + 1
-	} else if start > 0 {
-		return 0, false
 	}
-	line := trimmed[start:]
-	if strings.HasPrefix(strings.TrimLeft(line, " \t"), "```") || balanced(line) {
-		return 0, false // a line of code or markup: a fence, or brackets that pair and backticks that close
-	}
-	tail := line
-	if len(tail) > 300 {
-		start += len(tail) - 300
-		tail = tail[len(tail)-300:]
-	}
+	tail := trimmed[start:]
 	fields, odd := 0, 0
 	for i := 0; i < len(tail); {
 		for i < len(tail) && asciiSpace(tail[i]) {
@@ -1361,13 +1352,20 @@ func adversarialSuffix(text string) (int, bool) {
 			odd++
 		}
 	}
-	if fields < 6 {
+	if fields < 6 || odd < 5 || odd*4 < fields {
 		return 0, false
 	}
-	if odd >= 5 && odd*4 >= fields {
-		return start, true
+	lineStart := max(0, len(trimmed)-longestLine)
+	if i := strings.LastIndexAny(trimmed[lineStart:], "\n\r"); i >= 0 {
+		lineStart += i + 1
+	} else if lineStart > 0 {
+		return 0, false
 	}
-	return 0, false
+	line := trimmed[lineStart:]
+	if strings.HasPrefix(strings.TrimLeft(line, " \t"), "```") || balanced(line) {
+		return 0, false // a line of code or markup: a fence, or brackets that pair and backticks that close
+	}
+	return start, true
 }
 
 // sentencesApart counts the sentence boundaries between two hits (0 when they share a sentence): a '.',
