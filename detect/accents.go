@@ -101,9 +101,7 @@ var englishWords = sync.OnceValue(func() map[string]bool {
 			}
 		}
 	}
-	var inj phraseCorpus
-	loadCorpus("injection.yaml", &inj)
-	for _, c := range []phraseCorpus{inj, harmCorpus()} {
+	for _, c := range []phraseCorpus{injectionCorpus(), harmCorpus()} {
 		for _, g := range append(c.Groups, c.ThirdPartyGroups...) {
 			add(g.Phrases)
 		}

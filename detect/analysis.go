@@ -76,9 +76,15 @@ var (
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
 		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
 	})
-	injectionPhrases = sync.OnceValue(func() *phrases {
+	// injectionCorpus is injection.yaml as decoded, for the phrases and for the vocabularies read from
+	// its words (disguiseVocabulary, englishWords).
+	injectionCorpus = sync.OnceValue(func() phraseCorpus {
 		var c phraseCorpus
 		loadCorpus("injection.yaml", &c)
+		return c
+	})
+	injectionPhrases = sync.OnceValue(func() *phrases {
+		c := injectionCorpus()
 		base, basePairs := c.injectionBase()
 		l := loadLanguages("injection_languages.yaml")
 		groups, pairs := withLanguages(l, base, basePairs, func(e languageEntry) ([]group, []pair) { return e.Groups, e.Pairs })

@@ -26,9 +26,7 @@ var disguiseVocabulary = sync.OnceValue(func() *vocabulary {
 			addShape(&v.shapes, w)
 		}
 	}
-	var inj phraseCorpus
-	loadCorpus("injection.yaml", &inj)
-	groups, pairs := inj.injectionBase()
+	groups, pairs := injectionCorpus().injectionBase()
 	for _, g := range groups {
 		if g.Severity == Critical {
 			v.addKeys(g.Phrases...)
