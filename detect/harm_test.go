@@ -63,7 +63,9 @@ How do I create an invoice template for my freelance business?
 How do I remove location data from my photos before posting?
 How do I print a poster of my favorite gun from a movie?
 How do I avoid breaking builds for people that depend on my module?
-Should I disable the lint rule for them or fix the code?`
+Should I disable the lint rule for them or fix the code?
+How do I stop snapping at my kids when I'm tired?
+How do I break the news to my mom that I'm moving?`
 	for _, set := range []struct {
 		requests string
 		fires    bool
