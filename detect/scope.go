@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/internal/jsonwalk"
+	"github.com/agentwarden/warden/policy/commands"
 	"github.com/agentwarden/warden/shell"
 	"github.com/agentwarden/warden/trace"
 
@@ -52,28 +53,34 @@ type actionsCorpus struct {
 	MadeByMaking []string          `yaml:"made_by_making"`
 	MakingVerbs  []string          `yaml:"making_verbs"`
 	Determiners  []string          `yaml:"determiners"`
+	Forbidden    struct {
+		Weight float64  `yaml:"weight"`
+		Rules  []string `yaml:"rules"`
+	} `yaml:"forbidden"`
 }
 
 // ActionTable maps tool calls to action categories. It is built once from corpus/actions.yaml and is safe
 // for concurrent use.
 type ActionTable struct {
-	read       map[string]bool
-	verb       map[string][]string // word of a tool name -> categories
-	scope      map[string][]string // word of a task -> categories it allows
-	weight     map[string]float64
-	programs   map[string]string
-	subcmds    map[string]string
-	sql        map[string]string
-	systemPath []string
-	httpMethod map[string]string // an HTTP method in a call's "method" argument -> category
-	uiAction   map[string]bool   // words of a tool's name that act on a page element: the element says what
-	codeCalls  map[string]string // library calls in code a call runs -> category
-	effects    map[string]string // shell effect kind, or kind/class -> category
-	names      []string
-	nounToo    map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
-	madeBy     map[string]bool // objects whose making is the act (create_payment pays)
-	making     map[string]bool // verbs of making
-	determiner map[string]bool
+	read            map[string]bool
+	verb            map[string][]string // word of a tool name -> categories
+	scope           map[string][]string // word of a task -> categories it allows
+	weight          map[string]float64
+	programs        map[string]string
+	subcmds         map[string]string
+	sql             map[string]string
+	systemPath      []string
+	httpMethod      map[string]string // an HTTP method in a call's "method" argument -> category
+	uiAction        map[string]bool   // words of a tool's name that act on a page element: the element says what
+	codeCalls       map[string]string // library calls in code a call runs -> category
+	effects         map[string]string // shell effect kind, or kind/class -> category
+	names           []string
+	nounToo         map[string]bool // words that are nouns after a determiner (tasks) or a verb (tool names)
+	madeBy          map[string]bool // objects whose making is the act (create_payment pays)
+	making          map[string]bool // verbs of making
+	determiner      map[string]bool
+	forbidden       func() *commands.Commands // the default command policy's rules no task makes safe
+	forbiddenWeight float64
 	// scopeLanguages finds the words of tasks in other languages (actions_languages.yaml); its groups are
 	// the categories they allow.
 	scopeLanguages *phrases
@@ -86,7 +93,8 @@ var Actions = sync.OnceValue(func() *ActionTable {
 	t := &ActionTable{read: setOf(c.Read), verb: map[string][]string{}, scope: map[string][]string{}, weight: map[string]float64{},
 		programs: c.Programs, subcmds: c.Subcommands, sql: c.SQL, systemPath: c.SystemPaths,
 		httpMethod: c.HTTPMethods, uiAction: setOf(c.UIActions), codeCalls: c.CodeCalls, effects: c.Effects,
-		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners), madeBy: setOf(c.MadeByMaking), making: setOf(c.MakingVerbs)}
+		nounToo: setOf(c.NounsToo), determiner: setOf(c.Determiners), madeBy: setOf(c.MadeByMaking), making: setOf(c.MakingVerbs),
+		forbidden: forbiddenPolicy(c.Forbidden.Rules), forbiddenWeight: c.Forbidden.Weight}
 	for _, cat := range c.Categories {
 		t.names = append(t.names, cat.Name)
 		t.weight[cat.Name] = cat.Weight
@@ -497,8 +505,10 @@ func (a *ActionTable) allowedBy(task string, languages bool) map[string]bool {
 // ScopeEscalation fires when a tool call's action category (Actions) lies outside what the task allows:
 // the scope's declared categories when it has them, otherwise the categories the task's own verbs name
 // ("summarize" allows reading only; "fix the failing test" allows writing files and running code).
-// Read-only calls never fire; a call nothing classifies counts as unknown and does not fire. A trace
-// without recorded events cannot be judged.
+// Read-only calls never fire; a call nothing classifies counts as unknown and does not fire. A call that
+// one of the default command policy's rules no task makes safe denies (actions.yaml, key forbidden: a home
+// directory deleted, downloaded code run unread, credentials sent out) fires whatever the task allows. A
+// trace without recorded events cannot be judged.
 type ScopeEscalation struct{}
 
 // Detect implements Detector.
@@ -550,9 +560,16 @@ func (ScopeEscalation) detect(m *memo) Result {
 			}
 		}
 		if worst > 0 {
-			ws = append(ws, worst)
 			res.Evidence = append(res.Evidence, Evidence{Where: fmt.Sprintf("events[%d]", i), Rule: "action." + worstCat,
 				Note: "the task does not call for " + strings.ReplaceAll(worstCat, "_", " ")})
+		}
+		if id := a.forbiddenRule(e.Name, e.Arguments); id != "" {
+			worst = max(worst, a.forbiddenWeight)
+			res.Evidence = append(res.Evidence, Evidence{Where: fmt.Sprintf("events[%d]", i), Rule: "action.forbidden",
+				Note: "no task calls for this: the default command policy's rule " + id + " forbids it"})
+		}
+		if worst > 0 {
+			ws = append(ws, worst)
 		}
 		if !acts || i == 0 {
 			continue
