@@ -836,8 +836,9 @@ type spelledOut struct {
 }
 
 // joinSpelledOut returns text with each word spelled out a letter at a time (four letters or more, each
-// apart from the next by one space, dot, dash, underscore or asterisk: "i g n o r e", "r.e.v.e.a.l") written
-// joined, and where each such word stands; nil spans when the text has none.
+// apart from the next by one to three characters that are no letter or digit: "i g n o r e",
+// "r.e.v.e.a.l", "i/g/n/o/r/e", "i🔥g🔥n", "**i**g**n**") written joined, and where each such word
+// stands; nil spans when the text has none.
 func joinSpelledOut(text string) (string, []spelledOut) { return joinLetters(text, false) }
 
 // joinAfterOneLetterWord reads the spelled-out words that follow a one-letter word ("make a b o m b",
@@ -846,45 +847,67 @@ func joinSpelledOut(text string) (string, []spelledOut) { return joinLetters(tex
 func joinAfterOneLetterWord(text string) (string, []spelledOut) { return joinLetters(text, true) }
 
 func joinLetters(text string, afterOneLetterWord bool) (string, []spelledOut) {
+	// wordAt and wordBefore say whether a letter, a digit or a mark (of any script) stands at i or just
+	// before it: what makes a letter part of a word rather than one standing alone.
+	wordRune := func(r rune) bool {
+		_, isLetter, _ := foldRune(r)
+		return isLetter || unicode.IsDigit(r) || unicode.IsMark(r)
+	}
+	wordAt := func(i int) bool {
+		if c := text[i]; c < utf8.RuneSelf {
+			return isWordByte(c)
+		}
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		return wordRune(r)
+	}
+	wordBefore := func(i int) bool {
+		if c := text[i-1]; c < utf8.RuneSelf {
+			return isWordByte(c)
+		}
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		return wordRune(r)
+	}
 	// letter returns the length of a letter standing alone at i (no letter or digit beside it), in the
 	// alphabets: "И г н о р" is spelled out as "i g n o r e" is (joinCJK reads Chinese and Japanese).
 	letter := func(i int) int {
+		n := 1
 		if c := text[i]; c < utf8.RuneSelf {
-			if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
-				(i == 0 || !isWordByte(text[i-1])) && (i+1 == len(text) || !isWordByte(text[i+1])) {
-				return 1
+			if !isASCIILetter(c) {
+				return 0
 			}
-			return 0
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if _, isLetter, _ := foldRune(r); !isLetter {
+				return 0
+			}
+			n = size
 		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if _, isLetter, _ := foldRune(r); !isLetter {
-			return 0
-		}
-		wordRune := func(r rune) bool {
-			_, isLetter, _ := foldRune(r)
-			return isLetter || unicode.IsDigit(r)
-		}
-		if p, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && wordRune(p) {
-			return 0
-		}
-		if q, _ := utf8.DecodeRuneInString(text[i+n:]); i+n < len(text) && wordRune(q) {
+		if i > 0 && wordBefore(i) || i+n < len(text) && wordAt(i+n) {
 			return 0
 		}
 		return n
 	}
-	// sep returns the length of a separator at i: a space, dot, dash, underscore or asterisk, or the
-	// ideographic space and middle dots of Chinese and Japanese.
+	// sep returns the length of the separator at i: one to three characters that are neither letters,
+	// digits nor marks, whichever they are, since any of them keeps the letters apart for a filter and
+	// not for a reader: a space, a dot, a dash, a slash, a pipe, a line break, "**", ", ", an emoji, a
+	// zero-width space, the ideographic space and middle dots of Chinese and Japanese.
 	sep := func(i int) int {
-		switch text[i] {
-		case ' ', '.', '-', '_', '*':
-			return 1
-		}
-		for _, m := range [...]string{"\u3000", "·", "・"} {
-			if strings.HasPrefix(text[i:], m) {
-				return len(m)
+		j := i
+		for n := 0; n < 3 && j < len(text); n++ {
+			if c := text[j]; c < utf8.RuneSelf {
+				if isWordByte(c) {
+					break
+				}
+				j++
+				continue
 			}
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if r == utf8.RuneError || wordRune(r) {
+				break
+			}
+			j += size
 		}
-		return 0
+		return j - i
 	}
 	var b strings.Builder
 	var spans []spelledOut
@@ -893,7 +916,14 @@ func joinLetters(text string, afterOneLetterWord bool) (string, []spelledOut) {
 		// The usual byte is a letter inside a word, or no letter: both are settled here, inline.
 		first := 1
 		if c := text[i]; c < utf8.RuneSelf {
-			if c|0x20 < 'a' || c|0x20 > 'z' || i > 0 && isWordByte(text[i-1]) || i+1 < len(text) && isWordByte(text[i+1]) {
+			// An ASCII neighbour settles it inline; only one outside ASCII is decoded.
+			if c|0x20 < 'a' || c|0x20 > 'z' {
+				continue
+			}
+			if p := i - 1; p >= 0 && (text[p] < utf8.RuneSelf && isWordByte(text[p]) || text[p] >= utf8.RuneSelf && wordBefore(i)) {
+				continue
+			}
+			if n := i + 1; n < len(text) && (text[n] < utf8.RuneSelf && isWordByte(text[n]) || text[n] >= utf8.RuneSelf && wordAt(n)) {
 				continue
 			}
 		} else if c < 0xC0 || c >= 0xE0 {

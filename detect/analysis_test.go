@@ -204,17 +204,40 @@ func TestJoinSpelledOut(t *testing.T) {
 		{"a b c", "a b c", 0},
 		{"no spelled words here", "no spelled words here", 0},
 		{"word s p e l l", "word spell", 1},
+		{"i/g/n/o/r/e all", "ignore all", 1},
+		{"i|g|n|o|r|e all", "ignore all", 1},
+		{"**i**g**n**o**r**e all", "**ignore all", 1},
+		{"i\ng\nn\no\nr\ne all", "ignore all", 1},
+		{"i, g, n, o, r, e all", "ignore all", 1},
+		{"i🔥g🔥n🔥o🔥r🔥e all", "ignore all", 1},
+		{"i\u200bg\u200bn\u200bo\u200br\u200be all", "ignore all", 1},
+		{"r . e . v . e . a . l it", "reveal it", 1},
+		{"a and b or c", "a and b or c", 0},
+		{"x/y/z", "x/y/z", 0},
+		{"i/o and a/b", "i/o and a/b", 0},
+		{"café s p e l l", "café spell", 1},
+		{"néé-a-b-c", "néé-a-b-c", 0},
 	} {
 		joined, spans := joinSpelledOut(tc.text)
 		if joined != tc.joined || len(spans) != tc.words {
 			t.Errorf("joinSpelledOut(%q) = %q with %d words, want %q with %d", tc.text, joined, len(spans), tc.joined, tc.words)
 		}
 		for _, sp := range spans {
-			if strings.ReplaceAll(strings.NewReplacer(" ", "", ".", "", "-", "").Replace(tc.text[sp.start:sp.end]), "_", "") != joined[sp.joinedStart:sp.joinedEnd] {
+			if lettersOnly(tc.text[sp.start:sp.end]) != joined[sp.joinedStart:sp.joinedEnd] {
 				t.Errorf("%q: span %+v does not place the same word in both texts", tc.text, sp)
 			}
 		}
 	}
+}
+
+// lettersOnly is s with everything but its letters taken out.
+func lettersOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 func TestJoinAfterOneLetterWord(t *testing.T) {

@@ -619,7 +619,9 @@ func withoutMarkup(text string) (string, []spelledOut) {
 		}
 		b.WriteString(text[last:i])
 		sp := spelledOut{start: i, end: end, joinedStart: b.Len()}
-		if !(wordByteBefore(b.String()) && end < len(text) && isWordByte(text[end])) {
+		// Between words a tag reads as a space, unless one stands beside it already: "n<b></b> o" is
+		// "n o", as a page shows it.
+		if !(wordByteBefore(b.String()) && end < len(text) && isWordByte(text[end])) && !spaceBefore(b.String()) && (end == len(text) || !isSpace(text[end])) {
 			b.WriteByte(' ')
 		}
 		sp.joinedEnd = b.Len()
@@ -675,3 +677,6 @@ func nextByte(text string, c byte, from int) int {
 
 // wordByteBefore reports whether s ends in a letter or digit.
 func wordByteBefore(s string) bool { return len(s) > 0 && isWordByte(s[len(s)-1]) }
+
+// spaceBefore reports whether s ends in white space.
+func spaceBefore(s string) bool { return len(s) > 0 && isSpace(s[len(s)-1]) }

@@ -200,13 +200,14 @@ func TestUnSelected(t *testing.T) {
 }
 
 // Tags and comments are taken out of a page's source: inside a word with nothing in their place, between
-// words with a space.
+// words with a space unless one is there already.
 func TestWithoutMarkup(t *testing.T) {
 	t.Parallel()
 	checkReading(t, withoutMarkup, nil, []readingCase{
 		{"a tag inside a word joins its halves", "ig<b></b>nore all", "ignore all", 0},
 		{"a comment inside a word joins its halves", "ig<!-- x -->nore all", "ignore all", 0},
-		{"tags between words leave a space", "<b>Ignore</b> <i>all</i>", " Ignore   all ", 0},
+		{"tags between words leave a space, one only", "<b>Ignore</b> <i>all</i>", " Ignore all ", 0},
+		{"a tag beside a space adds none, so letters spelled out stay one space apart", "i g n<b></b> o r e", "i g n o r e", 0},
 		{"a comparison is no tag", "if a < 3 then", "", 0},
 		{"an unclosed tag stays", "x <b y", "", 0},
 		{"text without '<' reads as it is", "plain text", "", 0},

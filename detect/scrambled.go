@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -76,16 +77,77 @@ func unscrambledWord(v *vocabulary, sc *scrambles, word string) string {
 	return key
 }
 
-// unscrambled returns text with each shuffled key word read as the word, and where each stands; nil
-// spans when none is.
+// minReversed is the shortest key word read back from its letters written backwards ("erongi"): a
+// shorter one reverses into English more often ("star", "rats").
+const minReversed = 5
+
+// reversals maps each key word written backwards to the word, with the shapes of the reversals.
+type reversals struct {
+	index  map[string]string
+	shapes [26][26]uint64
+}
+
+var reversalIndex = sync.OnceValue(func() *reversals {
+	out := &reversals{index: map[string]string{}}
+	english := englishWords()
+	for w := range disguiseVocabulary().keys {
+		if len(w) < minReversed || !isASCIIWord(w) {
+			continue
+		}
+		r := []byte(w)
+		slices.Reverse(r)
+		// A palindrome reads as itself; a reversal that is a word of the phrases ("lived" of "devil")
+		// is that word.
+		if rw := string(r); rw != w && !english[rw] {
+			out.index[rw] = w
+			addShape(&out.shapes, rw)
+		}
+	}
+	return out
+})
+
+// isASCIIWord reports whether w is lower-case ASCII letters only.
+func isASCIIWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// reversedWord returns the key word that word (ASCII letters) writes backwards, or "".
+func reversedWord(v *vocabulary, rv *reversals, word string) string {
+	n := len(word)
+	if n < minReversed || n > 63 || !hasShape(&rv.shapes, word[0], word[n-1], n) {
+		return ""
+	}
+	var buf [64]byte
+	lower := buf[:n]
+	for i := range n {
+		lower[i] = word[i] | 0x20
+	}
+	key := rv.index[string(lower)]
+	if key == "" {
+		return ""
+	}
+	if _, own := v.has(nil, word, [2]int{0, n}); own {
+		return ""
+	}
+	return key
+}
+
+// unscrambled returns text with each shuffled key word read as the word, and each key word written
+// backwards ("erongi all previous instructions") read forwards, and where each stands; nil spans when
+// none is. One reversed word is enough: English words do not reverse into the keys.
 func unscrambled(text string) (string, []spelledOut) {
-	v, sc := disguiseVocabulary(), scrambleIndex()
+	v, sc, rv := disguiseVocabulary(), scrambleIndex(), reversalIndex()
 	// The usual text holds none: a look at each run of letters, by its shape first, before anything is
-	// built. Two different ones are needed, since an attack shuffles its words and English has pairs of
-	// words that shuffle each other ("three" and "there", "expect" and "except"): one alone, however
-	// often, is a word.
-	first, second := "", ""
-	for i := 0; i < len(text) && second == ""; {
+	// built. Two different shuffled ones are needed, since an attack shuffles its words and English has
+	// pairs of words that shuffle each other ("three" and "there", "expect" and "except"): one alone,
+	// however often, is a word.
+	first, second, reversed := "", "", false
+	for i := 0; i < len(text) && (second == "" || !reversed); {
 		if !isASCIILetter(text[i]) {
 			i++
 			continue
@@ -94,17 +156,26 @@ func unscrambled(text string) (string, []spelledOut) {
 		for j < len(text) && isASCIILetter(text[j]) {
 			j++
 		}
-		if key := unscrambledWord(v, sc, text[i:j]); key != "" && first == "" {
+		word := text[i:j]
+		reversed = reversed || reversedWord(v, rv, word) != ""
+		if key := unscrambledWord(v, sc, word); key != "" && first == "" {
 			first = key
 		} else if key != "" && key != first {
 			second = key
 		}
 		i = j
 	}
-	if second == "" {
+	if second == "" && !reversed {
 		return text, nil
 	}
+	shuffled := second != ""
 	return rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
+		if key := reversedWord(v, rv, word); key != "" {
+			return key, true
+		}
+		if !shuffled {
+			return "", false
+		}
 		key := unscrambledWord(v, sc, word)
 		return key, key != ""
 	})
