@@ -282,9 +282,29 @@ const maxTemplatePhrases = 6000
 // expandTemplate is expand for a corpus template, which must stay under maxTemplatePhrases: shipped data
 // that breaks the bound is a bug, so it panics.
 func expandTemplate(t string) []string {
-	out := expand(t)
+	out := compounds(expand(t))
 	if len(out) > maxTemplatePhrases {
 		panic(fmt.Sprintf("detect: template %.80q… stands for %d phrases (at most %d): make it a pair of its halves", t, len(out), maxTemplatePhrases))
+	}
+	return out
+}
+
+// compounds returns the phrases with each compound marked by a plus ("pipe+bomb") in the four ways
+// English and its writers join it: apart, hyphenated, closed and with an underscore ("pipe bomb",
+// "pipe-bomb", "pipebomb", "pipe_bomb"; camel case, "PipeBomb", is the closed form, since phrases are
+// matched without regard to case). A filter that knows one spelling of a weapon's name is passed by
+// another, so the corpus marks the compound once and every spelling is read.
+func compounds(phrases []string) []string {
+	var out []string
+	for _, s := range phrases {
+		if !strings.Contains(s, "+") {
+			out = append(out, s)
+			continue
+		}
+		for _, joint := range [...]string{" ", "-", "", "_"} {
+			i := strings.IndexByte(s, '+')
+			out = append(out, compounds([]string{s[:i] + joint + s[i+1:]})...)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,7 @@ func TestCompiledCorporaFitTheirBudget(t *testing.T) {
 		total += size
 		parts = append(parts, s.name+" "+mib(size))
 	}
+	t.Logf("compiled corpora take %s: %s", mib(total), strings.Join(parts, ", "))
 	if total > budget {
 		t.Errorf("compiled corpora take %s (budget %s): %s", mib(total), mib(budget), strings.Join(parts, ", "))
 	}
@@ -119,5 +121,25 @@ func TestWithChoicesPutsNamedChoicesInPlace(t *testing.T) {
 				t.Errorf("withChoices = %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestCompoundsSpellEveryJoint(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		desc string
+		in   []string
+		want []string
+	}{
+		{"a phrase without a plus is kept", []string{"make a bomb"}, []string{"make a bomb"}},
+		{"a compound is written apart, hyphenated, closed and with an underscore", []string{"a pipe+bomb"},
+			[]string{"a pipe bomb", "a pipe-bomb", "a pipebomb", "a pipe_bomb"}},
+		{"two compounds give every pairing", []string{"x+y z+w"},
+			[]string{"x y z w", "x y z-w", "x y zw", "x y z_w", "x-y z w", "x-y z-w", "x-y zw", "x-y z_w",
+				"xy z w", "xy z-w", "xy zw", "xy z_w", "x_y z w", "x_y z-w", "x_y zw", "x_y z_w"}},
+	} {
+		if got := compounds(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: compounds(%q) = %q, want %q", tc.desc, tc.in, got, tc.want)
+		}
 	}
 }
