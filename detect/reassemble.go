@@ -20,8 +20,14 @@ import (
 // as.
 var disguiseVocabulary = sync.OnceValue(func() *vocabulary {
 	v := &vocabulary{words: map[string]bool{}, keys: map[string]bool{}}
+	english := englishWords()
 	for _, p := range []*phrases{injectionPhrases(), harmPhrases()} {
 		for w := range p.words {
+			// Another language's short words ("er", "je", "og") are English code's syllables: "senderKey"
+			// would read as "send er key". Its longer words are read back, as English ones are.
+			if len(w) < 4 && !english[w] {
+				continue
+			}
 			v.words[w] = true
 			addShape(&v.shapes, w)
 		}

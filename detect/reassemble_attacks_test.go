@@ -58,6 +58,9 @@ func TestReassembledInjection(t *testing.T) {
 		{"en", "The `previous` field holds the prior state; see `instructions.md`."},
 		{"en", "Run make all, then make install."},
 		{"en", "type Config struct { SystemPrompt string; MaxTokens int }"},
+		// Another language's short words are no English syllables: "sender" is not "send er".
+		{"en", "box.Precompute(sharedEncryptKey, recipientPublicKey, senderPrivateKey)"},
+		{"en", "msg := []byte(\"hello\")\n\tencrypted := box.Seal(nonce[:], msg, &nonce, recipientPublicKey, senderPrivateKey)"},
 	}
 	checkInjection(t, attacks, quiet)
 }
