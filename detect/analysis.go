@@ -49,6 +49,10 @@ type phraseCorpus struct {
 	HarmlessFraming []group `yaml:"harmless_framing"`
 	// Choices are the named word lists its templates share ({$name}), put in place at load (withChoices).
 	Choices map[string][]string `yaml:"choices"`
+	// Slips (injection.yaml) are the key words read back from one slip of the keyboard (misspelledWord).
+	Slips []string `yaml:"slips"`
+	// Abbreviations (injection.yaml) are chat shorthand for the phrases' words, read written out.
+	Abbreviations map[string]string `yaml:"abbreviations"`
 }
 
 var (

@@ -77,11 +77,9 @@ func unscrambledWord(v *vocabulary, sc *scrambles, word string) string {
 	return key
 }
 
-// minReversed is the shortest key word read back from its letters written backwards ("erongi"): a
-// shorter one reverses into English more often ("star", "rats").
-const minReversed = 5
-
-// reversals maps each key word written backwards to the word, with the shapes of the reversals.
+// reversals maps each word an override hangs on (injection.yaml, key slips: "ignore", "previous",
+// "instructions", "prompt") written backwards to the word, with the shapes of the reversals. Those few
+// words only: every word of a text with a reversal's shape costs a lookup.
 type reversals struct {
 	index  map[string]string
 	shapes [26][26]uint64
@@ -90,14 +88,13 @@ type reversals struct {
 var reversalIndex = sync.OnceValue(func() *reversals {
 	out := &reversals{index: map[string]string{}}
 	english := englishWords()
-	for w := range disguiseVocabulary().keys {
-		if len(w) < minReversed || !isASCIIWord(w) {
-			continue
+	for _, w := range injectionCorpus().Slips {
+		if !isASCIIWord(w) {
+			continue // misspelledWord's index refuses it at load
 		}
 		r := []byte(w)
 		slices.Reverse(r)
-		// A palindrome reads as itself; a reversal that is a word of the phrases ("lived" of "devil")
-		// is that word.
+		// A palindrome reads as itself; a reversal that is a word of the phrases is that word.
 		if rw := string(r); rw != w && !english[rw] {
 			out.index[rw] = w
 			addShape(&out.shapes, rw)
@@ -119,7 +116,7 @@ func isASCIIWord(w string) bool {
 // reversedWord returns the key word that word (ASCII letters) writes backwards, or "".
 func reversedWord(v *vocabulary, rv *reversals, word string) string {
 	n := len(word)
-	if n < minReversed || n > 63 || !hasShape(&rv.shapes, word[0], word[n-1], n) {
+	if n > 63 || !hasShape(&rv.shapes, word[0], word[n-1], n) {
 		return ""
 	}
 	var buf [64]byte
@@ -137,16 +134,17 @@ func reversedWord(v *vocabulary, rv *reversals, word string) string {
 	return key
 }
 
-// unscrambled returns text with each shuffled key word read as the word, and each key word written
-// backwards ("erongi all previous instructions") read forwards, and where each stands; nil spans when
-// none is. One reversed word is enough: English words do not reverse into the keys.
+// unscrambled returns text with each shuffled key word read as the word, each key word written
+// backwards ("erongi all previous instructions") read forwards and each override key misspelled by one
+// slip read as the key (misspelledWord), and where each stands; nil spans when none is. One reversed or
+// misspelled word is enough: English words do not reverse or slip into the keys.
 func unscrambled(text string) (string, []spelledOut) {
-	v, sc, rv := disguiseVocabulary(), scrambleIndex(), reversalIndex()
+	v, sc, rv, sl := disguiseVocabulary(), scrambleIndex(), reversalIndex(), slipIndex()
 	// The usual text holds none: a look at each run of letters, by its shape first, before anything is
 	// built. Two different shuffled ones are needed, since an attack shuffles its words and English has
 	// pairs of words that shuffle each other ("three" and "there", "expect" and "except"): one alone,
 	// however often, is a word.
-	first, second, reversed := "", "", false
+	first, second, reversed := "", "", false // reversed: a word written backwards or misspelled
 	for i := 0; i < len(text) && (second == "" || !reversed); {
 		if !isASCIILetter(text[i]) {
 			i++
@@ -157,7 +155,7 @@ func unscrambled(text string) (string, []spelledOut) {
 			j++
 		}
 		word := text[i:j]
-		reversed = reversed || reversedWord(v, rv, word) != ""
+		reversed = reversed || reversedWord(v, rv, word) != "" || misspelledWord(v, sl, word) != ""
 		if key := unscrambledWord(v, sc, word); key != "" && first == "" {
 			first = key
 		} else if key != "" && key != first {
@@ -171,6 +169,9 @@ func unscrambled(text string) (string, []spelledOut) {
 	shuffled := second != ""
 	return rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
 		if key := reversedWord(v, rv, word); key != "" {
+			return key, true
+		}
+		if key := misspelledWord(v, sl, word); key != "" {
 			return key, true
 		}
 		if !shuffled {
