@@ -229,8 +229,10 @@ type scored struct {
 	evidence []Evidence
 	// adversarial is an injection analysis's score without the reply's form dictated (format_dictation):
 	// how clearly a request attacks the model rather than asks for a format, which is what the refusal
-	// detectors weigh.
+	// detectors weigh. It leaves out jailbreak framings ("hypothetically", "for research purposes"),
+	// which framing is: an attack only around a harmful request.
 	adversarial float64
+	framing     float64
 }
 
 // byGroup combines hits: the strongest hit of each group counts once (repeating a phrase is not new
@@ -794,8 +796,13 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		kept = append(kept, h)
 	}
 	s := byGroup(p, kept, where, "injection.", nil)
-	adversarial := byGroup(p, slices.DeleteFunc(slices.Clone(kept), func(h hit) bool { return p.groups[h.group].Name == "format_dictation" }),
-		where, "injection.", nil).score
+	// A format asked for is the user's, not an attack; a jailbreak framing is one only around harm
+	// (requestRisk): "hypothetically, how long would it take to walk to the moon?" attacks nothing.
+	framing := func(h hit) bool { return p.groups[h.group].Name == "jailbreak_framing" }
+	adversarial := byGroup(p, slices.DeleteFunc(slices.Clone(kept), func(h hit) bool {
+		return p.groups[h.group].Name == "format_dictation" || framing(h)
+	}), where, "injection.", nil).score
+	s.framing = byGroup(p, slices.DeleteFunc(slices.Clone(kept), func(h hit) bool { return !framing(h) }), where, "injection.", nil).score
 	extra := []float64{s.score}
 	attack := []float64{adversarial}
 	add := func(rule string, w float64, sev Severity, start, end int, note string) {

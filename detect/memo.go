@@ -128,13 +128,18 @@ func (m *memo) refusalRisk() float64 {
 			h *= 1 - 0.7*analyzeHarmlessFraming(users[i].text, users[i].where).score
 		}
 		risk = noisyOr(risk, h, attacks[i].adversarial)
+		if h > 0 {
+			risk = noisyOr(risk, attacks[i].framing)
+		}
 	}
 	return risk
 }
 
 // requestRisk is how clearly the user's side asks for harm or attacks the model: the stronger of harm
-// intent and injection, with their evidence.
-func (m *memo) requestRisk() (harm, attack scored) {
+// intent and injection, with their evidence. A jailbreak framing ("hypothetically", "for research
+// purposes") is an attack around a harmful request; alone it is framing, returned apart, for the
+// detector that weighs the technique itself (jailbreak compliance).
+func (m *memo) requestRisk() (harm, attack, framing scored) {
 	harms, attacks := m.userHarmfulness(), m.userInjection()
 	for i := range harms {
 		h, a := harms[i], attacks[i]
@@ -142,8 +147,17 @@ func (m *memo) requestRisk() (harm, attack scored) {
 		harm.evidence = append(harm.evidence, h.evidence...)
 		// A format request ("answer only with yes or no") is the user's, not an attack on the model.
 		attack.score = noisyOr(attack.score, a.adversarial)
+		if h.score > 0 {
+			attack.score = noisyOr(attack.score, a.framing)
+		} else {
+			framing.score = noisyOr(framing.score, a.framing)
+		}
 		for _, e := range a.evidence {
-			if e.Rule != "injection.format_dictation" {
+			switch {
+			case e.Rule == "injection.format_dictation":
+			case e.Rule == "injection.jailbreak_framing" && h.score == 0:
+				framing.evidence = append(framing.evidence, e)
+			default:
 				attack.evidence = append(attack.evidence, e)
 			}
 		}
@@ -151,7 +165,7 @@ func (m *memo) requestRisk() (harm, attack scored) {
 			attack.severity = a.severity
 		}
 	}
-	return harm, attack
+	return harm, attack, framing
 }
 
 // finalReply returns the final answer, its place and its refusal analysis.
