@@ -619,9 +619,11 @@ func withoutMarkup(text string) (string, []spelledOut) {
 		}
 		b.WriteString(text[last:i])
 		sp := spelledOut{start: i, end: end, joinedStart: b.Len()}
-		// Between words a tag reads as a space, unless one stands beside it already: "n<b></b> o" is
-		// "n o", as a page shows it.
-		if !(wordByteBefore(b.String()) && end < len(text) && isWordByte(text[end])) && !spaceBefore(b.String()) && (end == len(text) || !isSpace(text[end])) {
+		// Inside a word a tag reads as nothing; between words as a space, unless one stands beside it
+		// already: "n<b></b> o" is "n o", as a page shows it.
+		insideWord := wordByteBefore(b.String()) && end < len(text) && isWordByte(text[end])
+		spaced := spaceBefore(b.String()) || end < len(text) && isSpace(text[end])
+		if !insideWord && !spaced {
 			b.WriteByte(' ')
 		}
 		sp.joinedEnd = b.Len()

@@ -35,7 +35,8 @@ func forbiddenPolicy(ids []string) func() *commands.Commands {
 			panic("detect: corpus/actions.yaml: forbidden names a rule the default command policy does not have")
 		}
 		off := false
-		// Code or paths known only at run time are the command policy's doubt, not a finding of harm.
+		// Programs known only at run time and lines that do not parse are the command policy's doubt, not a
+		// finding of harm.
 		c := &commands.Commands{Defaults: &off, Rules: kept, AllowDynamic: true, AllowUnparsable: true}
 		if err := c.Provision(context.Background()); err != nil {
 			panic("detect: the default command policy: " + err.Error())
@@ -46,9 +47,6 @@ func forbiddenPolicy(ids []string) func() *commands.Commands {
 
 // forbiddenRule returns the id of the forbidden rule that denies the call, or "".
 func (a *ActionTable) forbiddenRule(name string, args json.RawMessage) string {
-	if a.forbidden == nil {
-		return ""
-	}
 	d, err := a.forbidden().CheckToolCall(context.Background(), warden.ToolCallCheck{Call: warden.ToolCall{Name: name, Arguments: args, Complete: true}})
 	if err != nil || d.Action == warden.ActionAllow {
 		return ""

@@ -63,13 +63,9 @@ var slipIndex = sync.OnceValue(func() *slips {
 // its chat shorthand stands for ("prev", "instrs", "sys"), or "".
 func misspelledWord(v *vocabulary, sl *slips, word string) string {
 	n := len(word)
+	var buf, alt [64]byte
 	if hasShape(&sl.shortShapes, word[0], word[n-1], n) {
-		var buf [64]byte
-		w := buf[:n]
-		for i := range n {
-			w[i] = word[i] | 0x20
-		}
-		if full := sl.short[string(w)]; full != "" {
+		if full := sl.short[string(lowerLetters(buf[:0], word, [2]int{0, n}))]; full != "" {
 			return full
 		}
 	}
@@ -82,11 +78,7 @@ func misspelledWord(v *vocabulary, sl *slips, word string) string {
 	if _, own := v.has(nil, word, [2]int{0, n}); own {
 		return ""
 	}
-	var buf, alt [64]byte
-	w := buf[:n]
-	for i := range n {
-		w[i] = word[i] | 0x20
-	}
+	w := lowerLetters(buf[:0], word, [2]int{0, n})
 	if key := sl.missing[string(w)]; key != "" {
 		return key // a letter left out
 	}

@@ -120,11 +120,7 @@ func reversedWord(v *vocabulary, rv *reversals, word string) string {
 		return ""
 	}
 	var buf [64]byte
-	lower := buf[:n]
-	for i := range n {
-		lower[i] = word[i] | 0x20
-	}
-	key := rv.index[string(lower)]
+	key := rv.index[string(lowerLetters(buf[:0], word, [2]int{0, n}))]
 	if key == "" {
 		return ""
 	}
@@ -144,8 +140,8 @@ func unscrambled(text string) (string, []spelledOut) {
 	// built. Two different shuffled ones are needed, since an attack shuffles its words and English has
 	// pairs of words that shuffle each other ("three" and "there", "expect" and "except"): one alone,
 	// however often, is a word.
-	first, second, reversed := "", "", false // reversed: a word written backwards or misspelled
-	for i := 0; i < len(text) && (second == "" || !reversed); {
+	first, second, backwardsOrSlipped := "", "", false
+	for i := 0; i < len(text) && (second == "" || !backwardsOrSlipped); {
 		if !isASCIILetter(text[i]) {
 			i++
 			continue
@@ -155,7 +151,7 @@ func unscrambled(text string) (string, []spelledOut) {
 			j++
 		}
 		word := text[i:j]
-		reversed = reversed || reversedWord(v, rv, word) != "" || misspelledWord(v, sl, word) != ""
+		backwardsOrSlipped = backwardsOrSlipped || reversedWord(v, rv, word) != "" || misspelledWord(v, sl, word) != ""
 		if key := unscrambledWord(v, sc, word); key != "" && first == "" {
 			first = key
 		} else if key != "" && key != first {
@@ -163,7 +159,7 @@ func unscrambled(text string) (string, []spelledOut) {
 		}
 		i = j
 	}
-	if second == "" && !reversed {
+	if second == "" && !backwardsOrSlipped {
 		return text, nil
 	}
 	shuffled := second != ""
