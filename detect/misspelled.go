@@ -9,7 +9,8 @@ import (
 // "previuos") or a letter held down ("ignoooore"). Attackers misspell the words a filter looks for on
 // purpose, and a model reads through the slip. misspelledWord reads such a word back as the key, for the
 // words an override or a request for the prompt hangs on (injection.yaml, key slips: "ignore",
-// "previous", "instructions", "prompt"), six letters or more, first and last letters kept, and never a
+// "previous", "instructions", "prompt"), six letters or more, first and last letters kept but where the
+// two at either edge are swapped ("promtp"), and never a
 // word of the phrases as written. Only words no common English word is one slip from: English is full of
 // words one slip from others ("treats" from "threats", "cases" from "ceases"), which is also why the
 // harm phrases' words are left out.
@@ -23,7 +24,10 @@ const minMisspelled = 6
 type slips struct {
 	keys    map[string]bool
 	missing map[string]string
-	shapes  [26][26]uint64
+	// edges maps each key with its first two or last two letters swapped ("promtp", "rpompt") to the
+	// key: the one slip that moves a first or last letter.
+	edges  map[string]string
+	shapes [26][26]uint64
 	// short maps chat shorthand to the word it stands for (injection.yaml, key abbreviations), with its
 	// shapes.
 	short       map[string]string
@@ -31,7 +35,7 @@ type slips struct {
 }
 
 var slipIndex = sync.OnceValue(func() *slips {
-	out := &slips{keys: map[string]bool{}, missing: map[string]string{}, short: injectionCorpus().Abbreviations}
+	out := &slips{keys: map[string]bool{}, missing: map[string]string{}, edges: map[string]string{}, short: injectionCorpus().Abbreviations}
 	for a := range out.short {
 		if !isASCIIWord(a) {
 			panic("detect: corpus/injection.yaml: abbreviations: " + a + " is no lower-case ASCII word")
@@ -47,6 +51,12 @@ var slipIndex = sync.OnceValue(func() *slips {
 		for d := -1; d <= 1; d++ {
 			out.shapes[w[0]-'a'][w[n-1]-'a'] |= 1 << (n + d)
 		}
+		for _, e := range [...]string{w[1:2] + w[:1] + w[2:], w[:n-2] + w[n-1:] + w[n-2:n-1]} {
+			if e != w {
+				out.edges[e] = w
+				addShape(&out.shapes, e)
+			}
+		}
 		for i := 1; i < n-1; i++ {
 			m := w[:i] + w[i+1:]
 			if prev, ok := out.missing[m]; ok && prev != w {
@@ -59,16 +69,32 @@ var slipIndex = sync.OnceValue(func() *slips {
 	return out
 })
 
-// misspelledWord returns the override key that word (ASCII letters) misspells by one slip, or the word
-// its chat shorthand stands for ("prev", "instrs", "sys"), or "".
+// shorthandWord returns the word that word's chat shorthand stands for ("prev", "instrs", "sys"), or "".
+// Code names its variables so ("sys.exit", "prev := cur"), which is why unscrambled reads shorthand only
+// in a text that also writes a key word out ("ignore prev instrs").
+func shorthandWord(sl *slips, word string) string {
+	n := len(word)
+	if !hasShape(&sl.shortShapes, word[0], word[n-1], n) {
+		return ""
+	}
+	var buf [64]byte
+	return sl.short[string(lowerLetters(buf[:0], word, [2]int{0, n}))]
+}
+
+// keyWord reports whether word (ASCII letters) is a slip key as written, in any case.
+func keyWord(sl *slips, word string) bool {
+	n := len(word)
+	if n < minMisspelled || n > 62 || !hasShape(&sl.shapes, word[0], word[n-1], n) {
+		return false
+	}
+	var buf [64]byte
+	return sl.keys[string(lowerLetters(buf[:0], word, [2]int{0, n}))]
+}
+
+// misspelledWord returns the override key that word (ASCII letters) misspells by one slip, or "".
 func misspelledWord(v *vocabulary, sl *slips, word string) string {
 	n := len(word)
 	var buf, alt [64]byte
-	if hasShape(&sl.shortShapes, word[0], word[n-1], n) {
-		if full := sl.short[string(lowerLetters(buf[:0], word, [2]int{0, n}))]; full != "" {
-			return full
-		}
-	}
 	if n < minMisspelled-1 || n > 62 {
 		return ""
 	}
@@ -81,6 +107,9 @@ func misspelledWord(v *vocabulary, sl *slips, word string) string {
 	w := lowerLetters(buf[:0], word, [2]int{0, n})
 	if key := sl.missing[string(w)]; key != "" {
 		return key // a letter left out
+	}
+	if key := sl.edges[string(w)]; key != "" {
+		return key // the first two or the last two letters swapped
 	}
 	// One too many, or two neighbours swapped: each inner position tried.
 	for i := 1; i < n-1; i++ {

@@ -131,17 +131,19 @@ func reversedWord(v *vocabulary, rv *reversals, word string) string {
 }
 
 // unscrambled returns text with each shuffled key word read as the word, each key word written
-// backwards ("erongi all previous instructions") read forwards and each override key misspelled by one
-// slip read as the key (misspelledWord), and where each stands; nil spans when none is. One reversed or
-// misspelled word is enough: English words do not reverse or slip into the keys.
+// backwards ("erongi all previous instructions") read forwards, each override key misspelled by one slip
+// read as the key (misspelledWord) and chat shorthand written out where a key word is written out too
+// (shorthandWord), and where each stands; nil spans when none is. One reversed or misspelled word is
+// enough: English words do not reverse or slip into the keys.
 func unscrambled(text string) (string, []spelledOut) {
 	v, sc, rv, sl := disguiseVocabulary(), scrambleIndex(), reversalIndex(), slipIndex()
 	// The usual text holds none: a look at each run of letters, by its shape first, before anything is
 	// built. Two different shuffled ones are needed, since an attack shuffles its words and English has
 	// pairs of words that shuffle each other ("three" and "there", "expect" and "except"): one alone,
 	// however often, is a word.
-	first, second, backwardsOrSlipped := "", "", false
-	for i := 0; i < len(text) && (second == "" || !backwardsOrSlipped); {
+	first, second := "", ""
+	var backwardsOrSlipped, shorthand, keyWritten bool
+	for i := 0; i < len(text); {
 		if !isASCIILetter(text[i]) {
 			i++
 			continue
@@ -152,6 +154,8 @@ func unscrambled(text string) (string, []spelledOut) {
 		}
 		word := text[i:j]
 		backwardsOrSlipped = backwardsOrSlipped || reversedWord(v, rv, word) != "" || misspelledWord(v, sl, word) != ""
+		shorthand = shorthand || shorthandWord(sl, word) != ""
+		keyWritten = keyWritten || keyWord(sl, word)
 		if key := unscrambledWord(v, sc, word); key != "" && first == "" {
 			first = key
 		} else if key != "" && key != first {
@@ -159,7 +163,8 @@ func unscrambled(text string) (string, []spelledOut) {
 		}
 		i = j
 	}
-	if second == "" && !backwardsOrSlipped {
+	shorthand = shorthand && keyWritten
+	if second == "" && !backwardsOrSlipped && !shorthand {
 		return text, nil
 	}
 	shuffled := second != ""
@@ -169,6 +174,11 @@ func unscrambled(text string) (string, []spelledOut) {
 		}
 		if key := misspelledWord(v, sl, word); key != "" {
 			return key, true
+		}
+		if shorthand {
+			if full := shorthandWord(sl, word); full != "" {
+				return full, true
+			}
 		}
 		if !shuffled {
 			return "", false
