@@ -427,13 +427,16 @@ func readOnce(text string, words bool) []reading {
 		read(unscrambled(text))
 	}
 	read(decodedBase64(text))
+	read(decodedByteCodes(text))
+	read(deciphered(text))
+	read(decodedMorse(text))
 	out = append(out, joinedParts(text)...)
 	read(unescaped(text))
 	read(withoutMarkup(text))
 	if asciiPrefix(text) == len(text) {
 		return out // the readings below undo what only characters outside ASCII can do
 	}
-	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, unAccented, joinCJK, toCyrillic, turkishLowered, unTagged, unSelected} {
+	for _, undo := range [...]func(string) (string, []spelledOut){unConfuse, withoutInvisible, composed, unAccented, joinCJK, toCyrillic, turkishLowered, unTagged, unSelected, fromBraille, rightSideUp, unOverridden} {
 		read(undo(text))
 	}
 	return out

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"html"
@@ -27,7 +28,10 @@ func decodedBase64(text string) (string, []spelledOut) {
 		if len(word) < minBase64 {
 			return "", false
 		}
-		plain, ok := decodeReadable(word)
+		plain, ok := decodeBase32(word)
+		if !ok {
+			plain, ok = decodeReadable(word)
+		}
 		if !ok {
 			return "", false
 		}
@@ -58,23 +62,81 @@ var base64Class = func() (t [256]byte) {
 }()
 
 // hasBase64Run reports whether text holds minBase64 base64 characters in a row, with a digit or a sign
-// among them or both cases of letters (so a long word alone is none).
+// among them or both cases of letters (so a long word alone is none), or minBase32 characters of base32's
+// alphabet (capitals and the digits 2 to 7) in a row.
 func hasBase64Run(text string) bool {
-	run, mixed := 0, 0
-	for i := 0; i < len(text); i++ {
-		switch base64Class[text[i]] {
-		case 0:
-			run, mixed = 0, 0
-			continue
-		case 2:
+	return longRuns(text, &base64Class, minBase64, func(run string) bool {
+		mixed, upper := 0, 0
+		for i := 0; i < len(run); i++ {
+			c := run[i]
+			if base64Class[c] == 1 {
+				upper = 0
+				continue
+			}
 			mixed++
+			if c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=' {
+				if upper++; upper >= minBase32 {
+					return true
+				}
+			} else {
+				upper = 0
+			}
 		}
-		run++
-		if run >= minBase64 && mixed > 0 && mixed < run {
+		return mixed > 0 && mixed < len(run)
+	})
+}
+
+// longRuns calls found with each maximal run of text's bytes that class marks (not 0) that is min bytes
+// long or longer, until found returns true, and reports whether it did. It reads every min-th byte
+// first: a run that long covers one of them, and prose breaks such runs every few bytes, so most of a
+// text is passed over unread (every text is asked, for base64 and for byte codes).
+func longRuns(text string, class *[256]byte, min int, found func(run string) bool) bool {
+	for i := min - 1; i < len(text); {
+		if class[text[i]] == 0 {
+			i += min
+			continue
+		}
+		start, end := i, i+1
+		for start > 0 && class[text[start-1]] != 0 {
+			start--
+		}
+		for end < len(text) && class[text[end]] != 0 {
+			end++
+		}
+		if end-start >= min && found(text[start:end]) {
 			return true
 		}
+		i = end + min
 	}
 	return false
+}
+
+// minBase32 is the shortest run read as base32: 32 characters are 20 bytes. Capitals and digits in a
+// row shorter than that are mostly identifiers and keys.
+const minBase32 = 32
+
+// decodeBase32 decodes a run of base32 (padded or not) and returns it when it reads as text.
+func decodeBase32(run string) (string, bool) {
+	if len(run) < minBase32 || strings.IndexFunc(run, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= '2' && r <= '7' || r == '=')
+	}) >= 0 {
+		return "", false
+	}
+	run = strings.TrimRight(run, "=")
+	b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(run[:len(run)/8*8+validBase32Tail(len(run)%8)])
+	if err != nil || !readable(string(b), true) {
+		return "", false
+	}
+	return string(b), true
+}
+
+// validBase32Tail is how many of a last group's characters decode: a group of 8 holds 2, 4, 5 or 7
+// characters before its padding; a stray one more decodes to nothing.
+func validBase32Tail(n int) int {
+	for n > 0 && n != 2 && n != 4 && n != 5 && n != 7 {
+		n--
+	}
+	return n
 }
 
 // decodeReadable decodes a base64 run and returns it when it reads as text: valid UTF-8, printable,
@@ -401,17 +463,22 @@ var morse = func() map[string]byte {
 			m[c] = '0' + byte(i-26)
 		}
 	}
+	// Punctuation, which a sentence sent in Morse carries.
+	for c, p := range map[string]byte{".-.-.-": '.', "--..--": ',', "..--..": '?', "-.-.--": '!', ".----.": '\'',
+		"-....-": '-', "---...": ':', "-.-.-.": ';', ".-..-.": '"', "-.--.": '(', "-.--.-": ')'} {
+		m[c] = p
+	}
 	return m
 }()
 
 func isMorseRune(r rune) bool { return r == '.' || r == '-' || r == ' ' || r == '/' }
 
-// fromMorse decodes a run of Morse code, letters apart by a space and words by a slash or three spaces;
-// ok only for five letters or more, every one a code.
+// fromMorse decodes a run of Morse code, letters apart by a space and words by a slash or two spaces
+// or more; ok only for five letters or more, every one a code.
 func fromMorse(run string) (string, bool) {
 	var b strings.Builder
 	letters := 0
-	for wi, word := range strings.FieldsFunc(strings.ReplaceAll(run, "   ", "/"), func(r rune) bool { return r == '/' }) {
+	for wi, word := range strings.FieldsFunc(strings.ReplaceAll(run, "  ", "/"), func(r rune) bool { return r == '/' }) {
 		if wi > 0 {
 			b.WriteByte(' ')
 		}

@@ -41,7 +41,7 @@ func TestDecodedBase64(t *testing.T) {
 	}
 }
 
-// The byte table finds a run exactly where the comparisons it replaced do.
+// Reading every 24th byte first through the table finds a run exactly where comparisons at every byte do.
 func FuzzHasBase64RunMatchesComparisons(f *testing.F) {
 	for _, s := range []string{"aGVsbG8gd29ybGQsIHRoaXMgaXMgZmluZQ==", "abcdefghijklmnopqrstuvwxyzabc", "/usr/local/lib/node_modules/x", "", "\xff\x00=+/-_"} {
 		f.Add(s)
@@ -49,6 +49,18 @@ func FuzzHasBase64RunMatchesComparisons(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		if got, want := hasBase64Run(text), hasBase64RunCompared(text); got != want {
 			t.Fatalf("hasBase64Run(%q) = %v, the comparisons say %v", text, got, want)
+		}
+	})
+}
+
+// Reading every 32nd byte first finds a run of byte codes exactly where reading every byte does.
+func FuzzHasCodeRunMatchesEveryByte(f *testing.F) {
+	for _, s := range []string{"49 67 6e 6f 72 65 20 61 6c 6c 20 70 72 65 76", "=49=67=6E=6F=72=65=20=61=6C=6C=20=70=72", "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12", "deadbeef cafe babe face fade bead", "", "\xff\x00 0x41"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := hasCodeRun(text), hasCodeRunPlain(text); got != want {
+			t.Fatalf("hasCodeRun(%q) = %v, every byte says %v", text, got, want)
 		}
 	})
 }
