@@ -114,7 +114,7 @@ func (v *vocabulary) mayChange(buf []byte, text string) ([]byte, bool) {
 			if r[0]-p[1] == 1 && text[p[1]] == ' ' {
 				broken, spaced = true, true
 			} else if broken = brokenBetween(text, p, r); broken {
-				spaced = text[p[1]] == ' ' || r[0]-p[1] == 2 && text[p[1]+1] == ' '
+				spaced = asciiSpace(text[p[1]]) || r[0]-p[1] == 2 && asciiSpace(text[p[1]+1])
 			}
 			var changed bool
 			if buf, changed = v.pairMayChange(buf, text, pp, p, r, have > 1 && prevBroken, prevSpaced, prevStarts, broken, spaced, starts); changed {
@@ -364,10 +364,10 @@ func reassemble(text string, vocab *vocabulary, sc *reassembleScratch) (string, 
 		scratch, ok = vocab.has(scratch, text, parts...)
 		return ok
 	}
-	// spacedApart reports whether a space stands between some of the parts.
+	// spacedApart reports whether white space stands between some of the parts.
 	spacedApart := func(parts ...[2]int) bool {
 		for k := 1; k < len(parts); k++ {
-			if strings.IndexByte(text[parts[k-1][1]:parts[k][0]], ' ') >= 0 {
+			if strings.ContainsAny(text[parts[k-1][1]:parts[k][0]], " \t\n\r") {
 				return true
 			}
 		}
@@ -521,13 +521,14 @@ func joinable(a, b [2]int) bool {
 	return m+n >= minJoined || m == 2 && n == 2
 }
 
-// breaksWord marks the signs that can stand inside a broken word. An apostrophe is not one: it ends a
+// breaksWord marks the signs that can stand inside a broken word, white space among them: a word broken
+// by a line break or a tab ("Ign\nore") is as broken as by a space. An apostrophe is not one: it ends a
 // contraction or a possessive ("output's").
-var breaksWord = [256]bool{' ': true, '-': true, '.': true, '_': true, '*': true, '`': true, '~': true, '|': true,
-	'/': true, '\\': true, '+': true, ':': true}
+var breaksWord = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '-': true, '.': true, '_': true, '*': true,
+	'`': true, '~': true, '|': true, '/': true, '\\': true, '+': true, ':': true}
 
 // brokenBetween reports whether the separator between two runs could break one word: one or two signs or
-// a space, on one line.
+// white space (a line's end, "\r\n", counts as one).
 func brokenBetween(text string, a, b [2]int) bool {
 	sep := text[a[1]:b[0]]
 	if len(sep) == 0 || len(sep) > 2 || !breaksWord[sep[0]] || len(sep) == 2 && !breaksWord[sep[1]] {
