@@ -177,8 +177,8 @@ func withLanguages(l languagesCorpus, groups []group, pairs []pair, part func(la
 			weights[p.Name] = group{Severity: p.Severity, Weight: p.Weight, ThirdParty: p.ThirdParty}
 		}
 	}
-	if len(l.Languages) > 30 {
-		panic(fmt.Sprintf("detect: corpus/%s: %d languages; a langSet holds 30", l.file, len(l.Languages)))
+	if len(l.Languages) > 62 {
+		panic(fmt.Sprintf("detect: corpus/%s: %d languages; a langSet holds 62", l.file, len(l.Languages)))
 	}
 	spelled := make([]spelledPair, 0, len(pairs))
 	for _, p := range pairs {

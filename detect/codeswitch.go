@@ -17,11 +17,11 @@ import (
 
 // langSet is a set of languages, a bit each: bit 0 the base corpus (English), bit i+1 the i-th entry of
 // the language file.
-type langSet uint32
+type langSet uint64
 
 // loanedFromEnglish marks a template of a language not written in Latin letters: its terms written in
 // ASCII alone ("cookie" among Japanese words) are English loans, and read as English too.
-const loanedFromEnglish langSet = 1 << 31
+const loanedFromEnglish langSet = 1 << 63
 
 // termLangs returns the languages of one expanded term of a code-switched pair's i-th template.
 func termLangs(langs []langSet, i int, term string) langSet {
@@ -122,7 +122,7 @@ func codeSwitched(file string, spelled []spelledPair) []pair {
 	var out []pair
 	for _, name := range order {
 		f := families[name]
-		if bits.OnesCount32(uint32(f.langs)) < 2 {
+		if bits.OnesCount64(uint64(f.langs)) < 2 {
 			continue
 		}
 		joined := f.pair
