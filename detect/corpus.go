@@ -209,6 +209,10 @@ type pair struct {
 	Act string `yaml:"act"`
 	// ThirdParty is group.ThirdParty, for the pair's hits.
 	ThirdParty bool `yaml:"-"`
+	// Phrase says the pair is one long phrase of the plain group of its name, written as its two halves
+	// so that the automaton holds each half's list once: its hits are that group's, and weigh as its
+	// phrases do (a pair of its own counts as evidence apart from the group of its name).
+	Phrase bool `yaml:"phrase"`
 	// firstLangs and secondLangs, per First and Second template, are the languages a code-switched
 	// pair's terms are written in (language bits); nil for a pair of one language.
 	firstLangs, secondLangs []langSet
@@ -236,6 +240,9 @@ type phrases struct {
 	stem    []bool
 	groups  []group
 	windows []int // per group: the pair window, or 0 for a plain group
+	// hitGroup is, per group, the group its hits count as: itself, or for a pair that is a phrase of a
+	// plain group (pair.Phrase), that group.
+	hitGroup []int
 	// eitherOrder, per group, is whether the pair's sides may come in either order (a code-switched
 	// pair: the languages it joins put the act first or last).
 	eitherOrder []bool
@@ -318,7 +325,20 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
 	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups)),
 		words: map[string]bool{}}
+	for i := range groups {
+		p.hitGroup = append(p.hitGroup, i)
+	}
 	for _, pr := range pairs {
+		g := len(p.groups)
+		if pr.Phrase {
+			g = slices.IndexFunc(groups, func(gr group) bool {
+				return gr.Name == pr.Name && gr.Weight == pr.Weight && gr.ThirdParty == pr.ThirdParty
+			})
+			if g < 0 {
+				panic("detect: the pair " + pr.Name + " is a phrase of a group its corpus does not have")
+			}
+		}
+		p.hitGroup = append(p.hitGroup, g)
 		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, ThirdParty: pr.ThirdParty})
 		p.windows = append(p.windows, max(pr.Window, 1))
 		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
@@ -717,10 +737,11 @@ func (p *phrases) find(text string) []hit {
 				continue
 			}
 			// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
-			if n := len(hits); n > 0 && hits[n-1].group == f.group && hits[n-1].end == end {
+			g := p.hitGroup[f.group]
+			if n := len(hits); n > 0 && hits[n-1].group == g && hits[n-1].end == end {
 				break
 			}
-			hits = append(hits, hit{group: f.group, start: start, end: end})
+			hits = append(hits, hit{group: g, start: start, end: end})
 			break
 		}
 	}

@@ -143,3 +143,41 @@ func TestCompoundsSpellEveryJoint(t *testing.T) {
 		}
 	}
 }
+
+// A pair that is a long phrase written as its halves (pair.Phrase) reports its hits as its group's, so
+// it weighs as the group's phrases do; a pair of its own is a group of its own.
+func TestPhrasePairHitsAreItsGroups(t *testing.T) {
+	t.Parallel()
+	groups := []group{{Name: "decline", Weight: 0.9, Phrases: []string{"i refuse"}}}
+	tests := []struct {
+		desc   string
+		phrase bool
+		want   []int
+	}{
+		{"counts a phrase pair's hit as its group's", true, []int{0, 0}},
+		{"counts a pair of its own as a group of its own", false, []int{0, 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			p := compilePhrases(groups, []pair{{Name: "decline", Weight: 0.9, Window: 1, Phrase: tc.phrase, First: []string{"i won't"}, Second: []string{"{help|assist}"}}}, nil)
+			var got []int
+			for _, h := range p.find("I refuse. I won't help.") {
+				got = append(got, h.group)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("groups of the hits = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPhrasePairWithoutItsGroupPanics(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Error("a phrase pair whose group the corpus lacks compiled")
+		}
+	}()
+	compilePhrases(nil, []pair{{Name: "decline", Weight: 0.9, Window: 1, Phrase: true, First: []string{"i won't"}, Second: []string{"help"}}}, nil)
+}
