@@ -357,7 +357,7 @@ func enciphered(t *cipherTally) (cipher, bool) {
 // its own).
 func deciphered(text string) (string, []spelledOut) {
 	var whole cipherTally
-	nato, run := 0, 0
+	nato, run, words, pig := 0, 0, 0, 0
 	for i := 0; i < len(text); {
 		if !isASCIILetter(text[i]) {
 			i++
@@ -366,6 +366,10 @@ func deciphered(text string) (string, []spelledOut) {
 		j := i + 1
 		for j < len(text) && isASCIILetter(text[j]) {
 			j++
+		}
+		words++
+		if n := j - i; n >= 4 && text[j-2]|0x20 == 'a' && text[j-1]|0x20 == 'y' {
+			pig++
 		}
 		switch n := j - i; {
 		case n <= 4:
@@ -385,6 +389,9 @@ func deciphered(text string) (string, []spelledOut) {
 	}
 	if nato >= minSpelled {
 		return spelledNATO(text)
+	}
+	if pig >= minPigLatin && 2*pig >= words {
+		return fromPigLatin(text)
 	}
 	if _, n := whole.best(); n < minCipherWords {
 		return text, nil // the usual text
@@ -422,6 +429,40 @@ func deciphered(text string) (string, []spelledOut) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), spans
+}
+
+// minPigLatin is how many words ending in "ay" a text must hold, half its words or more, to be read as
+// Pig Latin: English ends some in "ay" (day, way, always), never half.
+const minPigLatin = 3
+
+// fromPigLatin returns text with its words in Pig Latin ("Ignoreway allway eviouspray instructionsway")
+// read back: "way" dropped from a word that began with a vowel, or the consonants before "ay" put back
+// in front ("eviouspray" is "previous"); and where each stands.
+func fromPigLatin(text string) (string, []spelledOut) {
+	vocab := disguiseVocabulary()
+	return rewriteWords(text, isASCIILetterRune, func(word string) (string, bool) {
+		w := strings.ToLower(word)
+		switch {
+		case len(w) > 4 && strings.HasSuffix(w, "way"):
+			return w[:len(w)-3], true
+		case len(w) >= 4 && strings.HasSuffix(w, "ay"):
+			// The consonants moved were the word's first one to three: of the ways to put them back, a
+			// word of the phrases, else one.
+			core := w[:len(w)-2]
+			read := ""
+			for n := 1; n <= 3 && n < len(core) && !strings.ContainsRune("aeiou", rune(core[len(core)-n])); n++ {
+				cand := core[len(core)-n:] + core[:len(core)-n]
+				if read == "" || vocab.words[cand] {
+					read = cand
+				}
+				if vocab.words[cand] {
+					break
+				}
+			}
+			return read, read != ""
+		}
+		return "", false
+	})
 }
 
 // cipherSentenceEnd returns where the sentence that starts at from ends: after a line's end, or after a

@@ -96,6 +96,25 @@ func brailleText(s string) string {
 	}, strings.ToLower(s))
 }
 
+func pigLatin(s string) string {
+	var out []string
+	for w := range strings.FieldsSeq(s) {
+		core := strings.TrimRight(w, ".,;!?")
+		tail := w[len(core):]
+		lower := strings.ToLower(core)
+		i := strings.IndexAny(lower, "aeiou")
+		switch {
+		case i == 0:
+			out = append(out, lower+"way"+tail)
+		case i > 0:
+			out = append(out, lower[i:]+lower[:i]+"ay"+tail)
+		default:
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 func natoText(s string) string {
 	words := []string{"Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliett",
 		"Kilo", "Lima", "Mike", "November", "Oscar", "Papa", "Quebec", "Romeo", "Sierra", "Tango", "Uniform",
@@ -142,6 +161,7 @@ func TestCodesAndCiphers(t *testing.T) {
 		{"shown backwards by a direction override", func(s string) string { return "\u202e" + reversed(s) + "\u202c" }},
 		{"Morse", morseText},
 		{"Braille", brailleText},
+		{"Pig Latin", pigLatin},
 	}
 	type row struct {
 		desc  string
