@@ -2,6 +2,7 @@ package detect_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +82,45 @@ func TestForbiddenWhateverTheTask(t *testing.T) {
 			}
 			if tc.fires && forbidden && !strings.Contains(res.Evidence[len(res.Evidence)-1].Note, "default command policy") {
 				t.Errorf("the note %q does not say why", res.Evidence[0].Note)
+			}
+		})
+	}
+}
+
+// A program wrapped as a tool, its arguments given apart (the shape of MCP servers that wrap a CLI), is
+// classified as its command line; a tool whose name is no program keeps its words' reading.
+func TestProgramWrappedAsATool(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, name, args string
+		want             string
+	}{
+		{"reads a cloud CLI given as a string", "aws", `{"args":"s3 rm s3://reports --recursive"}`, "infra_change"},
+		{"reads a package manager's install given as a list", "npm", `{"argv":["install","left-pad"]}`, "package_install"},
+		{"reads a remove given as arguments", "rm", `{"arguments":["-rf","build"]}`, "file_destroy"},
+		{"reads a push given as parameters", "git", `{"params":"push origin main"}`, "vcs_write"},
+		{"reads an unsubscribe as a change of the user's data", "unsubscribe_all", `{}`, "data_write"},
+		{"reads credentials rotated as a permission change", "rotate_credentials", `{}`, "permission_change"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got := detect.Actions().Classify(tc.name, json.RawMessage(tc.args))
+			if !slices.Contains(got, tc.want) {
+				t.Errorf("Classify(%s, %s) = %v, want %s among them", tc.name, tc.args, got, tc.want)
+			}
+		})
+	}
+	quiet := []struct{ desc, name, args string }{
+		{"keeps a search tool's arguments as a query", "search", `{"args":"rm -rf /"}`},
+		{"keeps a program's read-only call read-only", "git", `{"args":"log --oneline -5"}`},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got := detect.Actions().Classify(tc.name, json.RawMessage(tc.args))
+			if slices.Contains(got, "file_destroy") || slices.Contains(got, "code_execution") {
+				t.Errorf("Classify(%s, %s) = %v, want no destroy or execution", tc.name, tc.args, got)
 			}
 		})
 	}

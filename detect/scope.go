@@ -137,6 +137,8 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 	_ = json.Unmarshal(args, &m)
 	if cmd, ok := shellCommand(name, m, args); ok {
 		a.classifyShell(cmd, set)
+	} else if cmd, ok := a.programCall(name, m); ok {
+		a.classifyShell(cmd, set)
 	} else {
 		ws := toolwords.Split(name)
 		fileish := slices.ContainsFunc(ws, func(w string) bool {
@@ -315,6 +317,40 @@ func shellCommand(name string, m map[string]any, raw json.RawMessage) (string, b
 		}
 	}
 	return "", false
+}
+
+// programCall returns the command line of a tool that is a program the table knows, its arguments given
+// apart ({"name": "aws", "args": "s3 rm s3://b --recursive"}): the shape MCP servers that wrap a CLI take.
+func (a *ActionTable) programCall(name string, m map[string]any) (string, bool) {
+	prog := strings.ToLower(name)
+	if _, known := a.programs[prog]; !known {
+		return "", false
+	}
+	for _, k := range []string{"args", "arguments", "argv", "params", "parameters"} {
+		switch v := m[k].(type) {
+		case string:
+			return prog + " " + v, true
+		case []any:
+			words := []string{prog}
+			for _, w := range v {
+				s, ok := w.(string)
+				if !ok {
+					return "", false
+				}
+				words = append(words, shellQuoted(s))
+			}
+			return strings.Join(words, " "), true
+		}
+	}
+	return "", false
+}
+
+// shellQuoted returns s as one word of a command line.
+func shellQuoted(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
