@@ -598,9 +598,7 @@ func rewriteWords(text string, inWord func(rune) bool, rewrite func(word string)
 
 // rewriteWordsAt is rewriteWords for a rewrite that also needs where the word starts.
 func rewriteWordsAt(text string, inWord func(rune) bool, rewrite func(start int, word string) (string, bool)) (string, []spelledOut) {
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for i := 0; i < len(text); {
 		j := i
 		for j < len(text) {
@@ -616,20 +614,39 @@ func rewriteWordsAt(text string, inWord func(rune) bool, rewrite func(start int,
 			continue
 		}
 		if read, ok := rewrite(i, text[i:j]); ok {
-			b.WriteString(text[last:i])
-			sp := spelledOut{start: i, end: j, joinedStart: b.Len()}
-			b.WriteString(read)
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = j
+			sp.replace(i, j, read)
 		}
 		i = j
 	}
-	if spans == nil {
-		return text, nil
+	return sp.reading()
+}
+
+// splice builds a reading of text: stretches of it written as what they read as, in order, each with
+// where it stands in the text and in the reading. Ready with text set.
+type splice struct {
+	text  string
+	b     strings.Builder
+	spans []spelledOut
+	last  int
+}
+
+// replace writes text[start:end] as plain; the stretches come in order and do not overlap.
+func (s *splice) replace(start, end int, plain string) {
+	s.b.WriteString(s.text[s.last:start])
+	sp := spelledOut{start: start, end: end, joinedStart: s.b.Len()}
+	s.b.WriteString(plain)
+	sp.joinedEnd = s.b.Len()
+	s.spans = append(s.spans, sp)
+	s.last = end
+}
+
+// reading returns the reading and its spans, or the text and nil when no stretch was replaced.
+func (s *splice) reading() (string, []spelledOut) {
+	if s.spans == nil {
+		return s.text, nil
 	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	s.b.WriteString(s.text[s.last:])
+	return s.b.String(), s.spans
 }
 
 // hasLatinLike reports whether a text holds a letter drawn like a Latin one (its ASCII bytes passed over

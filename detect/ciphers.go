@@ -45,9 +45,7 @@ func decodedByteCodes(text string) (string, []spelledOut) {
 	if !hasCodeRun(text) {
 		return text, nil // the usual text: no run long enough
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for i := 0; i < len(text); {
 		if codeClass[text[i]] == 0 {
 			i++
@@ -59,21 +57,12 @@ func decodedByteCodes(text string) (string, []spelledOut) {
 		}
 		if j-i >= minCodeRun {
 			if from, to, plain, ok := decodeCodeRun(text[i:j]); ok {
-				b.WriteString(text[last : i+from])
-				sp := spelledOut{start: i + from, end: i + to, joinedStart: b.Len()}
-				b.WriteString(" " + plain + " ") // spaced off from the words around it
-				sp.joinedEnd = b.Len()
-				spans = append(spans, sp)
-				last = i + to
+				sp.replace(i+from, i+to, " "+plain+" ") // spaced off from the words around it
 			}
 		}
 		i = j
 	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	return sp.reading()
 }
 
 // hasCodeRun reports whether text holds minCodeRun byte-code characters in a row, eight digits among
@@ -396,9 +385,7 @@ func deciphered(text string) (string, []spelledOut) {
 	if _, n := whole.best(); n < minCipherWords {
 		return text, nil // the usual text
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for start := 0; start < len(text); {
 		end := cipherSentenceEnd(text, start)
 		var t cipherTally
@@ -415,20 +402,11 @@ func deciphered(text string) (string, []spelledOut) {
 			i = j
 		}
 		if c, ok := enciphered(&t); ok {
-			b.WriteString(text[last:start])
-			sp := spelledOut{start: start, end: end, joinedStart: b.Len()}
-			b.WriteString(decipher(c, text[start:end]))
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = end
+			sp.replace(start, end, decipher(c, text[start:end]))
 		}
 		start = end
 	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	return sp.reading()
 }
 
 // minPigLatin is how many words ending in "ay" a text must hold, half its words or more, to be read as
@@ -525,9 +503,7 @@ func decipher(c cipher, text string) string {
 // spell, joined: "India Golf November Oscar Romeo Echo" reads "ignore" (a run that spells several words
 // is read apart by the reading of words put back together, over this one).
 func spelledNATO(text string) (string, []spelledOut) {
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for i := 0; i < len(text); {
 		if !isASCIILetter(text[i]) {
 			i++
@@ -553,12 +529,7 @@ func spelledNATO(text string) (string, []spelledOut) {
 			k = j
 		}
 		if len(letters) >= minSpelled {
-			b.WriteString(text[last:start])
-			sp := spelledOut{start: start, end: end, joinedStart: b.Len()}
-			b.Write(letters)
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = end
+			sp.replace(start, end, string(letters))
 			i = end
 			continue
 		}
@@ -568,11 +539,7 @@ func spelledNATO(text string) (string, []spelledOut) {
 		}
 		i = j
 	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	return sp.reading()
 }
 
 // minMorse is the fewest Morse letters read: fewer are a row of dashes or an ellipsis.
@@ -585,9 +552,7 @@ func decodedMorse(text string) (string, []spelledOut) {
 	if !strings.Contains(text, ".-") && !strings.Contains(text, "-.") {
 		return text, nil // no dot beside a dash: no Morse
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for i := 0; i < len(text); {
 		if text[i] != '.' && text[i] != '-' {
 			i++
@@ -602,20 +567,11 @@ func decodedMorse(text string) (string, []spelledOut) {
 			end--
 		}
 		if plain, ok := fromMorse(text[i:end]); ok && len(plain)-strings.Count(plain, " ") >= minMorse {
-			b.WriteString(text[last:i])
-			sp := spelledOut{start: i, end: end, joinedStart: b.Len()}
-			b.WriteString(plain)
-			sp.joinedEnd = b.Len()
-			spans = append(spans, sp)
-			last = end
+			sp.replace(i, end, plain)
 		}
 		i = j
 	}
-	if spans == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	return sp.reading()
 }
 
 // brailleLetters maps the six-dot Braille cells of the letters to the letters (U+2800 is a blank cell).
@@ -709,9 +665,7 @@ func unOverridden(text string) (string, []spelledOut) {
 	if !strings.Contains(text, "\u202e") {
 		return text, nil
 	}
-	var b strings.Builder
-	var spans []spelledOut
-	last := 0
+	sp := splice{text: text}
 	for i := 0; ; {
 		k := strings.Index(text[i:], "\u202e")
 		if k < 0 {
@@ -723,16 +677,11 @@ func unOverridden(text string) (string, []spelledOut) {
 		if e := strings.IndexAny(text[from:], "\u202c\n"); e >= 0 {
 			end = from + e
 		}
-		b.WriteString(text[last:start])
-		sp := spelledOut{start: start, end: end, joinedStart: b.Len()}
-		b.WriteString(backwards(text[from:end]))
-		sp.joinedEnd = b.Len()
-		spans = append(spans, sp)
-		last, i = end, end
+		sp.replace(start, end, backwards(text[from:end]))
+		i = end
 		if i >= len(text) {
 			break
 		}
 	}
-	b.WriteString(text[last:])
-	return b.String(), spans
+	return sp.reading()
 }
