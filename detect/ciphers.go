@@ -9,7 +9,7 @@ import (
 
 // Codes and ciphers a model reads as easily as prose: bytes written as numbers (hex, binary, octal,
 // decimal, quoted-printable), letters shifted or mirrored (Caesar's shifts, ROT13, Atbash), text written
-// backwards or upside down, Morse, Braille and the NATO spelling alphabet. Chat models answer requests
+// backwards or upside down, Morse, Braille, the NATO spelling alphabet and Pig Latin. Chat models answer requests
 // written in Caesar, Atbash, Morse and ASCII codes that they refuse in plain words (Yuan et al. 2024,
 // "GPT-4 Is Too Smart To Be Safe: Stealthy Chat with LLMs via Cipher"), and red-team tools send
 // instructions in each of them. Each reading below looks first for the shape its code leaves — a run of
