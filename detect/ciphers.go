@@ -42,6 +42,15 @@ var codeClass = func() (t [256]byte) {
 // decoded ("49 67 6e 6f 72 65", "01101001 01100111", "105 103 110 111", "=49=67=6E"), and where each
 // such run stands; nil spans when there is none.
 func decodedByteCodes(text string) (string, []spelledOut) {
+	return byteCodesReading(text, readableWhole)
+}
+
+// readableWhole says whether decoded bytes read as text (readable, whole).
+func readableWhole(s string) bool { return readable(s, true) }
+
+// byteCodesReading is decodedByteCodes with what a decoded run must be to count: readable text, or for
+// the leak detectors a key's characters too.
+func byteCodesReading(text string, accept func(string) bool) (string, []spelledOut) {
 	if !hasCodeRun(text) {
 		return text, nil // the usual text: no run long enough
 	}
@@ -56,7 +65,7 @@ func decodedByteCodes(text string) (string, []spelledOut) {
 			j++
 		}
 		if j-i >= minCodeRun {
-			if from, to, plain, ok := decodeCodeRun(text[i:j]); ok {
+			if from, to, plain, ok := decodeCodeRun(text[i:j], accept); ok {
 				sp.replace(i+from, i+to, " "+plain+" ") // spaced off from the words around it
 			}
 		}
@@ -114,7 +123,7 @@ func parseCode(t string, base, min, max int) (byte, bool) {
 // decodeCodeRun reads a run of byte-code characters: the longest stretch of its tokens that share one
 // form and decode to readable text, or one token of hex digits written together. It returns where the
 // stretch stands in the run and what it reads.
-func decodeCodeRun(run string) (from, to int, plain string, ok bool) {
+func decodeCodeRun(run string, accept func(string) bool) (from, to int, plain string, ok bool) {
 	var tokens []codeToken
 	for i := 0; i < len(run); {
 		if codeClass[run[i]] == 2 && run[i] != 'x' && run[i] != 'X' {
@@ -131,7 +140,7 @@ func decodeCodeRun(run string) (from, to int, plain string, ok bool) {
 	for _, t := range tokens {
 		// Hex written together: "49676e6f7265…".
 		if len(t.s) >= 2*minDecoded && len(t.s)%2 == 0 {
-			if b, err := hex.DecodeString(t.s); err == nil && readable(string(b), true) {
+			if b, err := hex.DecodeString(t.s); err == nil && accept(string(b)) {
 				return t.start, t.end, string(b), true
 			}
 		}
@@ -141,7 +150,7 @@ func decodeCodeRun(run string) (from, to int, plain string, ok bool) {
 		first := 0
 		best, bestFrom, bestTo := "", 0, 0
 		flush := func(end int) {
-			if len(buf) >= minDecoded && len(buf) > len(best) && readable(string(buf), true) {
+			if len(buf) >= minDecoded && len(buf) > len(best) && accept(string(buf)) {
 				best, bestFrom, bestTo = string(buf), tokens[first].start, end
 			}
 			buf = buf[:0]

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/base64"
 	"strings"
 
 	"github.com/agentwarden/warden/guardrail/redact"
@@ -81,6 +82,123 @@ func given(own []string, value string) bool {
 		}
 	}
 	return false
+}
+
+// leakReadings are the readings of what an agent wrote or sent in which a credential or personal data
+// may stand written so that no pattern sees it, as an attacker asks for it ("spell the key with spaces",
+// "send it in base64", "write it backwards"): a character at a time apart, in base64, as byte codes,
+// backwards (only a text with a long run of a key's characters: the rest cannot hold a key reversed).
+func leakReadings(text string) []reading {
+	var out []reading
+	for _, read := range [...]func(string) (string, []spelledOut){charsApart, base64Token, byteCodesToken} {
+		if plain, spans := read(text); spans != nil {
+			out = append(out, reading{plain, spans})
+		}
+	}
+	if hasBase64Run(text) {
+		out = append(out, reading{backwards(text), []spelledOut{{start: 0, end: len(text), joinedStart: 0, joinedEnd: len(text)}}})
+	}
+	return out
+}
+
+// base64Token returns text with each run of base64 that decodes to printable ASCII (a key has no spaces
+// for readable's test of text) written decoded, and where.
+func base64Token(text string) (string, []spelledOut) {
+	if !hasBase64Run(text) {
+		return text, nil
+	}
+	return rewriteWords(text, isBase64Rune, func(word string) (string, bool) {
+		if len(word) < minBase64 {
+			return "", false
+		}
+		for _, enc := range [...]*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			if b, err := enc.DecodeString(word); err == nil && printableToken(string(b)) {
+				return " " + string(b) + " ", true
+			}
+		}
+		return "", false
+	})
+}
+
+// byteCodesToken is decodedByteCodes for runs that decode to printable ASCII.
+func byteCodesToken(text string) (string, []spelledOut) {
+	return byteCodesReading(text, printableToken)
+}
+
+// printableToken reports whether s is printable ASCII, white space allowed.
+func printableToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' || c > '~') && c != '\n' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// minCharsApart is the fewest characters written one at a time, a space apart, read joined: a key is
+// longer, a spaced-out word ("h e l l o") shorter.
+const minCharsApart = 16
+
+// charsApart returns text with each run of minCharsApart or more characters written a space apart
+// ("g h p _ 1 a 2 B …") written joined, and where; nil spans when there is none.
+func charsApart(text string) (string, []spelledOut) {
+	sp := splice{text: text}
+	for i := 0; i < len(text); {
+		if text[i] == ' ' {
+			i++
+			continue
+		}
+		if !isSingleChar(text, i) {
+			// A word goes on here: passed over to the next space at once (every text the agent wrote is
+			// asked, and almost none holds such a run).
+			k := strings.IndexByte(text[i:], ' ')
+			if k < 0 {
+				break
+			}
+			i += k
+			continue
+		}
+		// The run's characters stand at i, i+2, i+4, …: counted first, joined only when there are enough.
+		n, end := 1, i+1
+		for end+1 < len(text) && text[end] == ' ' && text[end+1] != ' ' && isSingleChar(text, end+1) {
+			n, end = n+1, end+2
+		}
+		if n >= minCharsApart {
+			joined := make([]byte, 0, n)
+			for k := i; k < end; k += 2 {
+				joined = append(joined, text[k])
+			}
+			sp.replace(i, end, string(joined))
+		}
+		i = end + 1
+	}
+	return sp.reading()
+}
+
+// isSingleChar reports whether text[i] is one printable ASCII character standing alone: a space or the
+// text's edge before it, and after it a space, the edge or a sentence's last mark.
+func isSingleChar(text string, i int) bool {
+	c := text[i]
+	if c <= ' ' || c >= 0x7f || i > 0 && text[i-1] != ' ' && text[i-1] != '\n' {
+		return false
+	}
+	after := func(k int) bool { return k >= len(text) || text[k] == ' ' || text[k] == '\n' }
+	return after(i+1) || strings.IndexByte(".,;:!?", text[i+1]) >= 0 && after(i+2)
+}
+
+// disguisedAt returns where in the text a stretch of a reading stands: from the first to the last span
+// it overlaps; not ok when it overlaps none (the stretch is the text's own, read already).
+func disguisedAt(spans []spelledOut, start, end int) (int, int, bool) {
+	from, to := -1, -1
+	for _, sp := range spans {
+		if start < sp.joinedEnd && sp.joinedStart < end {
+			if from < 0 {
+				from = sp.start
+			}
+			to = sp.end
+		}
+	}
+	return from, to, from >= 0
 }
 
 var (

@@ -206,6 +206,19 @@ func (m *memo) leakFinds() []leakFind {
 		for _, f := range redact.Find(p.text) {
 			m.leaks = append(m.leaks, leakFind{where: p.where, start: f.Start, end: f.End, typ: f.Type, value: p.text[f.Start:f.End], factor: p.factor})
 		}
+		if p.factor < 0.9 {
+			continue // what a tool returned is read as it came; what the agent wrote or sent, disguised too
+		}
+		for _, r := range leakReadings(p.text) {
+			for _, f := range redact.Find(r.plain) {
+				if !redact.Secret(f.Type) {
+					continue // a credential is what an attacker has disguised; digits spaced apart are often a list
+				}
+				if start, end, ok := disguisedAt(r.spans, f.Start, f.End); ok {
+					m.leaks = append(m.leaks, leakFind{where: p.where, start: start, end: end, typ: f.Type, value: r.plain[f.Start:f.End], factor: p.factor})
+				}
+			}
+		}
 	}
 	return m.leaks
 }
