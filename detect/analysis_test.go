@@ -525,7 +525,7 @@ func FuzzDisguiseReadings(f *testing.F) {
 		f.Add(s)
 	}
 	readings := []func(string) (string, []spelledOut){joinSpelledOut, joinAfterOneLetterWord, unLeet, decodedBase64, unescaped, unConfuse, withoutInvisible, composed, unAccented, joinCJK, toCyrillic, turkishLowered,
-		unTagged, unSelected, unscrambled, withoutMarkup, decodedByteCodes, deciphered, decodedMorse, fromBraille, rightSideUp, unOverridden, charsApart, base64Token, byteCodesToken}
+		unTagged, unSelected, unscrambled, withoutMarkup, decodedByteCodes, deciphered, decodedMorse, fromBraille, rightSideUp, unOverridden, charsApart, groupsJoined, base64Token, byteCodesToken}
 	// The automata are built before the first input: under the fuzzer's instrumentation their building
 	// takes longer than the time it allows one input.
 	injectionPhrases().find("И г н о р и р у й 忽略 한국어 ελληνικά é")

@@ -90,7 +90,7 @@ func given(own []string, value string) bool {
 // backwards (only a text with a long run of a key's characters: the rest cannot hold a key reversed).
 func leakReadings(text string) []reading {
 	var out []reading
-	for _, read := range [...]func(string) (string, []spelledOut){charsApart, base64Token, byteCodesToken} {
+	for _, read := range [...]func(string) (string, []spelledOut){charsApart, groupsJoined, base64Token, byteCodesToken} {
 		if plain, spans := read(text); spans != nil {
 			out = append(out, reading{plain, spans})
 		}
@@ -171,6 +171,55 @@ func charsApart(text string) (string, []spelledOut) {
 			sp.replace(i, end, string(joined))
 		}
 		i = end + 1
+	}
+	return sp.reading()
+}
+
+// groupsJoined returns text with each run of four or more groups of letters and digits, of one length
+// (two to eight; the last may be shorter), letters and digits both among them, and apart by a dash or a
+// space ("AKIA-IOSF-ODNN-7EXA-MPLQ",
+// "AKIA IOSF ODNN …"), written joined, and where; nil spans when there is none. A date or a UUID's
+// groups differ in length.
+func groupsJoined(text string) (string, []spelledOut) {
+	sp := splice{text: text}
+	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
+	for i := 0; i < len(text); {
+		if !alnum(text[i]) || i > 0 && alnum(text[i-1]) {
+			i++
+			continue
+		}
+		size := 0
+		for i+size < len(text) && alnum(text[i+size]) {
+			size++
+		}
+		groups, end := 1, i+size
+		sep := byte(0)
+		for size >= 2 && size <= 8 && end+1 < len(text) && (text[end] == '-' || text[end] == ' ') && (sep == 0 || text[end] == sep) {
+			n := 0
+			for end+1+n < len(text) && alnum(text[end+1+n]) {
+				n++
+			}
+			if n == 0 || n > size {
+				break
+			}
+			sep, groups, end = text[end], groups+1, end+1+n
+			if n < size {
+				break // a shorter group ends the run
+			}
+		}
+		// A key mixes letters and digits; words of a sentence ("the cat sat on") do not.
+		if groups >= 4 && strings.ContainsAny(text[i:end], "0123456789") && strings.IndexFunc(text[i:end], isASCIILetterRune) >= 0 {
+			joined := make([]byte, 0, end-i)
+			for k := i; k < end; k++ {
+				if text[k] != sep {
+					joined = append(joined, text[k])
+				}
+			}
+			sp.replace(i, end, string(joined))
+			i = end
+			continue
+		}
+		i += size
 	}
 	return sp.reading()
 }
