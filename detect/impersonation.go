@@ -20,7 +20,10 @@ type impersonationCorpus struct {
 	Cues        []string `yaml:"cues"`
 	PersonCues  []string `yaml:"person_cues"`
 	AfterPerson []string `yaml:"after_person"`
-	StrongCues  []string `yaml:"strong_cues"`
+	// AfterOrganisation is what follows an organisation's name when one of its teams speaks: "Apple
+	// Support here", "PayPal security team speaking".
+	AfterOrganisation []string `yaml:"after_organisation"`
+	StrongCues        []string `yaml:"strong_cues"`
 	// IntroCues open a self-introduction that names the speaker, then IntroLinks tie the speaker to an
 	// organisation: "This is John from Microsoft support", "Hi, I'm Dana with Chase fraud prevention".
 	IntroCues     []string `yaml:"intro_cues"`
@@ -48,6 +51,7 @@ var impersonationPhrases = sync.OnceValue(func() *impersonationModel {
 			{Name: "person", Weight: 0.88, Window: 3, First: append(c.Cues, c.PersonCues...), Second: c.Persons},
 			{Name: "organisation", Weight: 0.8, Window: 6, First: c.Cues, Second: c.Organisations},
 			{Name: "introduced", Weight: 0.85, Window: 2, First: c.Persons, Second: c.AfterPerson},
+			{Name: "organisation_team", Weight: 0.8, Window: 2, First: c.Organisations, Second: c.AfterOrganisation},
 			{Name: "organisation_voice", Weight: 0.75, Window: 6, First: c.PersonCues, Second: c.Organisations},
 			// The speaker's own name stands between; introducedBy checks it is a name and a link.
 			{Name: "introduced_from", Weight: 0.8, Window: 40, First: c.IntroCues, Second: c.Organisations},
