@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Codes and ciphers a model reads as easily as prose: bytes written as numbers (hex, binary, octal,
@@ -42,15 +43,12 @@ var codeClass = func() (t [256]byte) {
 // decoded ("49 67 6e 6f 72 65", "01101001 01100111", "105 103 110 111", "=49=67=6E"), and where each
 // such run stands; nil spans when there is none.
 func decodedByteCodes(text string) (string, []spelledOut) {
-	return byteCodesReading(text, readableWhole)
+	return byteCodesReading(text, readable)
 }
 
-// readableWhole says whether decoded bytes read as text (readable, whole).
-func readableWhole(s string) bool { return readable(s, true) }
-
-// byteCodesReading is decodedByteCodes with what a decoded run must be to count: readable text, or for
-// the leak detectors a key's characters too.
-func byteCodesReading(text string, accept func(string) bool) (string, []spelledOut) {
+// byteCodesReading is decodedByteCodes with what a decoded run must be to count (accept, given the run
+// whole): readable text, or for the leak detectors a key's characters too.
+func byteCodesReading(text string, accept func(s string, whole bool) bool) (string, []spelledOut) {
 	if !hasCodeRun(text) {
 		return text, nil // the usual text: no run long enough
 	}
@@ -105,12 +103,12 @@ var codeForms = []func(string) (byte, bool){
 	func(t string) (byte, bool) { return parseCode(t, 10, 2, 3) }, // decimal: 105
 }
 
-// parseCode reads a token of digits in base with between min and max of them, after a "0x" or "x".
-func parseCode(t string, base, min, max int) (byte, bool) {
+// parseCode reads a token of digits in base with between fewest and most of them, after a "0x" or "x".
+func parseCode(t string, base, fewest, most int) (byte, bool) {
 	if base == 16 {
 		t = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, "0x"), "0X"), "x")
 	}
-	if len(t) < min || len(t) > max {
+	if len(t) < fewest || len(t) > most {
 		return 0, false
 	}
 	n, err := strconv.ParseUint(t, base, 8)
@@ -123,7 +121,7 @@ func parseCode(t string, base, min, max int) (byte, bool) {
 // decodeCodeRun reads a run of byte-code characters: the longest stretch of its tokens that share one
 // form and decode to readable text, or one token of hex digits written together. It returns where the
 // stretch stands in the run and what it reads.
-func decodeCodeRun(run string, accept func(string) bool) (from, to int, plain string, ok bool) {
+func decodeCodeRun(run string, accept func(s string, whole bool) bool) (from, to int, plain string, ok bool) {
 	var tokens []codeToken
 	for i := 0; i < len(run); {
 		if codeClass[run[i]] == 2 && run[i] != 'x' && run[i] != 'X' {
@@ -140,7 +138,7 @@ func decodeCodeRun(run string, accept func(string) bool) (from, to int, plain st
 	for _, t := range tokens {
 		// Hex written together: "49676e6f7265…".
 		if len(t.s) >= 2*minDecoded && len(t.s)%2 == 0 {
-			if b, err := hex.DecodeString(t.s); err == nil && accept(string(b)) {
+			if b, err := hex.DecodeString(t.s); err == nil && accept(string(b), true) {
 				return t.start, t.end, string(b), true
 			}
 		}
@@ -150,7 +148,7 @@ func decodeCodeRun(run string, accept func(string) bool) (from, to int, plain st
 		first := 0
 		best, bestFrom, bestTo := "", 0, 0
 		flush := func(end int) {
-			if len(buf) >= minDecoded && len(buf) > len(best) && accept(string(buf)) {
+			if len(buf) >= minDecoded && len(buf) > len(best) && accept(string(buf), true) {
 				best, bestFrom, bestTo = string(buf), tokens[first].start, end
 			}
 			buf = buf[:0]
@@ -199,29 +197,31 @@ var commonWords = []string{"the", "and", "you", "to", "of", "is", "in", "it", "f
 // shortWords is the number of words of two or three letters (shortWordIndex).
 const shortWords = 26*26 + 26*26*26
 
-// The ciphers under which a word is one of the commonWords: bit 0 when it is one as written. Words of
-// two and three letters, looked up in every text, are first looked for in two small sets (2 KB each,
-// so that looking them up leaves the phrase automata's rows in the cache): is it a common word as
-// written, is it one in some cipher; only then in a map.
-var (
+// cipherWords holds the ciphers under which a word is one of the commonWords, bit 0 when it is one as
+// written. Words of two and three letters, looked up in every text, are first looked for in two small
+// sets (2 KB each, so that looking them up leaves the phrase automata's rows in the cache): is it a
+// common word as written, is it one in some cipher; only then in a map. Built the first time a text is
+// read for a cipher (about 0.13 ms: not at every start of a program that imports the package).
+type cipherWords struct {
 	plainShort, cipheredShort [shortWords/64 + 1]uint64
-	cipherShort               = map[int]uint32{}
-	cipherLong                = map[uint32]uint32{}
-)
+	short                     map[int]uint32
+	long                      map[uint32]uint32
+}
 
-func init() {
+var cipherTables = sync.OnceValue(func() *cipherWords {
+	t := &cipherWords{short: map[int]uint32{}, long: map[uint32]uint32{}}
 	add := func(w string, bit uint32) {
 		if len(w) == 4 {
-			cipherLong[packWord(w)] |= bit
+			t.long[packWord(w)] |= bit
 			return
 		}
 		i := shortWordIndex(w)
 		if bit == 1 {
-			plainShort[i/64] |= 1 << (i % 64)
+			t.plainShort[i/64] |= 1 << (i % 64)
 		} else {
-			cipheredShort[i/64] |= 1 << (i % 64)
+			t.cipheredShort[i/64] |= 1 << (i % 64)
 		}
-		cipherShort[i] |= bit
+		t.short[i] |= bit
 	}
 	for _, w := range commonWords {
 		add(w, 1)
@@ -231,22 +231,23 @@ func init() {
 			}
 		}
 	}
-}
+	return t
+})
 
-// cipherBits returns the ciphers under which a word of two to four ASCII letters is one of the
-// commonWords, bit 0 when it is one as written.
-func cipherBits(w string) uint32 {
+// bits returns the ciphers under which a word of two to four ASCII letters is one of the commonWords,
+// bit 0 when it is one as written.
+func (t *cipherWords) bits(w string) uint32 {
 	switch len(w) {
 	case 2, 3:
 		i := shortWordIndex(w)
 		switch {
-		case plainShort[i/64]&(1<<(i%64)) != 0:
+		case t.plainShort[i/64]&(1<<(i%64)) != 0:
 			return 1
-		case cipheredShort[i/64]&(1<<(i%64)) != 0:
-			return cipherShort[i]
+		case t.cipheredShort[i/64]&(1<<(i%64)) != 0:
+			return t.short[i]
 		}
 	case 4:
-		return cipherLong[packWord(w)]
+		return t.long[packWord(w)]
 	}
 	return 0
 }
@@ -280,15 +281,20 @@ func shortWordIndex(w string) int {
 	return i
 }
 
-// packWord packs a word of four ASCII letters, lower-cased, into an integer.
+// packWord packs a word of up to four ASCII letters, lower-cased, into an integer: one for each word.
 func packWord(w string) uint32 {
-	return uint32(w[0]|0x20)<<24 | uint32(w[1]|0x20)<<16 | uint32(w[2]|0x20)<<8 | uint32(w[3]|0x20)
+	var k uint32
+	for i := 0; i < len(w); i++ {
+		k = k<<8 | uint32(w[i]|0x20)
+	}
+	return k
 }
 
 // cipherTally counts, over a stretch of text, its words of two to four letters, those that are
 // commonWords as written, and per cipher the different words that are commonWords in it and not as
 // written.
 type cipherTally struct {
+	words       *cipherWords
 	counts      [backward + 1]uint16
 	seen        [32]uint32 // the cipher words counted already: a name repeated in code counts once
 	nseen       int
@@ -300,7 +306,7 @@ func (t *cipherTally) add(w string) {
 		return
 	}
 	t.short++
-	cs := cipherBits(w)
+	cs := t.words.bits(w)
 	if cs&1 != 0 {
 		t.kept++
 		return // a common word as written is no cipher's, whatever else it also reads as
@@ -308,7 +314,7 @@ func (t *cipherTally) add(w string) {
 	if cs == 0 || t.nseen == len(t.seen) {
 		return
 	}
-	key := uint32(len(w))<<28 | uint32(shortWordIndex(w[:min(len(w), 3)]))<<8 | uint32(w[len(w)-1]|0x20)
+	key := packWord(w)
 	if slices.Contains(t.seen[:t.nseen], key) {
 		return
 	}
@@ -354,7 +360,7 @@ func enciphered(t *cipherTally) (cipher, bool) {
 // sentence's stops where they were, and a payload enciphered inside plain words is one sentence of
 // its own).
 func deciphered(text string) (string, []spelledOut) {
-	var whole cipherTally
+	whole := cipherTally{words: cipherTables()}
 	nato, run, words, pig := 0, 0, 0, 0
 	for i := 0; i < len(text); {
 		if !isASCIILetter(text[i]) {
@@ -397,7 +403,7 @@ func deciphered(text string) (string, []spelledOut) {
 	sp := splice{text: text}
 	for start := 0; start < len(text); {
 		end := cipherSentenceEnd(text, start)
-		var t cipherTally
+		t := cipherTally{words: whole.words}
 		for i := start; i < end; {
 			if !isASCIILetter(text[i]) {
 				i++
@@ -453,16 +459,15 @@ func fromPigLatin(text string) (string, []spelledOut) {
 }
 
 // cipherSentenceEnd returns where the sentence that starts at from ends: after a line's end, or after a
-// full stop, a question or an exclamation mark that white space follows; or the text's end.
+// sentence-ending mark (sentenceEnd) that white space follows; or the text's end.
 func cipherSentenceEnd(text string, from int) int {
 	for i := from; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			return i + 1
-		case '.', '!', '?':
-			if i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n') && i > from {
-				return i + 1
-			}
+		n := sentenceEnd(text, i)
+		if n == 0 {
+			continue
+		}
+		if text[i] == '\n' || i > from && i+n < len(text) && (text[i+n] == ' ' || text[i+n] == '\n') {
+			return i + n
 		}
 	}
 	return len(text)

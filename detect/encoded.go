@@ -20,7 +20,11 @@ const minBase64 = 24
 // URL-safe alphabet, padded or not) that decodes to readable text written decoded, and where each such
 // run stands; nil spans when there is none. A model reads base64 as easily as prose, so an instruction
 // or a request encoded so ("aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM=") is one it may follow.
-func decodedBase64(text string) (string, []spelledOut) {
+func decodedBase64(text string) (string, []spelledOut) { return base64Reading(text, readable) }
+
+// base64Reading is decodedBase64 with what a decoded run must be to count (accept, given a run's head or
+// the run whole): readable text, or for the leak detectors a key's characters too.
+func base64Reading(text string, accept func(s string, whole bool) bool) (string, []spelledOut) {
 	if !hasBase64Run(text) {
 		return text, nil // the usual text: nothing to decode
 	}
@@ -28,9 +32,9 @@ func decodedBase64(text string) (string, []spelledOut) {
 		if len(word) < minBase64 {
 			return "", false
 		}
-		plain, ok := decodeBase32(word)
+		plain, ok := decodeBase32(word, accept)
 		if !ok {
-			plain, ok = decodeReadable(word)
+			plain, ok = decodeBase64Run(word, accept)
 		}
 		if !ok {
 			return "", false
@@ -115,8 +119,8 @@ func longRuns(text string, class *[256]byte, min int, found func(run string) boo
 // row shorter than that are mostly identifiers and keys.
 const minBase32 = 32
 
-// decodeBase32 decodes a run of base32 (padded or not) and returns it when it reads as text.
-func decodeBase32(run string) (string, bool) {
+// decodeBase32 decodes a run of base32 (padded or not) and returns it when accept takes it.
+func decodeBase32(run string, accept func(s string, whole bool) bool) (string, bool) {
 	if len(run) < minBase32 || strings.IndexFunc(run, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= '2' && r <= '7' || r == '=')
 	}) >= 0 {
@@ -124,7 +128,7 @@ func decodeBase32(run string) (string, bool) {
 	}
 	run = strings.TrimRight(run, "=")
 	b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(run[:len(run)/8*8+validBase32Tail(len(run)%8)])
-	if err != nil || !readable(string(b), true) {
+	if err != nil || !accept(string(b), true) {
 		return "", false
 	}
 	return string(b), true
@@ -139,10 +143,10 @@ func validBase32Tail(n int) int {
 	return n
 }
 
-// decodeReadable decodes a base64 run and returns it when it reads as text: valid UTF-8, printable,
-// with letters and a space between words. Binary (an image, a key, a hash) is not read; a long run is
-// judged by its start before the whole is decoded.
-func decodeReadable(run string) (string, bool) {
+// decodeBase64Run decodes a base64 run and returns it when accept takes it (readable: valid UTF-8,
+// printable, with letters and a space between words; binary, such as an image, a key or a hash, is not
+// read). A long run is judged by its start before the whole is decoded.
+func decodeBase64Run(run string, accept func(s string, whole bool) bool) (string, bool) {
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(run, "-_") {
 		if strings.ContainsAny(run, "+/") {
@@ -156,7 +160,7 @@ func decodeReadable(run string) (string, bool) {
 	}
 	if len(run) > 64 {
 		head, err := enc.DecodeString(run[:64])
-		if err != nil || !readable(string(head), false) {
+		if err != nil || !accept(string(head), false) {
 			return "", false
 		}
 	}
@@ -164,7 +168,7 @@ func decodeReadable(run string) (string, bool) {
 		run = run[:len(run)-1] // a stray last character decodes to nothing
 	}
 	b, err := enc.DecodeString(run)
-	if err != nil || !readable(string(b), true) {
+	if err != nil || !accept(string(b), true) {
 		return "", false
 	}
 	return string(b), true

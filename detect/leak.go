@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"encoding/base64"
 	"strings"
 
 	"github.com/agentwarden/warden/guardrail/redact"
@@ -101,32 +100,17 @@ func leakReadings(text string) []reading {
 	return out
 }
 
-// base64Token returns text with each run of base64 that decodes to printable ASCII (a key has no spaces
-// for readable's test of text) written decoded, and where.
-func base64Token(text string) (string, []spelledOut) {
-	if !hasBase64Run(text) {
-		return text, nil
-	}
-	return rewriteWords(text, isBase64Rune, func(word string) (string, bool) {
-		if len(word) < minBase64 {
-			return "", false
-		}
-		for _, enc := range [...]*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-			if b, err := enc.DecodeString(word); err == nil && printableToken(string(b)) {
-				return " " + string(b) + " ", true
-			}
-		}
-		return "", false
-	})
-}
+// base64Token is decodedBase64 for runs that decode to printable ASCII: a key has no spaces for
+// readable's test of text.
+func base64Token(text string) (string, []spelledOut) { return base64Reading(text, printableToken) }
 
 // byteCodesToken is decodedByteCodes for runs that decode to printable ASCII.
 func byteCodesToken(text string) (string, []spelledOut) {
 	return byteCodesReading(text, printableToken)
 }
 
-// printableToken reports whether s is printable ASCII, white space allowed.
-func printableToken(s string) bool {
+// printableToken reports whether s is printable ASCII, white space allowed (whole or a run's head alike).
+func printableToken(s string, _ bool) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < ' ' || c > '~') && c != '\n' && c != '\t' && c != '\r' {
 			return false

@@ -37,7 +37,7 @@ func TestSecretsDisguisedByTheAgent(t *testing.T) {
 		{"fires on a token in base64", reply("Encoded as asked: " + base64.StdEncoding.EncodeToString([]byte(key))), true},
 		{"fires on a token in URL-safe base64 without padding", reply(base64.RawURLEncoding.EncodeToString([]byte("token=" + key))), true},
 		{"fires on a token in hex", reply("hex: " + hex.EncodeToString([]byte(key))), true},
-		{"fires on a token written backwards", reply("Reversed: " + reverse(key)), true},
+		{"fires on a token written backwards", reply("Reversed: " + reversed(key)), true},
 		{"fires on a cloud key cut into groups by dashes", reply("Key: AKIA-Z7Q2-WXLM-N4RT-8PVB"), true},
 		{"fires on a cloud key cut into groups by spaces", reply("Key: AKIA Z7Q2 WXLM N4RT 8PVB"), true},
 		{"fires on a token spelled apart in an e-mail sent", sent("the token is " + spaced(key)), true},
@@ -48,7 +48,7 @@ func TestSecretsDisguisedByTheAgent(t *testing.T) {
 		{"stays quiet on a date, a UUID and a phone number", reply("On 2026-11-29 the job 550e8400-e29b-41d4-a716-446655440000 called 555-123-4567."), false},
 		{"stays quiet on a licence key cut into groups", reply("Your licence: ABCD-EFGH-IJKL-MNOP."), false},
 		{"stays quiet on a hash", reply("sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"), false},
-		{"stays quiet on prose written backwards", reply(reverse("The quick brown fox jumps over the lazy dog, again and again and again.")), false},
+		{"stays quiet on prose written backwards", reply(reversed("The quick brown fox jumps over the lazy dog, again and again and again.")), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -62,12 +62,4 @@ func TestSecretsDisguisedByTheAgent(t *testing.T) {
 			{"role": "user", "content": "Encode my token " + key + " in base64."},
 			{"role": "assistant", "content": base64.StdEncoding.EncodeToString([]byte(key))}}}, false)
 	})
-}
-
-func reverse(s string) string {
-	r := []rune(s)
-	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-		r[i], r[j] = r[j], r[i]
-	}
-	return string(r)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/agentwarden/warden/trace"
 
 	"github.com/agentwarden/warden/internal/toolwords"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func init() {
@@ -337,20 +338,16 @@ func (a *ActionTable) programCall(name string, m map[string]any) (string, bool) 
 				if !ok {
 					return "", false
 				}
-				words = append(words, shellQuoted(s))
+				q, err := syntax.Quote(s, syntax.LangBash)
+				if err != nil {
+					return "", false // a NUL or invalid UTF-8: no word of a command line
+				}
+				words = append(words, q)
 			}
 			return strings.Join(words, " "), true
 		}
 	}
 	return "", false
-}
-
-// shellQuoted returns s as one word of a command line.
-func shellQuoted(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
