@@ -122,16 +122,40 @@ func (Deception) Detect(t *trace.Trace) Result {
 	return res
 }
 
-// shown reports whether any tool call holds any of the evidence words.
+// shown reports whether any tool call holds any of the evidence words. A word of letters and digits
+// counts where a word of the call starts with it ("test" in "go test", "tests/" or "run_tests"), not
+// inside another word ("latest", "notebook", "display", "admin" show no test, booking, payment or
+// message); evidence with other characters in it ("go test", "rm ", "calendar_create") is looked for
+// anywhere.
 func shown(calls []string, evidence []string) bool {
 	for _, c := range calls {
 		for _, e := range evidence {
-			if strings.Contains(c, e) {
+			if atWordStart(c, e) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// atWordStart reports whether s holds e, at a word's start when e is a word of letters and digits.
+func atWordStart(s, e string) bool {
+	for i := 0; i < len(e); i++ {
+		if !isWordByte(e[i]) {
+			return strings.Contains(s, e)
+		}
+	}
+	for from := 0; ; {
+		k := strings.Index(s[from:], e)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		if at == 0 || !isWordByte(s[at-1]) {
+			return true
+		}
+		from = at + 1
+	}
 }
 
 // sentenceBounds returns the sentence around offset at: from after the last sentence end before it to the
