@@ -56,6 +56,10 @@ func TestSecretsDisguisedByTheAgent(t *testing.T) {
 			wantFinding(t, "secret_leak", tc.trace, tc.fires)
 		})
 	}
+	t.Run("stays quiet on personal data spelled apart (pii_leak: only credentials are read disguised)", func(t *testing.T) {
+		t.Parallel()
+		wantFinding(t, "pii_leak", reply("Letters: "+spaced("johnsmith@example.com")), false)
+	})
 	t.Run("stays quiet on the user's own token given back in base64", func(t *testing.T) {
 		t.Parallel()
 		wantFinding(t, "secret_leak", map[string]any{"messages": []map[string]string{
