@@ -136,7 +136,9 @@ func (a *ActionTable) Classify(name string, args json.RawMessage) []string {
 	set := map[string]bool{}
 	var m map[string]any
 	_ = json.Unmarshal(args, &m)
-	if cmd, ok := shellCommand(name, m, args); ok {
+	if cmd, ok := a.forbidden().Typed(name, args); ok {
+		a.classifyTyped(cmd, set) // typed into a terminal, or onto a screen as a terminal session
+	} else if cmd, ok := shellCommand(name, m, args); ok {
 		a.classifyShell(cmd, set)
 	} else if cmd, ok := a.programCall(name, m); ok {
 		a.classifyShell(cmd, set)
@@ -350,13 +352,22 @@ func (a *ActionTable) programCall(name string, m map[string]any) (string, bool) 
 	return "", false
 }
 
-func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
+func (a *ActionTable) classifyShell(cmd string, set map[string]bool) { a.classifyLine(cmd, set, false) }
+
+// classifyTyped is classifyShell for command lines a tool typed (into a terminal, onto a screen): only
+// what programs the table knows do counts, since a word typed into a search box or a form parses as a
+// program as well ("weather in Paris" runs no program called weather).
+func (a *ActionTable) classifyTyped(cmd string, set map[string]bool) { a.classifyLine(cmd, set, true) }
+
+func (a *ActionTable) classifyLine(cmd string, set map[string]bool, typed bool) {
 	an := shell.Analyze(cmd)
 	if an.Err != nil {
-		set["code_execution"] = true
+		if !typed {
+			set["code_execution"] = true
+		}
 		return
 	}
-	if an.Has(shell.RemoteCode) || an.Has(shell.DynamicProgram) || an.Has(shell.TooComplex) {
+	if an.Has(shell.RemoteCode) || !typed && (an.Has(shell.DynamicProgram) || an.Has(shell.TooComplex)) {
 		set["code_execution"] = true
 	}
 	if an.Has(shell.ReverseShell) {
@@ -366,6 +377,9 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 		cat, ok := a.effects[string(e.Kind)+"/"+e.Class]
 		if !ok {
 			cat, ok = a.effects[string(e.Kind)]
+		}
+		if _, known := a.programs[e.Program]; typed && !known && e.Kind == shell.Executes {
+			continue // a typed word that is no program the table knows runs nothing it knows of
 		}
 		switch {
 		case !ok, e.Kind == shell.Writes && onlyDevNull(e.Targets):
@@ -402,6 +416,7 @@ func (a *ActionTable) classifyShell(cmd string, set map[string]bool) {
 			set[Read] = true
 		case !ok && a.read[c.Program]:
 			set[Read] = true
+		case !ok && typed:
 		case !ok:
 			set["code_execution"] = true
 			// A script says what it is for in its name: ./deploy.sh deploys.

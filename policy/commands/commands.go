@@ -94,9 +94,16 @@ type Commands struct {
 	CommandListKeys []string `yaml:"command_list_keys" json:"command_list_keys"`
 	// FetchTools fetch a URL, held in the first of URLKeys present: a URL whose host is this machine, its
 	// network or a cloud metadata service is denied (warden.private_address) unless AllowPrivateURLs.
-	FetchTools       []string `yaml:"fetch_tools" json:"fetch_tools"`
-	URLKeys          []string `yaml:"url_keys" json:"url_keys"`
-	AllowPrivateURLs bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
+	// TerminalInputTools type what they are given into a terminal, ScreenInputTools onto a screen
+	// (computer-use tools), each under KeystrokeKeys (every one present is read): what they type is judged as the
+	// command lines it would be; on a screen, only a text that reads as a terminal session (every line a
+	// command line) is.
+	TerminalInputTools []string `yaml:"terminal_input_tools" json:"terminal_input_tools"`
+	ScreenInputTools   []string `yaml:"screen_input_tools" json:"screen_input_tools"`
+	KeystrokeKeys      []string `yaml:"keystroke_keys" json:"keystroke_keys"`
+	FetchTools         []string `yaml:"fetch_tools" json:"fetch_tools"`
+	URLKeys            []string `yaml:"url_keys" json:"url_keys"`
+	AllowPrivateURLs   bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
 	// WriteTools, ReadTools and DeleteTools are file tools; PathKeys the argument names that hold their
 	// path. A delete tool deletes its path as a tree, as rm -r does, when its name says it takes
 	// directories (delete_directory, rmdir, trash) or the path has no extension ("/home", "build");
@@ -111,16 +118,17 @@ type Commands struct {
 	DestinationKeys []string `yaml:"destination_keys" json:"destination_keys"`
 	PathKeys        []string `yaml:"path_keys" json:"path_keys"`
 
-	other    otherTools
-	limits   shell.Limits
-	rules    []Rule
-	programs programIndex
-	classes  pathClasses
-	allowed  map[string]bool
-	kind     map[string]toolKind
-	code     codeTools
-	version  string
-	allowID  string // an allow's policy id
+	other      otherTools
+	limits     shell.Limits
+	rules      []Rule
+	programs   programIndex
+	classes    pathClasses
+	allowed    map[string]bool
+	kind       map[string]toolKind
+	code       codeTools
+	keystrokes keystrokeTools
+	version    string
+	allowID    string // an allow's policy id
 }
 
 // Limits bound the cost of analyzing one command line (shell.Limits).
@@ -158,6 +166,8 @@ const (
 	toolDelete
 	toolMove
 	toolFetch
+	toolTerminalInput // types into a terminal
+	toolScreenInput   // types wherever a screen's focus is
 )
 
 var (
@@ -189,6 +199,13 @@ type policyFile struct {
 		PathKeys    []string `yaml:"path_keys"`
 		Fetch       []string `yaml:"fetch"`
 		URLKeys     []string `yaml:"url_keys"`
+		// Keystroke tools type what they are given into a terminal or onto a screen (keystrokeTools).
+		TerminalInput []string `yaml:"terminal_input"`
+		ScreenInput   []string `yaml:"screen_input"`
+		KeystrokeKeys []string `yaml:"keystroke_keys"`
+		ActionKeys    []string `yaml:"action_keys"`
+		TypingActions []string `yaml:"typing_actions"`
+		EnterKeys     []string `yaml:"enter_keys"`
 		// OtherPathKeys name the arguments of any other tool that hold paths; SendWords are the words of a
 		// tool's name that say it sends what it is given.
 		OtherPathKeys []string `yaml:"other_path_keys"`
@@ -327,7 +344,17 @@ func (c *Commands) Provision(context.Context) error {
 		destroyWords: setOfWords(def.Tools.DestroyWords), resourceKeys: def.Tools.ResourceKeys, resources: resourceClasses(def.Tools.Resources)}
 	c.code.queryKeys, c.code.queryLanguages = def.Tools.QueryKeys, def.Tools.QueryLanguages
 	c.code.scriptExtensions, c.code.contentKeys = def.Tools.ScriptExtensions, def.Tools.ContentKeys
+	c.TerminalInputTools, c.ScreenInputTools = or(c.TerminalInputTools, def.Tools.TerminalInput), or(c.ScreenInputTools, def.Tools.ScreenInput)
+	c.KeystrokeKeys = or(c.KeystrokeKeys, def.Tools.KeystrokeKeys)
+	c.keystrokes = keystrokeTools{keys: c.KeystrokeKeys, actionKeys: def.Tools.ActionKeys,
+		typingActions: setOfWords(def.Tools.TypingActions), enterKeys: setOfWords(def.Tools.EnterKeys)}
 	c.kind = map[string]toolKind{}
+	for _, t := range c.TerminalInputTools {
+		c.kind[t] = toolTerminalInput
+	}
+	for _, t := range c.ScreenInputTools {
+		c.kind[t] = toolScreenInput
+	}
 	for _, t := range c.FetchTools {
 		c.kind[t] = toolFetch
 	}
@@ -359,6 +386,14 @@ func (c *Commands) Provision(context.Context) error {
 func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (warden.Decision, error) {
 	kind := c.kindOf(call.Call.Name)
 	args, ok := readArguments(call.Call.Arguments)
+	if ok && c.typesKeys(call.Call.Name, args) {
+		if texts, typed := c.keystrokes.typed(args); typed {
+			return c.checkTyped(texts, dialectOf(kind), kind == toolScreenInput), nil
+		}
+	}
+	if kind == toolTerminalInput || kind == toolScreenInput {
+		return c.checkOther(call) // types nothing: a click, a key press, a screenshot
+	}
 	if ok && (kind == 0 || kind == toolShell) {
 		// Code in a language, however the tool is called: judged as the language's interpreter runs it.
 		if lines, isCode := c.code.commandLines(args, call.Call.Name, c.CommandKeys); isCode {
@@ -388,13 +423,7 @@ func (c *Commands) CheckToolCall(_ context.Context, call warden.ToolCallCheck) (
 		return warden.Decision{}, fmt.Errorf("arguments are not a JSON object")
 	}
 	if kind == toolShell || kind == toolPowerShell || kind == toolCmd {
-		dialect := shell.Bash
-		switch kind {
-		case toolPowerShell:
-			dialect = shell.PowerShell
-		case toolCmd:
-			dialect = shell.Cmd
-		}
+		dialect := dialectOf(kind)
 		cmds, ok := commandsOf(args, c.CommandKeys, c.CommandListKeys)
 		if !ok {
 			return c.deny(CodeAmbiguousArguments, "the tool's arguments hold different commands under more than one command key ("+strings.Join(append(append([]string(nil), c.CommandKeys...), c.CommandListKeys...), ", ")+", in any case); send one", "checks"), nil
@@ -600,6 +629,17 @@ func (c *Commands) checkFetch(args *jsonobj.Object) (warden.Decision, error) {
 		return c.deny(CodePrivateAddress, "the URL points at this machine, its private network or a cloud metadata service", "fetch"), nil
 	}
 	return warden.Decision{Action: warden.ActionAllow, PolicyID: c.allowID}, nil
+}
+
+// dialectOf is the shell a tool of a kind runs its command lines with.
+func dialectOf(kind toolKind) shell.Dialect {
+	switch kind {
+	case toolPowerShell:
+		return shell.PowerShell
+	case toolCmd:
+		return shell.Cmd
+	}
+	return shell.Bash
 }
 
 // kindOf is the kind of a tool by its name: the name itself, or else its last segment after "__" or "."

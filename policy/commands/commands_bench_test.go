@@ -107,3 +107,27 @@ func BenchmarkOtherTool(b *testing.B) {
 		})
 	}
 }
+
+// The pipeline typed by a computer-use tool and a letter typed onto a screen: typing costs the reading of
+// what is typed, against BenchmarkDefaultPolicyParsed's shell tool with the same line.
+func BenchmarkDefaultPolicyTyped(b *testing.B) {
+	c := provisioned(b, &commands.Commands{})
+	for _, tc := range []struct{ name, text string }{
+		{"command", "grep -rn TODO src | sort | head -n 20 > todo.txt\n"},
+		{"letter", "Dear Ana,\nthank you for the review; it's merged now.\nBest,\nBo"},
+	} {
+		args, err := json.Marshal(map[string]string{"action": "type", "text": tc.text})
+		if err != nil {
+			b.Fatal(err)
+		}
+		call := warden.ToolCallCheck{Call: warden.NewToolCall("c", "computer", args)}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if d, err := c.CheckToolCall(context.Background(), call); err != nil || d.Action != warden.ActionAllow {
+					b.Fatal(d, err)
+				}
+			}
+		})
+	}
+}
