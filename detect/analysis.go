@@ -815,6 +815,7 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		}
 		kept = append(kept, h)
 	}
+	kept = asTranscript(p, text, kept)
 	s := byGroup(p, kept, where, "injection.", nil)
 	// A format asked for is the user's, not an attack; a jailbreak framing is one only around harm
 	// (requestRisk): "hypothetically, how long would it take to walk to the moon?" attacks nothing.
@@ -850,6 +851,40 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 	}
 	s.score, s.adversarial = noisyOr(extra...), noisyOr(attack...)
 	return s
+}
+
+// transcriptTurns is how many turns a dialogue written into a message takes before it reads as a transcript
+// or a few-shot prompt rather than a fake turn: a turn or two put words in the model's mouth; a pasted
+// conversation or examples of question and answer run on.
+const transcriptTurns = 4
+
+// asTranscript reads the role labels that open lines ("User:", "Assistant:") of a text holding
+// transcriptTurns of them or more as a framing, not as fake turns: every pasted chat log and few-shot
+// prompt has them, and so does a many-shot attack (Anil et al. 2024), which primes the model with turns
+// that comply. A framing counts as an attack only around a harmful request (requestRisk), as the
+// hypothetical and the fictional do.
+func asTranscript(p *phrases, text string, hits []hit) []hit {
+	turn := func(h hit) bool {
+		if p.groups[h.group].Name != "delimiter_injection" || h.start >= h.end || h.end > len(text) || !atLineStart(text, h.start) {
+			return false
+		}
+		switch strings.ToLower(strings.TrimSpace(text[h.start:h.end])) {
+		case "user:", "human:", "assistant:", "ai:":
+			return true
+		}
+		return false
+	}
+	first := slices.IndexFunc(hits, turn)
+	if first < 0 || len(slices.DeleteFunc(slices.Clone(hits), func(h hit) bool { return !turn(h) })) < transcriptTurns {
+		return hits
+	}
+	framing := hits[first]
+	framing.group = slices.IndexFunc(p.groups, func(g group) bool { return g.Name == "jailbreak_framing" })
+	hits = slices.DeleteFunc(hits, turn)
+	if framing.group >= 0 {
+		hits = append(hits, framing)
+	}
+	return hits
 }
 
 // spelledOut is a word spelled out a letter at a time: where it stands in the text and in the text with
