@@ -775,6 +775,36 @@ func ownedElsewhere(object, rest string) bool {
 	return false
 }
 
+// overriddenElsewhere reports whether what follows an override's object gives it another owner than the
+// model, as a notice's correction does ("disregard the earlier instructions for the offsite", "the
+// previous directions to the venue"), unless the object is named as the model's ("your instructions",
+// "the system prompt") or the owner is the model, its task or the conversation ("the previous
+// instructions for this assistant", "for this task", "for this chat").
+func overriddenElsewhere(object, rest string) bool {
+	object = strings.ToLower(object)
+	for _, own := range [...]string{"your", "system", "hidden", "secret", "prompt", "you "} {
+		if strings.Contains(object, own) {
+			return false
+		}
+	}
+	for _, prep := range [...]string{" for the ", " for this ", " for our ", " for my ", " for a ", " for an ", " for tomorrow",
+		" for today", " for next ", " about the ", " regarding the ", " on the ", " to the ", " in the email", " in my email",
+		" in my last email", " in the memo", " in the letter"} {
+		if len(rest) < len(prep) || !strings.EqualFold(rest[:len(prep)], prep) {
+			continue
+		}
+		owner := strings.ToLower(rest[len(prep):])
+		for _, model := range [...]string{"assistant", "ai", "model", "bot", "agent", "llm", "chat", "conversation", "session",
+			"task", "system", "prompt", "you", "this", "above", "rest of"} {
+			if strings.HasPrefix(owner, model) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // analyzeReplyInjection says how clearly a model's reply speaks as a taken-over model: the injection
 // phrases and structural attacks, read through the disguises but for words put back together, which a
 // model does not write.
@@ -811,6 +841,11 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		// "list the rules of chess" and "summarize the instructions in this recipe" ask about a topic;
 		// "list the rules" and "summarize your instructions in detail" ask for the model's own.
 		if p.groups[h.group].Name == "extraction" && h.end <= len(text) && ownedElsewhere(text[h.start:h.end], text[h.end:]) {
+			continue
+		}
+		// "Please disregard the earlier instructions for the offsite" corrects a notice; "ignore the
+		// previous instructions" and "ignore your rules for this chat" take the model's away.
+		if p.groups[h.group].Name == "direct_override" && h.end <= len(text) && overriddenElsewhere(text[h.start:h.end], text[h.end:]) {
 			continue
 		}
 		kept = append(kept, h)
