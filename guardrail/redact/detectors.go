@@ -36,6 +36,9 @@ type detector struct {
 	// group's edge, never inside a longer number, and one that fails valid is tried again a group shorter
 	// at either end, so that a card followed by its expiry or preceded by a quantity is still found.
 	grouped bool
+	// apart: a match must stand apart from letters, underscores and more digits, and not be a decimal
+	// fraction's digits (insideToken); grouped detectors' matches always must.
+	apart bool
 	// prefix and exact are re anchored at the start, and at both ends; set for grouped detectors.
 	prefix, exact *regexp.Regexp
 }
@@ -174,10 +177,10 @@ var detectors = []*detector{
 	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
 		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid, grouped: true},
 	{name: "card", class: classOf(" -", digits), minDigits: 13,
-		re: regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`), valid: luhnValid, grouped: true},
+		re: regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`), valid: cardValid, grouped: true},
 	{name: "ssn", class: classOf("-", digits), minDigits: 9,
 		re: regexp.MustCompile(`[0-9]{3}-[0-9]{2}-[0-9]{4}`), valid: ssnValid, grouped: true},
-	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10,
+	{name: "phone", class: classOf(" ()+.-", digits), minDigits: 10, apart: true,
 		// North American numbers, with or without +1; and any number in international form (+49 151 …).
 		re: regexp.MustCompile(`(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{3}\)|[0-9]{3})[ .-]?[0-9]{3}[ .-][0-9]{4}|\+[1-9][0-9]{0,2}[ .-]?(?:[0-9]{2,4}[ .-]?){2,5}[0-9]{2,4}`)},
 }
@@ -259,6 +262,47 @@ func generatedValue(s string) bool {
 		return true
 	}
 	return strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+}
+
+// cardValid accepts a number that passes the card checksum and is as long as the cards of its first digits
+// are: of the numbers code and data hold (constants, ids, timestamps run together), a tenth pass the
+// checksum, and most of those begin as no card does.
+func cardValid(s string) bool { return luhnValid(s) && cardIssued(s) }
+
+// cardIssued reports whether a number's first digits and length are those of payment cards (ISO/IEC 7812
+// issuer numbers as the networks publish them): 13 digits for Visa (4); 14 for Diners Club (3); 15 for
+// American Express and Diners (3), UATP (1) and JCB's and enRoute's old ranges (2); 16 to 19 for Visa
+// (4), Mastercard (2, 5), Discover, UnionPay, Maestro and RuPay (6, 5, 8), JCB (3) and Troy (9792).
+func cardIssued(s string) bool {
+	var d []byte
+	for i := 0; i < len(s) && len(d) < 4; i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			d = append(d, s[i])
+		}
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	if len(d) < 4 {
+		return false
+	}
+	switch first := d[0]; {
+	case n == 13:
+		return first == '4'
+	case n == 14:
+		return first == '3'
+	case n == 15:
+		return first == '1' || first == '2' || first == '3'
+	case first == '9':
+		return string(d) == "9792"
+	case first == '8':
+		return d[1] == '1' || d[1] == '2'
+	default:
+		return first >= '2' && first <= '6'
+	}
 }
 
 // luhnValid is the card-number checksum.

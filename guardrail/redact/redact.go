@@ -1,5 +1,5 @@
 // Package redact is the redact stream guardrail: personal data and secrets in a model's streamed text
-// (e-mail addresses, phone numbers, US social security numbers, card numbers that pass the Luhn check,
+// (e-mail addresses, phone numbers, US social security numbers, card numbers that pass the Luhn check and begin as an issuer's do,
 // IBANs that pass mod 97; AWS, GitHub, OpenAI, Anthropic, Slack and Google keys; JWTs; private key blocks)
 // are replaced by typed placeholders such as [EMAIL] before the text is released, even when a match is
 // split across deltas. It holds back only what may still become part of a match — the trailing run of
@@ -296,7 +296,7 @@ func (d *detector) find(text string, limit int, digits []int) [][2]int {
 		run := text[c[0]:c[1]]
 		if d.grouped {
 			for _, m := range d.groupedMatches(run) {
-				if c[0]+m[0] < limit {
+				if c[0]+m[0] < limit && !insideToken(text, c[0]+m[0], c[0]+m[1]) {
 					spans = append(spans, [2]int{c[0] + m[0], c[0] + m[1]})
 				}
 			}
@@ -304,7 +304,7 @@ func (d *detector) find(text string, limit int, digits []int) [][2]int {
 		}
 		for _, m := range d.re.FindAllStringIndex(run, -1) {
 			s, e := c[0]+m[0], c[0]+m[1]
-			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) {
+			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) || d.apart && insideToken(text, s, e) {
 				continue
 			}
 			if d.anchors != nil && !d.inWord && s > 0 && alnum(text[s-1]) {
@@ -324,6 +324,22 @@ func (d *detector) find(text string, limit int, digits []int) [][2]int {
 		out = append(out, s)
 	}
 	return out
+}
+
+// insideToken reports whether the number at text[s:e] is part of a longer token rather than a word of its
+// own: glued to a letter, an underscore or more digits (a hex literal's "0x8000000000000000", an
+// identifier, a longer number), or a decimal fraction's or an exponent's digits ("0.6366197723675814",
+// "7.44e+307", "float64(133875.33628724958)"). A card, an account number, an SSN or a phone number written
+// in text stands apart.
+func insideToken(text string, s, e int) bool {
+	glued := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9'
+	}
+	digit := func(i int) bool { return i >= 0 && i < len(text) && text[i] >= '0' && text[i] <= '9' }
+	if s > 0 && (glued(text[s-1]) || text[s-1] == '.' && digit(s-2)) {
+		return true
+	}
+	return e < len(text) && (glued(text[e]) || text[e] == '.' && digit(e+1))
 }
 
 // enough reports whether a run is long enough, and holds digits enough, for a match.

@@ -151,6 +151,7 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("xapp-1-A01234-99 SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123 {\"password\":\"a&b#c1234567890xyz\"}", uint64(5))
 	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
 	f.Add("ghp_000000000000000000000000000000000000 00000000000000000000A0000000000000000000 a000000", uint64(27))
+	f.Add("x := 0x8000000000000000; y := 0.6366197723675814 + float64(133875.33628724958); call (555) 123-4567.", uint64(41))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		whole := through(t, r, text, nil)
@@ -165,6 +166,44 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 			t.Fatalf("cut at %v:\n got %q\nwant %q", cuts, got, whole)
 		}
 	})
+}
+
+// A card or a phone number written in text stands apart; the same digits inside a longer token (a hex
+// literal, an identifier, a decimal fraction, a longer number) are code's and data's, and a number that
+// passes the card checksum but begins as no issuer's cards do is no card.
+func TestNumbersInsideTokensAreNoPII(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, text string
+		want       []string
+	}{
+		{"finds a card in a sentence", "The card on file is 4111 1111 1111 1111.", []string{"card"}},
+		{"finds a card after a colon", "Visa:4111111111111111", []string{"card"}},
+		{"finds an Amex card of 15 digits", "Amex 3782 822463 10005 expires soon", []string{"card"}},
+		{"finds a phone number in parentheses", "Call (555) 123-4567.", []string{"phone"}},
+		{"finds a phone number at the end of a sentence", "Reach her at 555-123-4567.", []string{"phone"}},
+		{"reads no card in a hex literal", "mask := 0x4111111111111111", nil},
+		{"reads no card in a decimal fraction", "const invpio2 = 0.4111111111111111", nil},
+		{"reads no card in an exponent's digits", "if a >= 7.4111111111111111e+307 {", nil},
+		{"reads no card glued to an identifier", "id_4111111111111111", nil},
+		{"reads no card where no issuer's cards begin (a 13-digit id starting with 1)", "order 1872347344039 shipped", nil},
+		{"reads no card where no issuer's cards begin (16 digits starting with 7)", "tracking 7000 0000 0000 0005", nil},
+		{"reads no phone number in a float", "float64(133875.33628724958)", nil},
+		{"reads no phone number inside a longer number", "/* 123456789 123456789 123 */", nil},
+		{"reads no phone number inside a hex string", "uuid 00112233-4455-6677-8899-aabbccddeeff", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, m := range redact.Find(tc.text) {
+				got = append(got, m.Type)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("Find(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
 }
 
 func TestFindReportsEachThingOnceAsTheLargerOne(t *testing.T) {
