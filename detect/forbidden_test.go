@@ -9,6 +9,16 @@ import (
 	"github.com/agentwarden/warden/detect"
 )
 
+// bashCall is a call of the bash tool that runs cmd.
+func bashCall(t *testing.T, cmd string) [3]string {
+	t.Helper()
+	b, err := json.Marshal(map[string]string{"command": cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return call("bash", string(b))
+}
+
 // TestForbiddenWhateverTheTask holds scope_escalation to calls that no task makes safe, made under a task
 // that asks for their kind of act: the task allows deleting, running code or sending, and the call deletes
 // a home or system directory, runs downloaded code unread, hands out a shell or sends out credentials.
@@ -16,13 +26,7 @@ import (
 // the same kind of act within reach of the task.
 func TestForbiddenWhateverTheTask(t *testing.T) {
 	t.Parallel()
-	bash := func(cmd string) [3]string {
-		b, err := json.Marshal(map[string]string{"command": cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return call("bash", string(b))
-	}
+	bash := func(cmd string) [3]string { return bashCall(t, cmd) }
 	tests := []struct {
 		desc  string
 		task  string
@@ -177,13 +181,7 @@ func TestTypedCommandsAreClassifiedAsRun(t *testing.T) {
 // locally. Publishing, and acts of another kind, still escalate.
 func TestTasksAllowWhatTheirWorkDoes(t *testing.T) {
 	t.Parallel()
-	bash := func(cmd string) [3]string {
-		b, err := json.Marshal(map[string]string{"command": cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return call("bash", string(b))
-	}
+	bash := func(cmd string) [3]string { return bashCall(t, cmd) }
 	tests := []struct {
 		desc, task string
 		call       [3]string

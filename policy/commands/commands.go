@@ -92,18 +92,18 @@ type Commands struct {
 	CmdTools        []string `yaml:"cmd_tools" json:"cmd_tools"`
 	CommandKeys     []string `yaml:"command_keys" json:"command_keys"`
 	CommandListKeys []string `yaml:"command_list_keys" json:"command_list_keys"`
-	// FetchTools fetch a URL, held in the first of URLKeys present: a URL whose host is this machine, its
-	// network or a cloud metadata service is denied (warden.private_address) unless AllowPrivateURLs.
 	// TerminalInputTools type what they are given into a terminal, ScreenInputTools onto a screen
-	// (computer-use tools), each under KeystrokeKeys (every one present is read): what they type is judged as the
-	// command lines it would be; on a screen, only a text that reads as a terminal session (every line a
-	// command line) is.
+	// (computer-use tools), each under KeystrokeKeys (every one present is read): what they type is judged
+	// as the command lines it would be; on a screen, only a text that reads as a terminal session (every
+	// line a command line) is.
 	TerminalInputTools []string `yaml:"terminal_input_tools" json:"terminal_input_tools"`
 	ScreenInputTools   []string `yaml:"screen_input_tools" json:"screen_input_tools"`
 	KeystrokeKeys      []string `yaml:"keystroke_keys" json:"keystroke_keys"`
-	FetchTools         []string `yaml:"fetch_tools" json:"fetch_tools"`
-	URLKeys            []string `yaml:"url_keys" json:"url_keys"`
-	AllowPrivateURLs   bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
+	// FetchTools fetch a URL, held in the first of URLKeys present: a URL whose host is this machine, its
+	// network or a cloud metadata service is denied (warden.private_address) unless AllowPrivateURLs.
+	FetchTools       []string `yaml:"fetch_tools" json:"fetch_tools"`
+	URLKeys          []string `yaml:"url_keys" json:"url_keys"`
+	AllowPrivateURLs bool     `yaml:"allow_private_urls" json:"allow_private_urls"`
 	// WriteTools, ReadTools and DeleteTools are file tools; PathKeys the argument names that hold their
 	// path. A delete tool deletes its path as a tree, as rm -r does, when its name says it takes
 	// directories (delete_directory, rmdir, trash) or the path has no extension ("/home", "build");
