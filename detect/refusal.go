@@ -3,6 +3,7 @@ package detect
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/trace"
 )
@@ -79,12 +80,10 @@ func (JailbreakCompliance) detect(m *memo) Result {
 	harm, attack, framing := m.requestRisk()
 	// A reply that opens as a jailbroken persona ("DAN: sure", "[Developer Mode Output]") went along with
 	// it, whatever the request; a reply that only mentions one ("DAN prompts are…") did not.
-	persona := analyzeReplyInjection(out.text, out.where)
+	persona, opens := replyPersona(out.text, out.where)
 	personaScore := 0.0
-	for _, e := range persona.evidence {
-		if (e.Rule == "injection.jailbreak" || e.Rule == "injection.safety_bypass") && opensLine(out.text, e.Start) {
-			personaScore = 0.85
-		}
+	if opens {
+		personaScore = 0.85
 	}
 	// A jailbreak framing counts here even where no harm is read: the technique is the adversary's.
 	adversarial := noisyOr(attack.score, framing.score, 0.7*harm.score)
@@ -98,6 +97,45 @@ func (JailbreakCompliance) detect(m *memo) Result {
 	}
 	return Result{Detected: true, Score: score, Severity: Critical, Evidence: ev,
 		Signals: map[string]float64{"declined": r.declined, "complied": r.complied, "harm": harm.score, "attack": attack.score, "framing": framing.score, "persona": personaScore}}
+}
+
+// personaReach is how far into a line a persona's opening is read: a line that opens as one ("DAN:",
+// "[🔓JAILBREAK]", "Developer Mode Output", spelled apart or disguised) says so in its first bytes.
+const personaReach = 400
+
+// replyPersona returns a reply's injection analysis and whether the reply opens a line as a jailbroken
+// persona. Only a line's opening can: the lines' first personaReach bytes are read first, and the whole
+// reply (for the finding's evidence) only when one of them opens as a persona, which few replies do.
+func replyPersona(text, where string) (scored, bool) {
+	if openings := lineOpenings(text, personaReach); len(openings) < len(text) && !opensAsPersona(analyzeReplyInjection(openings, where), openings) {
+		return scored{}, false
+	}
+	full := analyzeReplyInjection(text, where)
+	return full, opensAsPersona(full, text)
+}
+
+// opensAsPersona reports whether an analysis of text holds a jailbreak persona or a safety bypass at the
+// opening of a line.
+func opensAsPersona(s scored, text string) bool {
+	return slices.ContainsFunc(s.evidence, func(e Evidence) bool {
+		return (e.Rule == "injection.jailbreak" || e.Rule == "injection.safety_bypass") && opensLine(text, e.Start)
+	})
+}
+
+// lineOpenings returns text with each line cut to its first n bytes (at a character's boundary).
+func lineOpenings(text string, n int) string {
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		if len(line) > n {
+			cut := n
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			line = line[:cut] + "\n"
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // opensLine reports whether offset at lies at the start of the text or of a line, give or take a few
