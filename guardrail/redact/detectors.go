@@ -39,6 +39,8 @@ type detector struct {
 	// apart: a match must stand apart from letters, underscores and more digits, and not be a decimal
 	// fraction's digits (insideToken); grouped detectors' matches always must.
 	apart bool
+	// notInURL: a match inside a URL's user information is not this detector's (inURLUserinfo).
+	notInURL bool
 	// prefix and exact are re anchored at the start, and at both ends; set for grouped detectors.
 	prefix, exact *regexp.Regexp
 }
@@ -161,7 +163,7 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`key-[0-9a-f]{32}`)},
 	// A password inside a URL: postgres://user:password@host. Before email, which would take its tail.
 	{name: "url_credentials", class: classOf("+.-:/_%@!$&'()*,;=~", digits, upper, lower), at: true, minLen: 10,
-		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@`)},
+		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@`), valid: realURLPassword},
 	// A value assigned to a name that says it is secret, written without spaces as environment files,
 	// shell exports, query strings and minified JSON write it: AWS_SECRET_ACCESS_KEY=…, ?api_key=…,
 	// "token":"…" (the keyword rules of secret scanners). The value must look generated: a digit and a
@@ -172,7 +174,7 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`(?:` + quoteAll(secretParams) + `)[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}|(?:` + quoteAll(secretNames) +
 			`)[A-Za-z0-9_]*["']?[:=]["']?[A-Za-z0-9/+_.\-!#$%&*@^~]{16,}`),
 		valid: generatedValue},
-	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6,
+	{name: "email", class: classOf("._%+-@", digits, upper, lower), at: true, minLen: 6, notInURL: true,
 		re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)},
 	{name: "iban", class: classOf(" ", digits, upper), minDigits: 4, minLen: 15,
 		re: regexp.MustCompile(`[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?`), valid: ibanValid, grouped: true},
@@ -303,6 +305,26 @@ func cardIssued(s string) bool {
 	default:
 		return first >= '2' && first <= '6'
 	}
+}
+
+// realURLPassword rejects a URL's credentials whose password is a placeholder, as documentation writes
+// them: "https://username:password@", "redis://user:pass@", "postgres://u:<password>@",
+// "mysql://root:${DB_PASSWORD}@", "amqp://guest:xxxx@" and "ftp://me:****@" name a password's place, not
+// a password.
+func realURLPassword(s string) bool {
+	userinfo := s[strings.Index(s, "://")+3 : len(s)-1]
+	pass := strings.ToLower(userinfo[strings.IndexByte(userinfo, ':')+1:])
+	switch pass {
+	case "password", "pass", "passwd", "pwd", "secret", "yourpassword", "your_password", "your-password", "mypassword",
+		"my_password", "pw", "changeme", "placeholder", "redacted":
+		return false
+	}
+	if strings.Trim(pass, "x*.") == "" || strings.Trim(pass, "0") == "" {
+		return false // xxxx, ****, ..., 0000
+	}
+	first, last := pass[0], pass[len(pass)-1]
+	return !(first == '<' && last == '>' || first == '{' && last == '}' || first == '[' && last == ']' ||
+		first == '$' || first == '%' && (last == '%' || last == 's'))
 }
 
 // luhnValid is the card-number checksum.

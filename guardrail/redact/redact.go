@@ -304,7 +304,7 @@ func (d *detector) find(text string, limit int, digits []int) [][2]int {
 		}
 		for _, m := range d.re.FindAllStringIndex(run, -1) {
 			s, e := c[0]+m[0], c[0]+m[1]
-			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) || d.apart && insideToken(text, s, e) {
+			if s >= limit || (d.valid != nil && !d.valid(text[s:e])) || d.apart && insideToken(text, s, e) || d.notInURL && inURLUserinfo(text, s) {
 				continue
 			}
 			if d.anchors != nil && !d.inWord && s > 0 && alnum(text[s-1]) {
@@ -340,6 +340,14 @@ func insideToken(text string, s, e int) bool {
 		return true
 	}
 	return e < len(text) && (glued(text[e]) || text[e] == '.' && digit(e+1))
+}
+
+// inURLUserinfo reports whether offset s lies in a URL's user information ("https://user:password@host"):
+// the word it stands in opens with a scheme's "://". What stands there is url_credentials' to judge (a
+// placeholder password is none), not an e-mail address ("password@host"); "mailto:" has no "//".
+func inURLUserinfo(text string, s int) bool {
+	start := strings.LastIndexAny(text[:s], " \t\r\n\"'`<>(") + 1
+	return strings.Contains(text[start:s], "://")
 }
 
 // enough reports whether a run is long enough, and holds digits enough, for a match.

@@ -152,6 +152,7 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
 	f.Add("ghp_000000000000000000000000000000000000 00000000000000000000A0000000000000000000 a000000", uint64(27))
 	f.Add("x := 0x8000000000000000; y := 0.6366197723675814 + float64(133875.33628724958); call (555) 123-4567.", uint64(41))
+	f.Add("clone https://username:password@github.com/org/repo.git, mailto:jane@example.org, redis://default:hunter2@cache:6379", uint64(77))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		whole := through(t, r, text, nil)
@@ -166,6 +167,35 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 			t.Fatalf("cut at %v:\n got %q\nwant %q", cuts, got, whole)
 		}
 	})
+}
+
+// A URL's password written as its place in documentation is no secret; a password is.
+func TestPlaceholderURLPasswordsAreNoSecret(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, text string
+		want       []string
+	}{
+		{"finds a password in a database URL", "DATABASE_URL=postgres://admin:S3cr3t@db.internal:5432/prod", []string{"url_credentials"}},
+		{"finds a short password", "redis://default:hunter2@cache:6379", []string{"url_credentials"}},
+		{"reads no secret in username:password", "passed via URL in form of `https://username:password@host`", nil},
+		{"reads no secret in user:pass", "url := \"redis://user:pass@localhost:6379\"", nil},
+		{"reads no secret in an angle-bracketed place", "postgres://app:<password>@db:5432/app", nil},
+		{"reads no secret in a variable", "mysql://root:${DB_PASSWORD}@127.0.0.1/app", nil},
+		{"reads no secret in a format verb", "fmt.Sprintf(\"amqp://%s:%s@%s/\", user, pass, host)", nil},
+		{"reads no secret in masked letters", "ftp://me:****@files.example.org and smtp://me:xxxx@10.0.0.5:25", nil},
+		{"reads no e-mail address in a placeholder's place", "clone https://username:password@github.com/org/repo.git", nil},
+		{"finds an e-mail address in a mailto link", "write to mailto:jane@example.org today", []string{"email"}},
+		{"finds an e-mail address after a URL", "see https://example.org/docs or mail jane@example.org", []string{"email"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := foundTypes(tc.text); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("Find(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
 }
 
 // foundTypes lists the types of what Find finds in text, in order.
