@@ -10,9 +10,9 @@ import (
 	"github.com/agentwarden/warden/shell"
 )
 
-// keystrokeTools is what the policy knows of tools that type into a screen or a terminal (default.yaml,
-// tools: keystroke): a computer-use tool's type action, a write to a terminal session's input, tmux's
-// send-keys. A terminal runs what is typed into it, and a guardrail cannot see which window has the focus,
+// keystrokeTools is what the policy knows of tools that type into a terminal or onto a screen (default.yaml,
+// tools: terminal_input, screen_input, keystroke_keys, action_keys, typing_actions, enter_keys): a
+// computer-use tool's type action, a write to a terminal session's input, tmux's send-keys. A terminal runs what is typed into it, and a guardrail cannot see which window has the focus,
 // so what such a call types is judged as the command lines it would be.
 type keystrokeTools struct {
 	keys []string // the arguments that hold what is typed
@@ -124,9 +124,10 @@ func (c *Commands) session(text string, dialect shell.Dialect, onScreen bool) []
 // onScreen drops from an analysis of text typed onto a screen what reads as typing rather than a command:
 // the doubt of a program known only at run time where its arguments are words ("`shfmt` formats shell
 // programs", a code span of a message), not the options and paths a command line is given ("$(echo rm)
-// -rf /" keeps it) nor code run from a value (eval "$(…)"), and what a line "does" that is code typed into an editor, its program a directory
-// ("//" opening a comment) or its first argument another language's assignment or comparison ("format :=
-// …", "shutdown = true"). A terminal runs all of it, so text typed into one is judged whole.
+// -rf /" keeps it) nor code run from a value (eval "$(…)"); and what a line "does" that is code typed
+// into an editor, its program a directory ("//" opening a comment) or its first argument another
+// language's assignment or comparison ("format := …", "shutdown = true"). A terminal runs all of it, so
+// text typed into one is judged whole.
 func onScreen(a *shell.Analysis) *shell.Analysis {
 	unknownCommand := func(cmd shell.Command) bool {
 		return strings.Contains(cmd.Program, shell.Unknown) && slices.ContainsFunc(cmd.Args, func(w shell.Word) bool {
