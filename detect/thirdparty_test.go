@@ -127,27 +127,34 @@ func TestThirdPartyInjection(t *testing.T) {
 	for i, tc := range attacks {
 		t.Run("fires in a tool result on "+tc.rule+": "+tc.text, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{
-				"messages": []map[string]string{{"role": "user", "content": "Summarize this page."}},
-				"events":   []map[string]any{{"type": "tool_result", "name": "fetch", "content": tc.text}},
-			}, true)
+			wantFinding(t, "injection", fetched(tc.text), true)
 		})
 		if ordinaryFromUser[i] {
 			t.Run("stays quiet in the user's message: "+tc.text, func(t *testing.T) {
 				t.Parallel()
-				wantFinding(t, "injection", map[string]any{"messages": []map[string]string{{"role": "user", "content": tc.text}}}, false)
+				wantFinding(t, "injection", said(tc.text), false)
 			})
 		}
 	}
 	for _, text := range quiet {
 		t.Run("stays quiet in a tool result: "+text, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{
-				"messages": []map[string]string{{"role": "user", "content": "Summarize this page."}},
-				"events":   []map[string]any{{"type": "tool_result", "name": "fetch", "content": text}},
-			}, false)
+			wantFinding(t, "injection", fetched(text), false)
 		})
 	}
+}
+
+// fetched is a trace whose agent read text in a tool result while summarizing it.
+func fetched(text string) map[string]any {
+	return map[string]any{
+		"messages": []map[string]string{{"role": "user", "content": "Summarize this page."}},
+		"events":   []map[string]any{{"type": "tool_result", "name": "fetch", "content": text}},
+	}
+}
+
+// said is a trace of one user message.
+func said(text string) map[string]any {
+	return map[string]any{"messages": []map[string]string{{"role": "user", "content": text}}}
 }
 
 // Secrets sent out of a fetched page by more names (API and refresh tokens, 2FA codes, session
@@ -259,23 +266,17 @@ func TestUserVoiceWithTheThingApart(t *testing.T) {
 	for _, text := range attacks {
 		t.Run("fires in a tool result: "+text, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{
-				"messages": []map[string]string{{"role": "user", "content": "Summarize the latest review."}},
-				"events":   []map[string]any{{"type": "tool_result", "name": "get_reviews", "content": text}},
-			}, true)
+			wantFinding(t, "injection", fetched(text), true)
 		})
 		t.Run("stays quiet in the user's message: "+text, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{"messages": []map[string]string{{"role": "user", "content": text}}}, false)
+			wantFinding(t, "injection", said(text), false)
 		})
 	}
 	for _, text := range quiet {
 		t.Run("stays quiet in a tool result: "+text, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{
-				"messages": []map[string]string{{"role": "user", "content": "Summarize this page."}},
-				"events":   []map[string]any{{"type": "tool_result", "name": "fetch", "content": text}},
-			}, false)
+			wantFinding(t, "injection", fetched(text), false)
 		})
 	}
 }
