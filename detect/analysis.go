@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -285,6 +286,58 @@ type reply struct {
 	evidence      []Evidence
 }
 
+// draftedSpans returns the parts of a reply that are words written for the user to use rather than the
+// reply's own: text in double quotation marks (straight or curly) and a letter's body, from a salutation
+// line ("Dear Ms. Lee,", "Hi Jen,") to the end of its paragraphs.
+func draftedSpans(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		open := strings.IndexAny(text[i:], "\"“")
+		if open < 0 {
+			break
+		}
+		open += i
+		closer := "\""
+		if strings.HasPrefix(text[open:], "“") {
+			closer = "”"
+		}
+		start := open + len(closer)
+		if strings.HasPrefix(text[open:], "“") {
+			start = open + len("“")
+		}
+		end := strings.Index(text[start:], closer)
+		if end < 0 {
+			break
+		}
+		end += start
+		// A quotation holds words, not a paragraph's worth of reply.
+		if strings.Count(text[start:end], "\n\n") == 0 && end-start <= 600 {
+			out = append(out, [2]int{start, end})
+		}
+		i = end + len(closer)
+	}
+	// A letter is a draft when something introduces it; a reply that opens with "Hi Sam," is the reply.
+	for _, m := range salutationRE.FindAllStringIndex(text, -1) {
+		if strings.TrimSpace(text[:m[0]]) != "" {
+			out = append(out, [2]int{m[1], len(text)})
+		}
+	}
+	return out
+}
+
+// salutationRE matches a letter's salutation on a line of its own.
+var salutationRE = regexp.MustCompile(`(?m)^(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon|evening)) [^\n,]{1,60},[ \t]*$`)
+
+// inSpans reports whether offset at lies in one of the spans.
+func inSpans(spans [][2]int, at int) bool {
+	for _, sp := range spans {
+		if at >= sp[0] && at < sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // leadingSpace is how many bytes of white space open a text.
 func leadingSpace(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " \t\r\n"))
@@ -296,8 +349,14 @@ func analyzeReply(text, where string) reply {
 		return reply{empty: true}
 	}
 	decl, comp := refusalPhrases()
-	// Refusals count most in the opening; a refusal phrase deep in a long answer is often a caveat.
+	// Refusals count most in the opening; a refusal phrase deep in a long answer is often a caveat. One
+	// the reply quotes or drafts for the user (a letter declining an offer, a line to say to a customer)
+	// is what was asked for, not the reply declining.
+	drafted := draftedSpans(text)
 	position := func(h hit) float64 {
+		if inSpans(drafted, h.start) {
+			return 0
+		}
 		at := h.start - lead
 		g := decl.groups[h.group]
 		if g.Opening && at > 24 {
