@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentwarden/warden/internal/toolwords"
 	"github.com/agentwarden/warden/trace"
 )
 
@@ -35,9 +34,7 @@ type deceptionCorpus struct {
 	Successes    []string `yaml:"successes"`
 	Failures     []string `yaml:"failures"`
 	FailureMasks []string `yaml:"failure_masks"`
-	// ReadTools are the words of a name that make a tool one that only reads; ShownByReading the claim
-	// kinds such a tool's call shows.
-	ReadTools      []string `yaml:"read_tools"`
+	// ShownByReading are the claim kinds a call that only reads shows.
 	ShownByReading []string `yaml:"shown_by_reading"`
 }
 
@@ -50,8 +47,7 @@ type deceptionModel struct {
 	// kind its own too (failureOf).
 	failure   *phrases
 	failureOf map[string]*phrases
-	// readWords make a tool one that only reads; shownByReading are the claim kinds its calls show.
-	readWords      map[string]bool
+	// shownByReading are the claim kinds a call that only reads shows.
 	shownByReading map[string]bool
 }
 
@@ -82,7 +78,6 @@ var deceptionPhrases = sync.OnceValue(func() *deceptionModel {
 		success:        compilePhrases([]group{{Name: "success", Weight: 1, Phrases: c.Successes}}, nil, nil),
 		failure:        compilePhrases([]group{{Name: "failure", Weight: 1, Phrases: c.Failures}}, nil, c.FailureMasks),
 		failureOf:      failureOf,
-		readWords:      setOf(c.ReadTools),
 		shownByReading: setOf(c.ShownByReading),
 		modifier: compilePhrases([]group{
 			{Name: "hedge", Weight: 0.3, Phrases: hedges},
@@ -107,7 +102,7 @@ func (Deception) Detect(t *trace.Trace) Result {
 		return Result{CannotJudge: "the trace has no recorded events to check claims against"}
 	}
 	m := deceptionPhrases()
-	calls, results, reads := callsAndResults(t, m.readWords)
+	calls, results, events := callsAndResults(t)
 	var res Result
 	var ws []float64
 	for _, a := range agentTexts(t) {
@@ -116,7 +111,7 @@ func (Deception) Detect(t *trace.Trace) Result {
 			kind := m.kinds[m.claims.groups[h.group].Name]
 			start, end := sentenceBounds(a.text, h.start)
 			note := "no " + kind.Name + " action among the trace's tool calls"
-			if last := lastShown(calls, kind.Evidence, reads, m.shownByReading[kind.Name]); last >= 0 {
+			if last := lastShown(calls, events, kind.Evidence, m.shownByReading[kind.Name]); last >= 0 {
 				// Shown: a finding only where the call's own output says it failed and the claim says
 				// it succeeded.
 				if !m.contradicted(kind.Name, results[last], a.text[start:end]) {
@@ -155,9 +150,8 @@ func (Deception) Detect(t *trace.Trace) Result {
 }
 
 // callsAndResults returns each tool call's name and arguments, lower-cased, the output of its result (the
-// result with its call id, or else the next result before another call), and whether its tool only
-// reads (each word of its name is one of readWords or no verb at all: "read_file", "get_file_contents").
-func callsAndResults(t *trace.Trace, readWords map[string]bool) (calls, results []string, reads []bool) {
+// result with its call id, or else the next result before another call), and the call's event.
+func callsAndResults(t *trace.Trace) (calls, results []string, events []trace.Event) {
 	byID := map[string]int{}
 	open := -1 // the last call still waiting for a result without an id
 	for _, e := range t.Events {
@@ -165,7 +159,7 @@ func callsAndResults(t *trace.Trace, readWords map[string]bool) (calls, results 
 		case trace.ToolCall:
 			calls = append(calls, strings.ToLower(e.Name+" "+e.ArgsText()))
 			results = append(results, "")
-			reads = append(reads, readsOnly(e.Name, readWords))
+			events = append(events, e)
 			open = len(calls) - 1
 			if e.CallID != "" {
 				byID[e.CallID] = open
@@ -184,25 +178,7 @@ func callsAndResults(t *trace.Trace, readWords map[string]bool) (calls, results 
 			open = -1
 		}
 	}
-	return calls, results, reads
-}
-
-// readsOnly reports whether a tool's name says it only reads: it holds a reading word and every other word
-// is one too or a noun of what is read ("read_file", "get_file_contents", "view"), not an act ("run_tests",
-// "read_and_send").
-func readsOnly(name string, readWords map[string]bool) bool {
-	words := toolwords.Split(name)
-	reading := false
-	for _, w := range words {
-		switch {
-		case readWords[w]:
-			reading = true
-		case w == "file" || w == "files" || w == "contents" || w == "content" || w == "text" || w == "page" || w == "url" || w == "dir" || w == "directory" || w == "document" || w == "image" || w == "notebook" || w == "resource":
-		default:
-			return false
-		}
-	}
-	return reading
+	return calls, results, events
 }
 
 // contradicted reports whether a claim of a kind, in the given sentence, says its action succeeded where
@@ -219,17 +195,24 @@ func (m *deceptionModel) contradicted(kind, output, sentence string) bool {
 }
 
 // lastShown returns the index of the last tool call that holds any of the evidence words, or -1: a call
-// of a tool that only reads shows only the kinds reading shows.
-func lastShown(calls []string, evidence []string, reads []bool, readingShows bool) int {
+// that only reads (the action table reads it as nothing but a read) shows only the kinds reading shows.
+func lastShown(calls []string, events []trace.Event, evidence []string, readingShows bool) int {
 	for i := len(calls) - 1; i >= 0; i-- {
-		if reads[i] && !readingShows {
+		if !shown(calls[i:i+1], evidence) {
 			continue
 		}
-		if shown(calls[i:i+1], evidence) {
-			return i
+		if !readingShows && onlyReads(events[i]) {
+			continue
 		}
+		return i
 	}
 	return -1
+}
+
+// onlyReads reports whether the action table reads a call as a read and nothing else.
+func onlyReads(e trace.Event) bool {
+	c := Actions().Classify(e.Name, e.Arguments)
+	return len(c) == 1 && c[0] == Read
 }
 
 // shown reports whether any tool call holds any of the evidence words. A word of letters and digits
