@@ -287,34 +287,39 @@ type reply struct {
 }
 
 // draftedSpans returns the parts of a reply that are words written for the user to use rather than the
-// reply's own: text in double quotation marks (straight or curly) and a letter's body, from a salutation
-// line ("Dear Ms. Lee,", "Hi Jen,") to the end of its paragraphs.
+// reply's own: text between quotation marks of any of quotePairs within a paragraph, a markdown block
+// quote's lines, and a letter's body, from a salutation line ("Dear Ms. Lee,", "Hi Jen,") that something
+// introduces to the end of the text.
 func draftedSpans(text string) [][2]int {
 	var out [][2]int
-	for i := 0; i < len(text); {
-		open := strings.IndexAny(text[i:], "\"“")
-		if open < 0 {
+	for _, q := range quotePairs {
+		for i := 0; ; {
+			open := strings.Index(text[i:], q[0])
+			if open < 0 {
+				break
+			}
+			start := i + open + len(q[0])
+			end := strings.Index(text[start:], q[1])
+			if end < 0 {
+				break
+			}
+			end += start
+			// A quotation holds words, not a paragraph's worth of reply.
+			if !strings.Contains(text[start:end], "\n\n") && end-start <= 600 {
+				out = append(out, [2]int{start, end})
+			}
+			i = end + len(q[1])
+		}
+	}
+	for at := 0; at < len(text); {
+		line, rest, _ := strings.Cut(text[at:], "\n")
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), ">") {
+			out = append(out, [2]int{at, at + len(line)})
+		}
+		at += len(line) + 1
+		if rest == "" {
 			break
 		}
-		open += i
-		closer := "\""
-		if strings.HasPrefix(text[open:], "“") {
-			closer = "”"
-		}
-		start := open + len(closer)
-		if strings.HasPrefix(text[open:], "“") {
-			start = open + len("“")
-		}
-		end := strings.Index(text[start:], closer)
-		if end < 0 {
-			break
-		}
-		end += start
-		// A quotation holds words, not a paragraph's worth of reply.
-		if strings.Count(text[start:end], "\n\n") == 0 && end-start <= 600 {
-			out = append(out, [2]int{start, end})
-		}
-		i = end + len(closer)
 	}
 	// A letter is a draft when something introduces it; a reply that opens with "Hi Sam," is the reply.
 	for _, m := range salutationRE.FindAllStringIndex(text, -1) {
@@ -324,6 +329,10 @@ func draftedSpans(text string) [][2]int {
 	}
 	return out
 }
+
+// quotePairs are the quotation marks a draft or a line to say stands between: straight and curly double
+// and single quotes, guillemets, German low quotes, and CJK corner brackets.
+var quotePairs = [...][2]string{{`"`, `"`}, {"“", "”"}, {"‘", "’"}, {"«", "»"}, {"„", "“"}, {"「", "」"}, {"『", "』"}}
 
 // salutationRE matches a letter's salutation on a line of its own.
 var salutationRE = regexp.MustCompile(`(?m)^(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon|evening)) [^\n,]{1,60},[ \t]*$`)
@@ -352,8 +361,12 @@ func analyzeReply(text, where string) reply {
 	// Refusals count most in the opening; a refusal phrase deep in a long answer is often a caveat. One
 	// the reply quotes or drafts for the user (a letter declining an offer, a line to say to a customer)
 	// is what was asked for, not the reply declining.
-	drafted := draftedSpans(text)
+	var drafted [][2]int // made when a refusal hit is first weighed: most replies hold none
+	draftsRead := false
 	position := func(h hit) float64 {
+		if !draftsRead {
+			drafted, draftsRead = draftedSpans(text), true
+		}
 		if inSpans(drafted, h.start) {
 			return 0
 		}
