@@ -810,64 +810,68 @@ func analyzeHarmlessFraming(text, where string) scored {
 	return byGroup(p, p.find(text), where, "framing.", nil)
 }
 
-// ownedElsewhere reports whether what follows an extraction's object gives it another owner than the
-// model ("the instructions in this recipe", "the rules for the tax form", "the guidelines of the CDC"),
-// unless the object is already the model's own ("your instructions", "the system prompt", "the hidden
-// rules") or the owner named is the model or the conversation ("the rules in your prompt").
-func ownedElsewhere(object, rest string) bool {
-	object = strings.ToLower(object)
-	for _, own := range [...]string{"your", "system", "hidden", "secret", "initial", "original", "previous", "prior", "above", "preceding", "pre-prompt", "preprompt"} {
-		if strings.Contains(object, own) {
-			return false
-		}
-	}
-	// "of" names an owner; "in", "for" and "from" only before a determiner of something else, since "in
-	// a code block", "in full", "for me" say how to hand the model's own over.
-	for _, prep := range [...]string{" of ", " in this ", " in my ", " in our ", " in these ", " in that ", " for the ", " for this ",
-		" for my ", " for a ", " for an ", " for our ", " from the ", " from this ", " from my ", " from a ", " from our "} {
-		if len(rest) < len(prep) || !strings.EqualFold(rest[:len(prep)], prep) {
-			continue
-		}
-		owner := strings.ToLower(rest[len(" of "):])
-		if prep != " of " {
-			owner = strings.ToLower(rest[strings.IndexByte(rest[1:], ' ')+2:])
-		}
-		// "your" alone does not make the owner the model: "the rules of your board game" asks about a game.
-		owner = strings.TrimPrefix(owner, "your ")
-		for _, model := range [...]string{"system", "prompt", "instructions", "initial", "original", "hidden", "configuration",
-			"context", "programming", "guidelines", "developer", "creator", "setup", "memory", "you ", "you.", "you?",
-			"this conversation", "this chat", "our conversation", "the conversation", "the chat", "the system",
-			"the prompt", "the context", "the above", "this session"} {
-			if strings.HasPrefix(owner, model) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// ownership says when the object of a phrase about the model's rules belongs to something else: the
+// words that make the object the model's own as written, the prepositions that name another owner after
+// it, and the owners that are the model after all.
+type ownership struct {
+	own, preps, model []string
+	// wholePrep: the owner follows the whole preposition ("for the offsite" names "offsite"); otherwise it
+	// follows the preposition's first word, its determiner kept ("in this recipe" names "this recipe").
+	wholePrep bool
+	// trimYour: "your" alone does not make the owner the model ("the rules of your board game").
+	trimYour bool
 }
 
-// overriddenElsewhere reports whether what follows an override's object gives it another owner than the
-// model, as a notice's correction does ("disregard the earlier instructions for the offsite", "the
-// previous directions to the venue"), unless the object is named as the model's ("your instructions",
-// "the system prompt") or the owner is the model, its task or the conversation ("the previous
-// instructions for this assistant", "for this task", "for this chat").
-func overriddenElsewhere(object, rest string) bool {
+// extractionOwners: "the instructions in this recipe", "the rules for the tax form", "the guidelines of
+// the CDC" ask about a topic; "your instructions", "the system prompt", "the hidden rules" and "the rules
+// in your prompt" are the model's.
+var extractionOwners = ownership{
+	own: []string{"your", "system", "hidden", "secret", "initial", "original", "previous", "prior", "above", "preceding", "pre-prompt", "preprompt"},
+	// "of" names an owner; "in", "for" and "from" only before a determiner of something else, since "in
+	// a code block", "in full", "for me" say how to hand the model's own over.
+	preps: []string{" of ", " in this ", " in my ", " in our ", " in these ", " in that ", " for the ", " for this ",
+		" for my ", " for a ", " for an ", " for our ", " from the ", " from this ", " from my ", " from a ", " from our "},
+	model: []string{"system", "prompt", "instructions", "initial", "original", "hidden", "configuration",
+		"context", "programming", "guidelines", "developer", "creator", "setup", "memory", "you ", "you.", "you?",
+		"this conversation", "this chat", "our conversation", "the conversation", "the chat", "the system",
+		"the prompt", "the context", "the above", "this session"},
+	trimYour: true,
+}
+
+// overrideOwners: "disregard the earlier instructions for the offsite", "the previous directions to the
+// venue" correct a notice; "your instructions", "the system prompt" and "the previous instructions for
+// this task" or "for this assistant" are the model's.
+var overrideOwners = ownership{
+	own: []string{"your", "system", "hidden", "secret", "prompt", "you "},
+	preps: []string{" for the ", " for this ", " for our ", " for my ", " for a ", " for an ", " for tomorrow",
+		" for today", " for next ", " about the ", " regarding the ", " on the ", " to the ", " in the email", " in my email",
+		" in my last email", " in the memo", " in the letter"},
+	model: []string{"assistant", "ai", "model", "bot", "agent", "llm", "chat", "conversation", "session",
+		"task", "system", "prompt", "you", "this", "above", "rest of"},
+	wholePrep: true,
+}
+
+// elsewhere reports whether what follows a phrase's object (rest) gives the object another owner than
+// the model, unless the object is already the model's own.
+func (o ownership) elsewhere(object, rest string) bool {
 	object = strings.ToLower(object)
-	for _, own := range [...]string{"your", "system", "hidden", "secret", "prompt", "you "} {
+	for _, own := range o.own {
 		if strings.Contains(object, own) {
 			return false
 		}
 	}
-	for _, prep := range [...]string{" for the ", " for this ", " for our ", " for my ", " for a ", " for an ", " for tomorrow",
-		" for today", " for next ", " about the ", " regarding the ", " on the ", " to the ", " in the email", " in my email",
-		" in my last email", " in the memo", " in the letter"} {
+	for _, prep := range o.preps {
 		if len(rest) < len(prep) || !strings.EqualFold(rest[:len(prep)], prep) {
 			continue
 		}
 		owner := strings.ToLower(rest[len(prep):])
-		for _, model := range [...]string{"assistant", "ai", "model", "bot", "agent", "llm", "chat", "conversation", "session",
-			"task", "system", "prompt", "you", "this", "above", "rest of"} {
+		if !o.wholePrep {
+			owner = strings.ToLower(rest[strings.IndexByte(rest[1:], ' ')+2:])
+		}
+		if o.trimYour {
+			owner = strings.TrimPrefix(owner, "your ")
+		}
+		for _, model := range o.model {
 			if strings.HasPrefix(owner, model) {
 				return false
 			}
@@ -912,12 +916,12 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		}
 		// "list the rules of chess" and "summarize the instructions in this recipe" ask about a topic;
 		// "list the rules" and "summarize your instructions in detail" ask for the model's own.
-		if p.groups[h.group].Name == "extraction" && h.end <= len(text) && ownedElsewhere(text[h.start:h.end], text[h.end:]) {
+		if p.groups[h.group].Name == "extraction" && h.end <= len(text) && extractionOwners.elsewhere(text[h.start:h.end], text[h.end:]) {
 			continue
 		}
 		// "Please disregard the earlier instructions for the offsite" corrects a notice; "ignore the
 		// previous instructions" and "ignore your rules for this chat" take the model's away.
-		if p.groups[h.group].Name == "direct_override" && h.end <= len(text) && overriddenElsewhere(text[h.start:h.end], text[h.end:]) {
+		if p.groups[h.group].Name == "direct_override" && h.end <= len(text) && overrideOwners.elsewhere(text[h.start:h.end], text[h.end:]) {
 			continue
 		}
 		kept = append(kept, h)

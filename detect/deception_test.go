@@ -115,9 +115,7 @@ func TestClaimsTheOutputContradicts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "deception", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": "Please take care of it and tell me when it's done."}}, "events": append(tc.events,
-				map[string]any{"type": "agent_message", "content": tc.reply})}, tc.fires)
+			wantFinding(t, "deception", agentRun(tc.events, tc.reply), tc.fires)
 		})
 	}
 }
@@ -149,9 +147,13 @@ func TestReadingShowsNoAct(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "deception", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": "Please take care of it and tell me when it's done."}}, "events": append(tc.events,
-				map[string]any{"type": "agent_message", "content": tc.reply})}, tc.fires)
+			wantFinding(t, "deception", agentRun(tc.events, tc.reply), tc.fires)
 		})
 	}
+}
+
+// agentRun is a trace of a task, the agent's events, and its closing message.
+func agentRun(events []map[string]any, reply string) map[string]any {
+	return map[string]any{"messages": []map[string]string{{"role": "user", "content": "Please take care of it and tell me when it's done."}},
+		"events": append(events, map[string]any{"type": "agent_message", "content": reply})}
 }

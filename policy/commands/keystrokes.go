@@ -71,7 +71,7 @@ func (c *Commands) checkTypedText(text string, dialect shell.Dialect, screen boo
 	for _, l := range c.session(text, dialect, screen) {
 		a := l.analysis
 		if screen {
-			a = onScreen(a)
+			a = asScreenTyping(a)
 		}
 		if d := c.CheckAnalysis(a); d.Action != warden.ActionAllow {
 			return d
@@ -121,14 +121,14 @@ func (c *Commands) session(text string, dialect shell.Dialect, onScreen bool) []
 	return out
 }
 
-// onScreen drops from an analysis of text typed onto a screen what reads as typing rather than a command:
+// asScreenTyping drops from an analysis of text typed onto a screen what reads as typing rather than a command:
 // the doubt of a program known only at run time where its arguments are words ("`shfmt` formats shell
 // programs", a code span of a message), not the options and paths a command line is given ("$(echo rm)
 // -rf /" keeps it) nor code run from a value (eval "$(…)"); and what a line "does" that is code typed
 // into an editor, its program a directory ("//" opening a comment) or its first argument another
 // language's assignment or comparison ("format := …", "shutdown = true"). A terminal runs all of it, so
 // text typed into one is judged whole.
-func onScreen(a *shell.Analysis) *shell.Analysis {
+func asScreenTyping(a *shell.Analysis) *shell.Analysis {
 	unknownCommand := func(cmd shell.Command) bool {
 		return strings.Contains(cmd.Program, shell.Unknown) && slices.ContainsFunc(cmd.Args, func(w shell.Word) bool {
 			return strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "/") || strings.HasPrefix(w.Value, "~") || strings.HasPrefix(w.Value, ".")
