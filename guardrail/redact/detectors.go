@@ -163,7 +163,8 @@ var detectors = []*detector{
 		re: regexp.MustCompile(`key-[0-9a-f]{32}`)},
 	// A password inside a URL: postgres://user:password@host. Before email, which would take its tail.
 	{name: "url_credentials", class: classOf("+.-:/_%@!$&'()*,;=~", digits, upper, lower), at: true, minLen: 10,
-		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@`), valid: realURLPassword},
+		// The user may be empty: Redis's "redis://:password@host" carries a password alone.
+		re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*:[^\s/@]+@`), valid: realURLPassword},
 	// A value assigned to a name that says it is secret, written without spaces as environment files,
 	// shell exports, query strings and minified JSON write it: AWS_SECRET_ACCESS_KEY=…, ?api_key=…,
 	// "token":"…" (the keyword rules of secret scanners). The value must look generated: a digit and a
@@ -313,7 +314,14 @@ func cardIssued(s string) bool {
 // a password.
 func realURLPassword(s string) bool {
 	userinfo := s[strings.Index(s, "://")+3 : len(s)-1]
-	pass := strings.ToLower(userinfo[strings.IndexByte(userinfo, ':')+1:])
+	written := userinfo[strings.IndexByte(userinfo, ':')+1:]
+	// A name in capitals that names a password ("PASSWORD_HERE", "YOUR_DB_PASSWORD", "DB_PASS") is an
+	// environment variable's or a template's placeholder.
+	if strings.ToUpper(written) == written && strings.Trim(written, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == "" &&
+		(strings.Contains(written, "PASS") || strings.Contains(written, "PWD") || strings.Contains(written, "SECRET")) {
+		return false
+	}
+	pass := strings.ToLower(written)
 	switch pass {
 	case "password", "pass", "passwd", "pwd", "secret", "yourpassword", "your_password", "your-password", "mypassword",
 		"my_password", "pw", "changeme", "placeholder", "redacted":

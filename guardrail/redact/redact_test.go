@@ -152,7 +152,7 @@ func FuzzRedactSplitInvariant(f *testing.F) {
 	f.Add("sk_live_51H8abcdefghijklmnopqrstu npm_abcdefghijklmnopqrstuvwxyz0123456789 token=\"abc123def456ghi789\"", uint64(3))
 	f.Add("ghp_000000000000000000000000000000000000 00000000000000000000A0000000000000000000 a000000", uint64(27))
 	f.Add("x := 0x8000000000000000; y := 0.6366197723675814 + float64(133875.33628724958); call (555) 123-4567.", uint64(41))
-	f.Add("clone https://username:password@github.com/org/repo.git, mailto:jane@example.org, redis://default:hunter2@cache:6379", uint64(77))
+	f.Add("clone https://username:password@github.com/org/repo.git, mailto:jane@example.org, redis://default:hunter2@cache:6379, redis://:hunter2@c", uint64(77))
 	r := provisioned(f, &redact.Redact{})
 	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		whole := through(t, r, text, nil)
@@ -178,6 +178,9 @@ func TestPlaceholderURLPasswordsAreNoSecret(t *testing.T) {
 	}{
 		{"finds a password in a database URL", "DATABASE_URL=postgres://admin:S3cr3t@db.internal:5432/prod", []string{"url_credentials"}},
 		{"finds a short password", "redis://default:hunter2@cache:6379", []string{"url_credentials"}},
+		{"finds a password with no user", "REDIS_URL=redis://:hunter2@cache:6379/0", []string{"url_credentials"}},
+		{"reads no secret in a capitalised placeholder", "mongodb+srv://admin:PASSWORD_HERE@cluster0.example.net", nil},
+		{"reads no secret in a variable's name", "mysql://user:YOUR_DB_PASSWORD@db:3306/app and postgres://app:DB_PASS@db/app", nil},
 		{"reads no secret in username:password", "passed via URL in form of `https://username:password@host`", nil},
 		{"reads no secret in user:pass", "url := \"redis://user:pass@localhost:6379\"", nil},
 		{"reads no secret in an angle-bracketed place", "postgres://app:<password>@db:5432/app", nil},
