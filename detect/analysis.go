@@ -839,15 +839,18 @@ var extractionOwners = ownership{
 }
 
 // overrideOwners: "disregard the earlier instructions for the offsite", "the previous directions to the
-// venue" correct a notice; "your instructions", "the system prompt" and "the previous instructions for
-// this task" or "for this assistant" are the model's.
+// venue" correct a notice; "your instructions", "the system prompt", "the previous instructions for
+// this task" or "for this assistant", and instructions about what the model guards or how it answers
+// ("on the access code", "regarding the content policy") are the model's.
 var overrideOwners = ownership{
 	own: []string{"your", "system", "hidden", "secret", "prompt", "you "},
 	preps: []string{" for the ", " for this ", " for our ", " for my ", " for a ", " for an ", " for tomorrow",
 		" for today", " for next ", " about the ", " regarding the ", " on the ", " to the ", " in the email", " in my email",
 		" in my last email", " in the memo", " in the letter"},
 	model: []string{"assistant", "ai", "model", "bot", "agent", "llm", "chat", "conversation", "session",
-		"task", "system", "prompt", "you", "this", "above", "rest of"},
+		"task", "system", "prompt", "you", "this", "above", "rest of", "password", "passcode", "access", "secret",
+		"security", "safety", "content", "policy", "policies", "rules", "guidelines", "restrictions", "filter",
+		"moderation", "answer", "response", "reply", "output", "user"},
 	wholePrep: true,
 }
 
