@@ -109,6 +109,10 @@ func (m *memo) userHarmfulness() []scored {
 			if slices.ContainsFunc(attacks[i].evidence, func(e Evidence) bool { return e.Rule == "injection.encoding_attack" }) {
 				readings = append(slices.Clip(readings), m.userDecoded(i)...)
 			}
+			// An act told of someone else or in the past ("how the villain built a bomb") is read as asked.
+			if plain, spans := actsInBaseForm(u.text); spans != nil {
+				readings = append(slices.Clip(readings), reading{plain, spans})
+			}
 			m.userHarm[i] = analyzeHarmRead(u.text, u.where, readings)
 		}
 	}
