@@ -498,6 +498,7 @@ func readOnce(text string, words bool) []reading {
 		read(reassembled(text))
 		read(unscrambled(text))
 	}
+	read(lettersUnmasked(text))
 	read(decodedBase64(text))
 	read(decodedByteCodes(text))
 	read(deciphered(text))

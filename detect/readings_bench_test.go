@@ -13,6 +13,7 @@ func BenchmarkReadings(b *testing.B) {
 	texts := []struct{ name, text string }{
 		{"prose", strings.Repeat("The build finished in 42 seconds; three tests failed and I fixed the fixture paths before rerunning them. ", 20)},
 		{"output", strings.Repeat("--- FAIL: TestParse/empty_input (0.00s)\n    parse_test.go:41: got err=<nil>, want \"unexpected EOF\" at 0x1f; retry 3/5\n", 20)},
+		{"code", strings.Repeat("func (c *client) retry(max_retries int, retry_delay time.Duration) error { return c.do_call(*req) }\n", 20)},
 	}
 	readings := []struct {
 		name string
@@ -28,6 +29,8 @@ func BenchmarkReadings(b *testing.B) {
 		{"decodedMorse", decodedMorse},
 		{"unescaped", unescaped},
 		{"withoutMarkup", withoutMarkup},
+		{"lettersUnmasked", lettersUnmasked},
+		{"actsInBaseForm", actsInBaseForm},
 	}
 	for _, tx := range texts {
 		for _, r := range readings {
