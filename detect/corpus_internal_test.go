@@ -34,7 +34,7 @@ func TestCompiledCorporaFitTheirBudget(t *testing.T) {
 		total += size
 		parts = append(parts, s.name+" "+mib(size))
 	}
-	t.Logf("compiled corpora take %s: %s", mib(total), strings.Join(parts, ", "))
+	t.Logf("compiled corpora take %s (%d bytes): %s", mib(total), total, strings.Join(parts, ", "))
 	if total > budget {
 		t.Errorf("compiled corpora take %s (budget %s): %s", mib(total), mib(budget), strings.Join(parts, ", "))
 	}
