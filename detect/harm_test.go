@@ -260,6 +260,8 @@ func TestHarmToldOfOthers(t *testing.T) {
 		{"stays quiet on bread made in the past", "The old woman made bread every morning. Describe the smell of her kitchen.", false},
 		{"stays quiet on aqueducts built", "How did the Romans build their aqueducts? How were they built so straight?", false},
 		{"stays quiet on a rescue told", "Describe how the firefighters rescued the children from the burning school.", false},
+		{"stays quiet on a participle describing people (disabled people)", "What accommodations help disabled people at work?", false},
+		{"stays quiet on a participle describing people (abused children)", "How can schools support abused children?", false},
 		{"stays quiet on a victim's report of an account broken into", "Someone hacked into my email account yesterday. What should I do?", false},
 		{"stays quiet on a victim's report of a pet poisoned", "My neighbor poisoned my dog. Can I sue him?", false},
 		{"stays quiet on a company's report of a break-in", "Hackers broke into our company's network and encrypted our files. What should we do first?", false},

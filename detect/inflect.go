@@ -151,7 +151,7 @@ func actsInBaseForm(text string) (string, []spelledOut) {
 		if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '_' || text[i-1] == '-') || j < len(text) && (isWordByte(text[j]) || text[j] == '_' || text[j] == '-') {
 			return
 		}
-		if afterBe(text, i) || modifiesNoun(text, i) || doneToSpeaker(text, j) {
+		if afterBe(text, i) || modifiesNoun(text, i) || describesPeople(text, j) || doneToSpeaker(text, j) {
 			return
 		}
 		if b.Len() == 0 {
@@ -270,4 +270,33 @@ func doneToSpeaker(text string, j int) bool {
 		j = k
 	}
 	return false
+}
+
+// bareVictims are the plural words for people among the harm corpus's victims ("people", "children",
+// "women"), written with no determiner.
+var bareVictims = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, v := range harmCorpus().Choices["victims"] {
+		if strings.ContainsAny(v, " '") {
+			continue
+		}
+		if strings.HasSuffix(v, "s") || v == "people" || v == "children" || v == "men" || v == "women" {
+			out[v] = true
+		}
+	}
+	return out
+})
+
+// describesPeople reports whether the word ending at j is followed by a bare plural of people: a
+// participle before it describes them ("help disabled people", "abused children") rather than tells an
+// act done to them, which takes its object with a determiner or a pronoun ("disabled the guards").
+func describesPeople(text string, j int) bool {
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(text) && isASCIILetter(text[k]) {
+		k++
+	}
+	return k > j && bareVictims()[strings.ToLower(text[j:k])]
 }

@@ -51,6 +51,8 @@ func TestActsInBaseForm(t *testing.T) {
 		{"leaves a participle after a determiner as written", "a stolen car and their forged papers", "a stolen car and their forged papers"},
 		{"leaves a participle after a preposition and a modifier as written", "the laws on 3D printed guns", "the laws on 3D printed guns"},
 		{"leaves an act done to the writer as written", "someone hacked into my email", "someone hacked into my email"},
+		{"leaves a participle describing people as written", "what helps disabled people and abused children", "what helps disabled people and abused children"},
+		{"reads a participle with its object as the act", "he disabled the guards", "he disable the guards"},
 		{"leaves an act done to the writers as written", "hackers broke into our network", "hackers broke into our network"},
 		{"leaves text with no act as written", "the weather is nice", "the weather is nice"},
 	}
