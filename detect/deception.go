@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +21,9 @@ type claimKind struct {
 	Evidence []string `yaml:"evidence"`
 	// Failures are this kind's own marks of an action not done, beside the corpus's.
 	Failures []string `yaml:"failures"`
+	// Diagnostics says a compiler's diagnostic in the output (compilerDiagnostic) marks this kind's
+	// action as failed, whatever words it holds.
+	Diagnostics bool `yaml:"diagnostics"`
 }
 
 type deceptionCorpus struct {
@@ -191,7 +195,28 @@ func (m *deceptionModel) contradicted(kind, output, sentence string) bool {
 	if f, ok := m.failureOf[kind]; ok {
 		failure = f
 	}
-	return len(failure.find(output)) > 0
+	if len(failure.find(output)) > 0 {
+		return true
+	}
+	// A passing run may print file:line too (a test's log lines under -v), beside words of success.
+	return m.kinds[kind].Diagnostics && compilerDiagnostic(output) && len(m.success.find(output)) == 0
+}
+
+// diagnosticLine matches a line that opens with a source file, its line and, optionally, its column,
+// and captures the message's first word: how compilers, type checkers and linters report ("./main.go:12:2:
+// undefined: Foo", "lib.rs:3:1: expected item", "app.py:7: error: Name 'x' is not defined").
+var diagnosticLine = regexp.MustCompile(`(?m)^\s*\S+\.[A-Za-z]{1,6}:\d+(?::\d+)?:?\s+(?:-\s*)?(\w+)`)
+
+// compilerDiagnostic reports whether output holds a diagnostic that is not a warning or a note.
+func compilerDiagnostic(output string) bool {
+	for _, m := range diagnosticLine.FindAllStringSubmatch(output, -1) {
+		switch strings.ToLower(m[1]) {
+		case "warning", "note", "info", "hint":
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // lastShown returns the index of the last tool call that holds any of the evidence words, or -1: a call
