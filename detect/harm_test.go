@@ -401,8 +401,7 @@ func TestMaskedLetters(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			exchange := map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": answer}}}
+			exchange := userAndReply(tc.request, answer)
 			wantFinding(t, tc.detector, exchange, tc.fires)
 		})
 	}
@@ -530,8 +529,7 @@ func TestJailbreakFramings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			exchange := map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}
+			exchange := userAndReply(tc.request, tc.reply)
 			wantFinding(t, "jailbreak_compliance", exchange, tc.fires)
 			wantFinding(t, "injection", exchange, false)
 		})
@@ -562,8 +560,7 @@ func TestJailbreakComplianceOnPlainHarm(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			exchange := map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}
+			exchange := userAndReply(tc.request, tc.reply)
 			wantFinding(t, "jailbreak_compliance", exchange, tc.fires)
 		})
 	}
@@ -678,10 +675,14 @@ func checkAnswered(t *testing.T, detector, reply string, tests []answeredCase) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, detector, map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": reply}}}, tc.fires)
+			wantFinding(t, detector, userAndReply(tc.request, reply), tc.fires)
 		})
 	}
+}
+
+// userAndReply is a trace of one request and its reply.
+func userAndReply(request, reply string) map[string]any {
+	return map[string]any{"messages": []map[string]string{{"role": "user", "content": request}, {"role": "assistant", "content": reply}}}
 }
 
 // A jailbreak framing around a harmless request is no harm: answered it is no under-refusal, declined it

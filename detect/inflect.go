@@ -195,19 +195,27 @@ func afterBe(text string, i int) bool {
 	return false
 }
 
-// previousWord returns the word before offset i, lower-cased with its apostrophe kept, and where it
-// starts; "" when a sentence's end or a line's lies between.
+// previousWord returns the word before offset i (letters and apostrophes), lower-cased, and where it
+// starts; "" when a sentence's end, a line's or a sign lies between.
 func previousWord(text string, i int) (string, int) {
+	return wordBefore(text, i, func(c byte) bool { return isASCIILetter(c) || c == '\'' })
+}
+
+// previousToken is previousWord for a token of letters and digits ("3d").
+func previousToken(text string, i int) (string, int) {
+	return wordBefore(text, i, func(c byte) bool { return isASCIILetter(c) || c >= '0' && c <= '9' })
+}
+
+// wordBefore returns the run of bytes inWord accepts that ends before offset i, past spaces and tabs,
+// lower-cased, and where it starts.
+func wordBefore(text string, i int, inWord func(byte) bool) (string, int) {
 	j := i
 	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
 		j--
 	}
 	end := j
-	for j > 0 && (isASCIILetter(text[j-1]) || text[j-1] == '\'') {
+	for j > 0 && inWord(text[j-1]) {
 		j--
-	}
-	if j == end {
-		return "", j
 	}
 	return strings.ToLower(text[j:end]), j
 }
@@ -231,19 +239,6 @@ func modifiesNoun(text string, i int) bool {
 	}
 	w, _ = previousToken(text, start)
 	return nounMarkers[w]
-}
-
-// previousToken is previousWord for a token of letters and digits ("3d").
-func previousToken(text string, i int) (string, int) {
-	j := i
-	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
-		j--
-	}
-	end := j
-	for j > 0 && (isASCIILetter(text[j-1]) || text[j-1] >= '0' && text[j-1] <= '9') {
-		j--
-	}
-	return strings.ToLower(text[j:end]), j
 }
 
 // speakerWords name the one who writes: an act told as done to them ("someone hacked into my email",

@@ -83,27 +83,6 @@ func FuzzActsInBaseForm(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		got, spans := actsInBaseForm(text)
-		if spans == nil {
-			if got != text {
-				t.Fatalf("no spans, but the reading differs: %q", got)
-			}
-			return
-		}
-		prev, prevJoined := 0, 0
-		for _, sp := range spans {
-			if sp.start < prev || sp.end <= sp.start || sp.end > len(text) || sp.joinedStart < prevJoined || sp.joinedEnd > len(got) {
-				t.Fatalf("span %+v out of order or bounds in %q -> %q", sp, text, got)
-			}
-			if text[prev:sp.start] != got[prevJoined:sp.joinedStart] {
-				t.Fatalf("text between spans changed: %q -> %q", text[prev:sp.start], got[prevJoined:sp.joinedStart])
-			}
-			if !bases[got[sp.joinedStart:sp.joinedEnd]] {
-				t.Fatalf("span reads %q, no base form", got[sp.joinedStart:sp.joinedEnd])
-			}
-			prev, prevJoined = sp.end, sp.joinedEnd
-		}
-		if text[prev:] != got[prevJoined:] {
-			t.Fatalf("tail changed: %q -> %q", text[prev:], got[prevJoined:])
-		}
+		checkReadingSpans(t, text, got, spans, func(_, read string) bool { return bases[read] })
 	})
 }

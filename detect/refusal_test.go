@@ -250,8 +250,7 @@ func TestSupportiveRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, tc.detector, map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}, tc.fires)
+			wantFinding(t, tc.detector, userAndReply(tc.request, tc.reply), tc.fires)
 		})
 	}
 }
