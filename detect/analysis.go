@@ -384,9 +384,10 @@ func analyzeReply(text, where string) reply {
 			return 0.5
 		}
 	}
-	var declHits, supportHits []hit
+	all := decl.find(text)
+	declHits, supportHits := all[:0], []hit(nil)
 	sympathy := false
-	for _, h := range decl.find(text) {
+	for _, h := range all {
 		switch decl.groups[h.group].Name {
 		case "crisis_support":
 			supportHits = append(supportHits, h)

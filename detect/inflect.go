@@ -139,6 +139,50 @@ var harmActMatcher = sync.OnceValue(func() (m struct {
 	return m
 })
 
+// Where a reading's phrases can stand: a harm phrase opens with its act, so a hit in the reading lies
+// from a little before the form it put back (a mask such as "without killing them" opens earlier) to a
+// pair's second side after it (windows of up to 120 bytes, phrases of up to a hundred).
+const (
+	actReach     = 320
+	actLookBack  = 96
+	actWindowGap = actReach + actLookBack
+)
+
+// actReadings returns the reading of text with its acts in their base form, cut to the windows where a
+// phrase opened by one of them can stand: the harm automaton then reads those bytes again, not the whole
+// text (a request of a few kilobytes holds a handful of past tenses, most far from any other).
+func actReadings(text string) []reading {
+	plain, spans := actsInBaseForm(text)
+	if spans == nil {
+		return nil
+	}
+	var out []reading
+	for i := 0; i < len(spans); {
+		start := max(0, spans[i].joinedStart-actLookBack)
+		j := i + 1
+		for j < len(spans) && spans[j].joinedStart-spans[j-1].joinedEnd < actWindowGap {
+			j++
+		}
+		end := min(len(plain), spans[j-1].joinedEnd+actReach)
+		// A window starts and ends between words, so that no word is read cut.
+		for start > 0 && isWordByte(plain[start-1]) {
+			start--
+		}
+		for end < len(plain) && isWordByte(plain[end]) {
+			end++
+		}
+		window := make([]spelledOut, j-i)
+		for k, sp := range spans[i:j] {
+			sp.joinedStart -= start
+			sp.joinedEnd -= start
+			window[k] = sp
+		}
+		out = append(out, reading{plain[start:end], window})
+		i = j
+	}
+	return out
+}
+
 // actsInBaseForm returns text with every inflected form of a harm phrase's act in its base form, and
 // where each stands; nil spans when it holds none.
 func actsInBaseForm(text string) (string, []spelledOut) {

@@ -110,8 +110,8 @@ func (m *memo) userHarmfulness() []scored {
 				readings = append(slices.Clip(readings), m.userDecoded(i)...)
 			}
 			// An act told of someone else or in the past ("how the villain built a bomb") is read as asked.
-			if plain, spans := actsInBaseForm(u.text); spans != nil {
-				readings = append(slices.Clip(readings), reading{plain, spans})
+			if acts := actReadings(u.text); acts != nil {
+				readings = append(slices.Clip(readings), acts...)
 			}
 			m.userHarm[i] = analyzeHarmRead(u.text, u.where, readings)
 		}
