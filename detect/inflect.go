@@ -250,6 +250,18 @@ func previousToken(text string, i int) (string, int) {
 	return wordBefore(text, i, func(c byte) bool { return isASCIILetter(c) || c >= '0' && c <= '9' })
 }
 
+// nextWord is previousWord looking forward: the word after offset j, lower-cased, and where it ends.
+func nextWord(text string, j int) (string, int) {
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(text) && (isASCIILetter(text[k]) || text[k] == '\'') {
+		k++
+	}
+	return strings.ToLower(text[j:k]), k
+}
+
 // wordBefore returns the run of bytes inWord accepts that ends before offset i, past spaces and tabs,
 // lower-cased, and where it starts.
 func wordBefore(text string, i int, inWord func(byte) bool) (string, int) {
@@ -293,20 +305,14 @@ var speakerWords = map[string]bool{"my": true, "our": true, "me": true, "us": tr
 // one who writes.
 func doneToSpeaker(text string, j int) bool {
 	for range 3 {
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-			j++
-		}
-		k := j
-		for k < len(text) && (isASCIILetter(text[k]) || text[k] == '\'') {
-			k++
-		}
-		if k == j {
+		w, end := nextWord(text, j)
+		if w == "" {
 			return false // a sentence's or a line's end, a number or a sign
 		}
-		if speakerWords[strings.ToLower(text[j:k])] {
+		if speakerWords[w] {
 			return true
 		}
-		j = k
+		j = end
 	}
 	return false
 }
@@ -330,12 +336,6 @@ var bareVictims = sync.OnceValue(func() map[string]bool {
 // participle before it describes them ("help disabled people", "abused children") rather than tells an
 // act done to them, which takes its object with a determiner or a pronoun ("disabled the guards").
 func describesPeople(text string, j int) bool {
-	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-		j++
-	}
-	k := j
-	for k < len(text) && isASCIILetter(text[k]) {
-		k++
-	}
-	return k > j && bareVictims()[strings.ToLower(text[j:k])]
+	w, _ := nextWord(text, j)
+	return bareVictims()[strings.TrimSuffix(w, "'s")] // "disabled people's parking" too
 }
