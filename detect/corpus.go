@@ -137,9 +137,12 @@ type group struct {
 	Opening    bool     `yaml:"opening"`
 	Supporting bool     `yaml:"supporting"`
 	// ThirdParty groups count only in text the user did not write (injection.yaml's third_party_*).
-	ThirdParty bool     `yaml:"-"`
-	Phrases    []string `yaml:"phrases"`
-	Literals   []string `yaml:"literals"`
+	ThirdParty bool `yaml:"-"`
+	// Lowers names the harm groups a harmless framing lowers (harm.yaml's harmless_framing); empty lowers
+	// every one. A story makes the violence done to its characters harmless, not a recipe it holds.
+	Lowers   []string `yaml:"lowers"`
+	Phrases  []string `yaml:"phrases"`
+	Literals []string `yaml:"literals"`
 }
 
 // expand turns a template into every phrase it stands for: {a|b|} is a choice (an empty choice is nothing),

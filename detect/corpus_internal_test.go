@@ -181,3 +181,24 @@ func TestPhrasePairWithoutItsGroupPanics(t *testing.T) {
 	}()
 	compilePhrases(nil, []pair{{Name: "decline", Weight: 0.9, Window: 1, Phrase: true, First: []string{"i won't"}, Second: []string{"help"}}}, nil)
 }
+
+// A harmless framing that names the harms it lowers names harm groups that exist: a misspelled name
+// would lower nothing, silently.
+func TestHarmlessFramingLowersHarmGroups(t *testing.T) {
+	t.Parallel()
+	c := harmCorpus()
+	names := map[string]bool{}
+	for _, g := range c.Groups {
+		names[g.Name] = true
+	}
+	for _, p := range c.Pairs {
+		names[p.Name] = true
+	}
+	for _, f := range c.HarmlessFraming {
+		for _, l := range f.Lowers {
+			if !names[l] {
+				t.Errorf("harmless framing %q lowers %q, which is no harm group", f.Name, l)
+			}
+		}
+	}
+}

@@ -129,7 +129,7 @@ func (m *memo) refusalRisk() float64 {
 	for i := range harms {
 		h := harms[i].score
 		if h > 0 {
-			h *= 1 - 0.7*analyzeHarmlessFraming(users[i].text, users[i].where).score
+			h *= 1 - 0.7*analyzeHarmlessFraming(users[i].text, users[i].where, harms[i]).score
 		}
 		risk = noisyOr(risk, h, attacks[i].adversarial)
 		if h > 0 {
