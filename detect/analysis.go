@@ -49,6 +49,9 @@ type phraseCorpus struct {
 	// refusal is judged (over_refusal), never where an answer is: each is also a known way to frame a
 	// jailbreak. A framing may name the harm groups it lowers (group.Lowers).
 	HarmlessFraming []group `yaml:"harmless_framing"`
+	// HarmlessFramingMasks are phrases inside which no framing counts: "like in the movies" models a real
+	// act on a story rather than asking about one.
+	HarmlessFramingMasks []string `yaml:"harmless_framing_masks"`
 	// Choices are the named word lists its templates share ({$name}), put in place at load (withChoices).
 	Choices map[string][]string `yaml:"choices"`
 	// Slips (injection.yaml) are the key words read back from one slip of the keyboard (misspelledWord).
@@ -80,7 +83,8 @@ var (
 		return compilePhrases(groups, pairs, l.masks(c.Masks))
 	})
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
-		return compilePhrases(harmCorpus().HarmlessFraming, nil, nil)
+		c := harmCorpus()
+		return compilePhrases(c.HarmlessFraming, nil, c.HarmlessFramingMasks)
 	})
 	// injectionCorpus is injection.yaml as decoded, for the phrases and for the vocabularies read from
 	// its words (disguiseVocabulary, englishWords).
