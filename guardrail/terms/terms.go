@@ -59,6 +59,11 @@ func (b *BlockedTerms) Provision(context.Context) error {
 	if b.Code == "" {
 		b.Code = "blocked_terms.matched"
 	}
+	for i, t := range b.Terms {
+		if len(t) > ahocorasick.MaxTermLen {
+			return fmt.Errorf("terms[%d]: %d bytes (at most %d)", i, len(t), ahocorasick.MaxTermLen)
+		}
+	}
 	b.m = ahocorasick.Compile(b.Terms)
 	return nil
 }

@@ -81,6 +81,7 @@ func TestConfigErrors(t *testing.T) {
 		"{terms: [a, ' ']}":           "terms[1]: empty",
 		"{terms: [a], action: block}": `action: "block" (want retry or halt)`,
 		"{terms: [a], phrases: [b]}":  `unknown key "phrases"`,
+		"{terms: [a, " + strings.Repeat("b", 70000) + "]}": "terms[1]: 70000 bytes (at most 65535)",
 	} {
 		if _, err := configtest.Load("stream", "blocked_terms", config); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", config, err, want)

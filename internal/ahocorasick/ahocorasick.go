@@ -8,7 +8,11 @@
 // Aho-Corasick modules do not expose (spec/go-ecosystem.md §2.4).
 package ahocorasick
 
-import "slices"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // Matcher is a compiled set of terms.
 type Matcher struct {
@@ -29,7 +33,7 @@ type Matcher struct {
 	kidClass []uint8
 	kidRef   []uint32
 	fail     []uint32 // per deep state: its failure state's number
-	depth    []int32  // how many bytes the state has matched of some term
+	depth    []uint16 // how many bytes the state has matched of some term (terms are at most MaxTermLen)
 	match    []int32  // the term that ends at the state (through its suffixes), or -1
 	// shorter is, per term, the longest other term that is a proper suffix of it, or -1: the terms that
 	// end where it ends, for FindEvery.
@@ -54,6 +58,11 @@ func fold(c byte) byte {
 	return c
 }
 
+// MaxTermLen is the longest term a matcher takes, in bytes: a state's depth is kept in 16 bits, which
+// takes a fifth less memory than 32 for the large phrase sets. Callers that take terms from users check
+// it (Compile panics on a longer term).
+const MaxTermLen = math.MaxUint16
+
 // Compile builds a matcher. Empty terms are ignored.
 func Compile(terms []string) *Matcher { return CompileWith(terms, Options{}) }
 
@@ -68,6 +77,9 @@ func CompileWith(terms []string, o Options) *Matcher { return compile(terms, o, 
 func compile(terms []string, o Options, denseDepth int32) *Matcher {
 	m := &Matcher{terms: terms, foldSpace: o.FoldSpace}
 	for _, t := range terms {
+		if len(t) > MaxTermLen {
+			panic(fmt.Sprintf("ahocorasick: a term of %d bytes (at most %d)", len(t), MaxTermLen))
+		}
 		for i := 0; i < len(t); i++ {
 			c := fold(t[i])
 			if m.class[c] == 0 {
@@ -145,11 +157,11 @@ func compile(terms []string, o Options, denseDepth int32) *Matcher {
 		}
 	}
 	first[n] = int32(n)
-	m.depth, m.match = make([]int32, n), make([]int32, n)
+	m.depth, m.match = make([]uint16, n), make([]int32, n)
 	for i, s := range order {
-		m.depth[i], m.match[i] = depth[s], match[s]
+		m.depth[i], m.match[i] = uint16(depth[s]), match[s]
 	}
-	for m.ndense < n && (m.ndense == 0 || m.depth[m.ndense] <= denseDepth) { // the root always has a row
+	for m.ndense < n && (m.ndense == 0 || int32(m.depth[m.ndense]) <= denseDepth) { // the root always has a row
 		m.ndense++
 	}
 	if m.ndense*m.nclass >= sparse || n >= sparse {
@@ -265,8 +277,8 @@ func (m *Matcher) state(r uint32) uint32 {
 // Size is the bytes the matcher's tables hold: what a set of terms costs in memory once compiled, which
 // grows with the terms' states, and for the shallow ones times the distinct bytes they use.
 func (m *Matcher) Size() int {
-	return 4*(len(m.delta)+len(m.first)+len(m.kidRef)+len(m.fail)+len(m.depth)+len(m.match)+len(m.shorter)) +
-		len(m.kidClass) + len(m.class)
+	return 4*(len(m.delta)+len(m.first)+len(m.kidRef)+len(m.fail)+len(m.match)+len(m.shorter)) +
+		2*len(m.depth) + len(m.kidClass) + len(m.class)
 }
 
 // Find returns the first term occurrence to end in text: the term's index and where it starts and ends.

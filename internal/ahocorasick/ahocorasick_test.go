@@ -255,3 +255,25 @@ func TestSizeGrowsWithTheTerms(t *testing.T) {
 		t.Errorf("Size: %d for one term, %d for three longer ones; want positive and growing", small.Size(), large.Size())
 	}
 }
+
+func TestCompileRefusesATermLongerThanMaxTermLen(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Error("Compile took a term longer than MaxTermLen")
+		}
+	}()
+	ahocorasick.Compile([]string{"ok", strings.Repeat("a", ahocorasick.MaxTermLen+1)})
+}
+
+func TestATermOfMaxTermLenIsFoundAndHeldBack(t *testing.T) {
+	t.Parallel()
+	term := strings.Repeat("a", ahocorasick.MaxTermLen)
+	m := ahocorasick.Compile([]string{term})
+	if _, start, end, ok := m.Find("x" + term + "y"); !ok || start != 1 || end != 1+ahocorasick.MaxTermLen {
+		t.Errorf("Find = %d, %d, %v; want 1, %d, true", start, end, ok, 1+ahocorasick.MaxTermLen)
+	}
+	if got := m.Pending("x" + term[:ahocorasick.MaxTermLen-1]); got != ahocorasick.MaxTermLen-1 {
+		t.Errorf("Pending = %d, want %d", got, ahocorasick.MaxTermLen-1)
+	}
+}
