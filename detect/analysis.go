@@ -49,6 +49,9 @@ type phraseCorpus struct {
 	// refusal is judged (over_refusal), never where an answer is: each is also a known way to frame a
 	// jailbreak. A framing may name the harm groups it lowers (group.Lowers).
 	HarmlessFraming []group `yaml:"harmless_framing"`
+	// HarmlessFramingPairs are framings that name an act and, a few words on, the thing it is done to:
+	// "cut my son's hair" cuts hair.
+	HarmlessFramingPairs []pair `yaml:"harmless_framing_pairs"`
 	// HarmlessFramingMasks are phrases inside which no framing counts: "like in the movies" models a real
 	// act on a story rather than asking about one.
 	HarmlessFramingMasks []string `yaml:"harmless_framing_masks"`
@@ -84,7 +87,7 @@ var (
 	})
 	harmlessFramingPhrases = sync.OnceValue(func() *phrases {
 		c := harmCorpus()
-		return compilePhrases(c.HarmlessFraming, nil, c.HarmlessFramingMasks)
+		return compilePhrases(c.HarmlessFraming, c.HarmlessFramingPairs, c.HarmlessFramingMasks)
 	})
 	// injectionCorpus is injection.yaml as decoded, for the phrases and for the vocabularies read from
 	// its words (disguiseVocabulary, englishWords).

@@ -202,9 +202,11 @@ type pair struct {
 	Weight   float64  `yaml:"weight"`
 	Window   int      `yaml:"window"`
 	// Supporting is group.Supporting, for the pair's hits: they count only beside a hit of another group.
-	Supporting bool     `yaml:"supporting"`
-	First      []string `yaml:"first"`
-	Second     []string `yaml:"second"`
+	Supporting bool `yaml:"supporting"`
+	// Lowers is group.Lowers, for a harmless framing's pair.
+	Lowers []string `yaml:"lowers"`
+	First  []string `yaml:"first"`
+	Second []string `yaml:"second"`
 	// Mix names the family of act and object a pair is one language's spelling of ("override": a verb
 	// of ignoring and the rules it ignores), and Act says which side is the act (first or last, by the
 	// language's word order). Pairs of one family are also matched across languages (codeSwitched).
@@ -342,7 +344,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 			}
 		}
 		p.hitGroup = append(p.hitGroup, g)
-		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, ThirdParty: pr.ThirdParty})
+		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, ThirdParty: pr.ThirdParty, Lowers: pr.Lowers})
 		p.windows = append(p.windows, max(pr.Window, 1))
 		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
 	}

@@ -194,10 +194,17 @@ func TestHarmlessFramingLowersHarmGroups(t *testing.T) {
 	for _, p := range c.Pairs {
 		names[p.Name] = true
 	}
+	lowers := map[string][]string{}
 	for _, f := range c.HarmlessFraming {
-		for _, l := range f.Lowers {
+		lowers[f.Name] = append(lowers[f.Name], f.Lowers...)
+	}
+	for _, f := range c.HarmlessFramingPairs {
+		lowers[f.Name] = append(lowers[f.Name], f.Lowers...)
+	}
+	for name, ls := range lowers {
+		for _, l := range ls {
 			if !names[l] {
-				t.Errorf("harmless framing %q lowers %q, which is no harm group", f.Name, l)
+				t.Errorf("harmless framing %q lowers %q, which is no harm group", name, l)
 			}
 		}
 	}
