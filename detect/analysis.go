@@ -496,7 +496,30 @@ func structureScore(text string) float64 {
 // readings already made (disguisedReadings).
 func analyzeHarmRead(text, where string, readings []reading) scored {
 	p := harmPhrases()
-	return byGroup(p, append(p.find(text), disguisedHitsIn(p, readings)...), where, "harm.", nil)
+	return byGroup(p, append(thingsDoneTo(p, text, p.find(text)), disguisedHitsIn(p, readings)...), where, "harm.", nil)
+}
+
+// thingsDoneTo drops the harm hits whose act is done to a thing a person owns, not to the person ("cut
+// my son's hair", "attack my sister's argument"): a harmless framing's pair that names what it lowers
+// and overlaps the hit.
+func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
+	if len(hits) == 0 {
+		return hits
+	}
+	f := harmlessFramingPhrases()
+	var things []hit
+	for _, h := range f.find(text) {
+		if f.groups[h.group].Name == "thing_done_to" {
+			things = append(things, h)
+		}
+	}
+	if len(things) == 0 {
+		return hits
+	}
+	return slices.DeleteFunc(hits, func(h hit) bool {
+		return slices.Contains(f.groups[things[0].group].Lowers, p.groups[h.group].Name) &&
+			slices.ContainsFunc(things, func(t hit) bool { return t.start < h.end && h.start < t.end })
+	})
 }
 
 // reading is a text read once more with a disguise undone: the text so read, and where each undone word
