@@ -499,9 +499,11 @@ func analyzeHarmRead(text, where string, readings []reading) scored {
 	return byGroup(p, append(thingsDoneTo(p, text, p.find(text)), disguisedHitsIn(p, readings)...), where, "harm.", nil)
 }
 
-// thingsDoneTo drops the harm hits whose act is done to a thing a person owns, not to the person ("cut
-// my son's hair", "attack my sister's argument"): a harmless framing's pair that names what it lowers
-// and overlaps the hit.
+// thingsDoneTo drops the harm hits whose act is done to a thing, not a person ("cut my son's hair",
+// "attack my sister's argument"), or makes a figure of speech ("kill him with kindness"): the harmless
+// framings written as pairs of an act and what follows it (harm.yaml's harmless_framing_pairs), which
+// overlap the hit and name its group among those they lower. Wider framings (a game, a story) only lower
+// the harm where a refusal is judged (analyzeHarmlessFraming).
 func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 	if len(hits) == 0 {
 		return hits
@@ -509,7 +511,7 @@ func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 	f := harmlessFramingPhrases()
 	var things []hit
 	for _, h := range f.find(text) {
-		if f.groups[h.group].Name == "thing_done_to" {
+		if f.windows[h.group] > 0 {
 			things = append(things, h)
 		}
 	}
@@ -517,8 +519,9 @@ func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 		return hits
 	}
 	return slices.DeleteFunc(hits, func(h hit) bool {
-		return slices.Contains(f.groups[things[0].group].Lowers, p.groups[h.group].Name) &&
-			slices.ContainsFunc(things, func(t hit) bool { return t.start < h.end && h.start < t.end })
+		return slices.ContainsFunc(things, func(t hit) bool {
+			return t.start < h.end && h.start < t.end && slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name)
+		})
 	})
 }
 
