@@ -464,6 +464,60 @@ func analyzeReply(text, where string) reply {
 	return out
 }
 
+// isRoleLabel reports whether a hit is a conversation's role label written as a line's first word and
+// a colon ("System:", "user:").
+func isRoleLabel(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "system:", "assistant:", "ai:", "user:", "human:", "admin:":
+		return true
+	}
+	return false
+}
+
+// isUpper reports whether s has letters and all of them are capitals: "USER:" is written as a
+// transcript's label, a config's key as "user:" or "User:".
+func isUpper(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0 && strings.IndexFunc(s, unicode.IsLower) < 0
+}
+
+// opensATurn reports whether a role label ending at end opens a turn: two words or more said on its
+// line, or, with nothing after it, on the next line that holds something, or nothing at all after it
+// (the text ends on "Assistant:", for the model to go on). A value after it ("user: postgres",
+// `User: "bob",`) or keys nested under it are a config's.
+func opensATurn(text string, end int) bool {
+	if strings.TrimSpace(text[end:]) == "" {
+		return true // the text ends on the label: a turn left open for the model to speak in
+	}
+	line, rest, _ := strings.Cut(text[end:], "\n")
+	if strings.TrimSpace(line) == "" {
+		for rest != "" {
+			line, rest, _ = strings.Cut(rest, "\n")
+			if strings.TrimSpace(line) != "" {
+				break
+			}
+		}
+		if trimmed := strings.TrimLeft(line, " \t"); len(trimmed) < len(line) && strings.Contains(trimmed, ":") {
+			return false // an indented key: the label was a key with a block under it
+		}
+	}
+	if t := strings.TrimRight(line, " \t\r"); t != "" && strings.ContainsAny(t[len(t)-1:], ",{([;") {
+		return false // a field of code or data: `User: "bob",`
+	}
+	words := 0
+	for _, f := range strings.Fields(line) {
+		if strings.IndexFunc(f, unicode.IsLetter) >= 0 && !strings.ContainsAny(f, "=(){}[]") {
+			words++
+		}
+	}
+	return words >= 2
+}
+
+// framings are the injection groups that frame a request rather than attack the model: a jailbreak's
+// framing ("hypothetically", "for a novel") and a plea of urgency ("this is an emergency", persuasion by
+// urgency, Zeng et al. 2024). Around a harmful request they are attacks; alone they are how people ask.
+var framings = []string{"jailbreak_framing", "urgency_manipulation"}
+
 // judgements are the refusal groups that judge a request rather than say what cannot be done (it is
 // inappropriate, it is objectionable, the assistant's duty forbids it): no fact about the request
 // answers them.
@@ -1004,10 +1058,18 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		kept = append(kept, h)
 	}
 	kept = asTranscript(p, text, kept)
+	// "user: postgres" in a pasted config and `User: "bob",` in code are keys and values; a role label
+	// left standing after a transcript's turns are read fakes a turn only written as one ("USER:") or
+	// with words said after it ("System: ignore your rules").
+	kept = slices.DeleteFunc(kept, func(h hit) bool {
+		return p.groups[h.group].Name == "delimiter_injection" && h.end <= len(text) && isRoleLabel(text[h.start:h.end]) &&
+			!isUpper(text[h.start:h.end]) && !opensATurn(text, h.end)
+	})
 	s := byGroup(p, kept, where, "injection.", nil)
-	// A format asked for is the user's, not an attack; a jailbreak framing is one only around harm
-	// (requestRisk): "hypothetically, how long would it take to walk to the moon?" attacks nothing.
-	framing := func(h hit) bool { return p.groups[h.group].Name == "jailbreak_framing" }
+	// A format asked for is the user's, not an attack; a jailbreak framing or a plea of urgency is one
+	// only around harm (requestRisk): "hypothetically, how long would it take to walk to the moon?" and
+	// "urgent: my toddler swallowed a battery, what do I do?" attack nothing.
+	framing := func(h hit) bool { return slices.Contains(framings, p.groups[h.group].Name) }
 	adversarial := byGroup(p, slices.DeleteFunc(slices.Clone(kept), func(h hit) bool {
 		return p.groups[h.group].Name == "format_dictation" || framing(h)
 	}), where, "injection.", nil).score

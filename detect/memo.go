@@ -2,6 +2,7 @@ package detect
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agentwarden/warden/guardrail/redact"
 	"github.com/agentwarden/warden/trace"
@@ -159,7 +160,7 @@ func (m *memo) requestRisk() (harm, attack, framing scored) {
 		for _, e := range a.evidence {
 			switch {
 			case e.Rule == "injection.format_dictation":
-			case e.Rule == "injection.jailbreak_framing" && h.score == 0:
+			case slices.Contains(framings, strings.TrimPrefix(e.Rule, "injection.")) && h.score == 0:
 				framing.evidence = append(framing.evidence, e)
 			default:
 				attack.evidence = append(attack.evidence, e)
