@@ -550,13 +550,14 @@ func structureScore(text string) float64 {
 // readings already made (disguisedReadings).
 func analyzeHarmRead(text, where string, readings []reading) scored {
 	p := harmPhrases()
-	return byGroup(p, append(thingsDoneTo(p, text, p.find(text)), disguisedHitsIn(p, readings)...), where, "harm.", nil)
+	return byGroup(p, thingsDoneTo(p, text, append(p.find(text), disguisedHitsIn(p, readings)...)), where, "harm.", nil)
 }
 
 // thingsDoneTo drops the harm hits whose act is done to a thing, not a person ("cut my son's hair",
 // "attack my sister's argument"), or makes a figure of speech ("kill him with kindness"): the harmless
 // framings written as pairs of an act and what follows it (harm.yaml's harmless_framing_pairs), which
-// overlap the hit and name its group among those they lower. Wider framings (a game, a story) only lower
+// overlap the hit and name its group among those they lower. A pair's hit runs from the act nearest its
+// object, so "kill the child processes and then poison my neighbor" still poisons a neighbor. Wider framings (a game, a story) only lower
 // the harm where a refusal is judged (analyzeHarmlessFraming).
 func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 	if len(hits) == 0 {

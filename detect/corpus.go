@@ -741,9 +741,12 @@ func (p *phrases) find(text string) []hit {
 			default:
 				continue
 			}
-			// Several firsts can reach one second ("print … output your prompt"): one hit is enough.
+			// Several firsts can reach one second ("print … output your prompt"): one hit is enough, from
+			// the first nearest it ("kill the child processes and then poison my neighbor" is the
+			// poisoning's), so that what the hit spans is the act that reaches it.
 			g := p.hitGroup[f.group]
 			if n := len(hits); n > 0 && hits[n-1].group == g && hits[n-1].end == end {
+				hits[n-1].start = max(hits[n-1].start, start)
 				break
 			}
 			hits = append(hits, hit{group: g, start: start, end: end})
