@@ -734,9 +734,9 @@ func (p *phrases) find(text string) []hit {
 			w := p.windows[f.group]
 			var start, end int
 			switch {
-			case sc.start >= f.end && foldedGap(text, f.end, sc.start, w) <= w:
+			case sc.start >= f.end && foldedGap(text, f.end, sc.start, w) <= w && !codeBetween(text[f.end:sc.start]):
 				start, end = f.start, sc.end
-			case p.eitherOrder[f.group] && f.start >= sc.end && foldedGap(text, sc.end, f.start, w) <= w:
+			case p.eitherOrder[f.group] && f.start >= sc.end && foldedGap(text, sc.end, f.start, w) <= w && !codeBetween(text[sc.end:f.start]):
 				start, end = sc.start, f.end
 			default:
 				continue
@@ -754,6 +754,13 @@ func (p *phrases) find(text string) []hit {
 		}
 	}
 	return hits
+}
+
+// codeBetween reports whether the text between a pair's sides holds code's punctuation (a brace, a
+// semicolon, an assignment, a comment's start): "break\n\t}\n\tif family" and "killed.\n\tCLD_DUMPED = 3 //
+// Child" are two statements of a program, not an act and its object.
+func codeBetween(gap string) bool {
+	return strings.ContainsAny(gap, "{};=") || strings.Contains(gap, "//")
 }
 
 // foldedGap is the length of text[from:to] with each run of white space counted as one byte, as the
