@@ -1647,6 +1647,14 @@ func balanced(line string) bool {
 	var open []byte
 	ticks := 0
 	for i := 0; i < len(line); i++ {
+		// A string literal's brackets are its text's (`fmt.Sprintf("func %s(%s) {\n", …)`): a quote that
+		// closes on the line is skipped whole; one that does not is read as any other sign.
+		if line[i] == '"' {
+			if j := closingQuote(line, i+1); j > 0 {
+				i = j
+				continue
+			}
+		}
 		switch c := line[i]; c {
 		case '(', '[', '{':
 			open = append(open, c)
@@ -1664,6 +1672,20 @@ func balanced(line string) bool {
 		}
 	}
 	return len(open) == 0 && ticks%2 == 0
+}
+
+// closingQuote returns the index of the double quote that closes a string literal opened before from
+// (a backslash escapes the byte after it), or -1 when the line holds none.
+func closingQuote(line string, from int) int {
+	for j := from; j < len(line); j++ {
+		switch line[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return -1
 }
 
 // adversarialSuffix finds the nonsense suffixes that optimisation attacks append to a request: many
