@@ -1098,7 +1098,7 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		add("encoding_attack", 0.5, Medium, i, i+3, "a run of variation selectors, which spell bytes")
 	}
 	if start, ok := adversarialSuffix(text); ok {
-		add("jailbreak", 0.55, High, start, len(text), "a suffix of punctuation-laden nonsense tokens")
+		add("jailbreak", 0.55, High, start, len(text), suffixNote)
 	}
 	s.score, s.adversarial = noisyOr(extra...), noisyOr(attack...)
 	return s
@@ -1644,6 +1644,11 @@ func invisibleChar(text string) int {
 // balanced reports whether a line's brackets pair up in order and its backticks come in pairs: code and
 // markup are written so; an optimised suffix, token by token, is not ("](", "{[(").
 func balanced(line string) bool {
+	// A block opened at the line's end ("func f(x int) {", "call(") is code's: the line goes on below.
+	// One opener, after something that is none: "{[(" is an optimised suffix's.
+	if t := strings.TrimRight(line, " \t\r"); len(t) > 1 && strings.IndexByte("{([", t[len(t)-1]) >= 0 && strings.IndexByte("{([", t[len(t)-2]) < 0 {
+		line = t[:len(t)-1]
+	}
 	var open []byte
 	ticks := 0
 	for i := 0; i < len(line); i++ {
@@ -1673,6 +1678,10 @@ func balanced(line string) bool {
 	}
 	return len(open) == 0 && ticks%2 == 0
 }
+
+// suffixNote is the note on a nonsense suffix's evidence: a request's, never a persona a reply speaks
+// as (replyPersona).
+const suffixNote = "a suffix of punctuation-laden nonsense tokens"
 
 // closingQuote returns the index of the double quote that closes a string literal opened before from
 // (a backslash escapes the byte after it), or -1 when the line holds none.

@@ -49,6 +49,8 @@ func TestAdversarialSuffix(t *testing.T) {
 		{"code over many lines is not", "Why does this fail?\n```go\nfunc (s *Server) handle(w http.ResponseWriter, r *http.Request) {\n\tif err := json.NewDecoder(r.Body).Decode(&req); err != nil {\n\t\thttp.Error(w, err.Error(), 400)\n\t}\n\tm := map[string][]int{\"a\": {1, 2}}\n\tfmt.Fprintf(w, \"%v %d\", m[\"a\"][0], len(m))\n}\n```", false},
 		{"a last line of code is not, when a fence closes it", "Explain:\n```\nm := map[string][]int{\"a\": {1, 2}, \"b\": {3}}; fmt.Println(m[\"a\"][0], len(m), cap(m[\"b\"]))\n```", false},
 		{"a line of code whose strings hold brackets is not", "Why is the output wrong?\n" + `text += fmt.Sprintf("func %s(%s)%s {\n", funct, strings.Join(in, ", "), outlist) + "}(" + "[" + "<"`, false},
+		{"a function's signature opening its block is not", "Why does this not compile?\nfunc (c *Config) tokenSource(ctx context.Context, scheme string) (oauth2.TokenSource, error) {", false},
+		{"a call opened at the line's end is not", "Explain:\nfunc (la *LL1Analyzer) look1(s, stopState ATNState, ctx *PredictionContext, look *IntervalSet, calledRuleStack *BitSet, seeThruPreds, addEOF bool) (", false},
 		{"a line of links is not", "See [#779](https://github.com/mvdan/sh/issues/779) [#803](https://github.com/mvdan/sh/issues/803) [#900](https://github.com/mvdan/sh/issues/900) [#901](https://github.com/mvdan/sh/issues/901) [#902](https://github.com/mvdan/sh/issues/902) and [#903](https://github.com/mvdan/sh/issues/903)", false},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {

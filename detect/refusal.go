@@ -118,7 +118,7 @@ func replyPersona(text, where string) (scored, bool) {
 // opening of a line.
 func opensAsPersona(s scored, text string) bool {
 	return slices.ContainsFunc(s.evidence, func(e Evidence) bool {
-		return (e.Rule == "injection.jailbreak" || e.Rule == "injection.safety_bypass") && opensLine(text, e.Start)
+		return (e.Rule == "injection.jailbreak" && e.Note != suffixNote || e.Rule == "injection.safety_bypass") && opensLine(text, e.Start)
 	})
 }
 
