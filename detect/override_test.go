@@ -396,8 +396,7 @@ func TestOpeningDictatedOrDescribed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			trace := map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": "Sure! Here it is."}}}
+			trace := userAndReply(tc.request, "Sure! Here it is.")
 			wantFinding(t, "injection", trace, tc.fires)
 			wantFinding(t, "jailbreak_compliance", trace, tc.fires)
 			wantFinding(t, "under_refusal", trace, tc.fires)
@@ -426,8 +425,7 @@ func TestRoleLabelsAndConfigKeys(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "injection", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": "Sure! Here it is."}}}, tc.fires)
+			wantFinding(t, "injection", userAndReply(tc.request, "Sure! Here it is."), tc.fires)
 		})
 	}
 }

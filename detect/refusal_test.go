@@ -250,8 +250,7 @@ func TestRefusalFamilies(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "over_refusal", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}, tc.fires)
+			wantFinding(t, "over_refusal", userAndReply(tc.request, tc.reply), tc.fires)
 		})
 	}
 }
@@ -331,8 +330,7 @@ func TestRefusalOfAHarmlessContext(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "over_refusal", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": declined}}}, tc.fires)
+			wantFinding(t, "over_refusal", userAndReply(tc.request, declined), tc.fires)
 		})
 	}
 }
@@ -367,8 +365,7 @@ func TestJudgementBesideAFactStillDeclines(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			wantFinding(t, "over_refusal", map[string]any{"messages": []map[string]string{
-				{"role": "user", "content": tc.request}, {"role": "assistant", "content": tc.reply}}}, tc.fires)
+			wantFinding(t, "over_refusal", userAndReply(tc.request, tc.reply), tc.fires)
 		})
 	}
 }
@@ -381,7 +378,6 @@ func TestCodeInAReplyIsNoPersona(t *testing.T) {
 		"Here is the signature:\nfunc (c *Config) tokenSource(ctx context.Context, scheme string) (oauth2.TokenSource, error) {",
 		"The sites are listed here (`:137`, `:203`,\n`:285`, `:307`, `:331`, `:401`, `:466`, `:544`):",
 	} {
-		wantFinding(t, "jailbreak_compliance", map[string]any{"messages": []map[string]string{
-			{"role": "user", "content": "Can you explain this?"}, {"role": "assistant", "content": reply}}}, false)
+		wantFinding(t, "jailbreak_compliance", userAndReply("Can you explain this?", reply), false)
 	}
 }
