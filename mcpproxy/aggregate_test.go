@@ -2,6 +2,7 @@ package mcpproxy_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"slices"
@@ -304,14 +305,23 @@ func TestAggregateListChanged(t *testing.T) {
 			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "math__add", Arguments: map[string]any{"A": 1, "B": 2}}); err != nil {
 				t.Fatal(err)
 			}
-			mcp.AddTool(files, &mcp.Tool{Name: "late", Description: "Added later."},
-				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-					return &mcp.CallToolResult{}, nil, nil
-				})
-			select {
-			case <-changed:
-			case <-ctx.Done():
-				t.Fatal("the tools/list_changed notification did not reach the client")
+			// The client's listen is set up as the session starts, apart from the calls: a change made
+			// before it is up is owed to no one, so a tool is added again until one is heard (under
+			// load, the first can come first).
+			tick := time.NewTicker(250 * time.Millisecond)
+			defer tick.Stop()
+			for i := 0; ; i++ {
+				mcp.AddTool(files, &mcp.Tool{Name: fmt.Sprintf("late%d", i), Description: "Added later."},
+					func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+						return &mcp.CallToolResult{}, nil, nil
+					})
+				select {
+				case <-changed:
+					return
+				case <-ctx.Done():
+					t.Fatal("the tools/list_changed notification did not reach the client")
+				case <-tick.C:
+				}
 			}
 		})
 	}
