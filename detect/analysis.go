@@ -464,6 +464,27 @@ func analyzeReply(text, where string) reply {
 	return out
 }
 
+// anotherObject reports whether a hit's object, past the thing the act is done to, is a second object
+// of the same act, joined to the first ("poison the rats in my basement and then my neighbor's dog"),
+// rather than a person the sentence goes on to name ("kick the ball harder like my brother", "get rid
+// of ants without poisoning my cat"): the last joining word or preposition between them decides.
+func anotherObject(text string, thingEnd, hitEnd int) bool {
+	if hitEnd <= thingEnd || hitEnd > len(text) {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(text[thingEnd:hitEnd]), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	for i := len(words) - 1; i >= 0; i-- {
+		switch words[i] {
+		case "and", "or", "then", "plus", "also", "nor":
+			return true
+		case "like", "with", "without", "for", "to", "at", "by", "from", "near", "around", "beside", "than",
+			"as", "in", "on", "of", "about", "after", "before", "while", "during", "so", "because":
+			return false
+		}
+	}
+	return strings.Contains(text[thingEnd:hitEnd], ",")
+}
+
 // isRoleLabel reports whether a hit is a conversation's role label written as a line's first word and
 // a colon ("System:", "user:").
 func isRoleLabel(s string) bool {
@@ -575,7 +596,7 @@ func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 	}
 	return slices.DeleteFunc(hits, func(h hit) bool {
 		return slices.ContainsFunc(things, func(t hit) bool {
-			return t.start < h.end && h.start < t.end && slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name)
+			return t.start < h.end && h.start < t.end && !anotherObject(text, t.end, h.end) && slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name)
 		})
 	})
 }
