@@ -756,11 +756,13 @@ func (p *phrases) find(text string) []hit {
 	return hits
 }
 
-// codeBetween reports whether the text between a pair's sides holds code's punctuation (a brace, a
-// semicolon, an assignment, a comment's start): "break\n\t}\n\tif family" and "killed.\n\tCLD_DUMPED = 3 //
-// Child" are two statements of a program, not an act and its object.
+// codeBetween reports whether the text between a pair's sides runs over a line break and holds code's
+// punctuation (a brace, a semicolon, an assignment, a comment's start): "break\n\t}\n\tif family" and
+// "killed.\n\tCLD_DUMPED = 3 // Child" are two statements of a program, not an act and its object. On
+// one line the same signs are a disguise's ("poison;my wife", "stab // my neighbor") and keep nothing
+// apart.
 func codeBetween(gap string) bool {
-	return strings.ContainsAny(gap, "{};=") || strings.Contains(gap, "//")
+	return strings.Contains(gap, "\n") && (strings.ContainsAny(gap, "{};=") || strings.Contains(gap, "//"))
 }
 
 // foldedGap is the length of text[from:to] with each run of white space counted as one byte, as the
