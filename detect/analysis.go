@@ -485,15 +485,11 @@ func anotherObject(text string, thingEnd, hitEnd int) bool {
 	return strings.Contains(text[thingEnd:hitEnd], ",")
 }
 
-// isRoleLabel reports whether a hit is a conversation's role label written as a line's first word and
-// a colon ("System:", "user:").
+// isRoleLabel reports whether a delimiter hit is a conversation's role label: one word and a colon, as
+// injection.yaml's line-start literals write them ("System:", "user:").
 func isRoleLabel(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	switch s {
-	case "system:", "assistant:", "ai:", "user:", "human:", "admin:":
-		return true
-	}
-	return false
+	s = strings.TrimSpace(s)
+	return len(s) > 1 && s[len(s)-1] == ':' && !strings.ContainsAny(s, " \t")
 }
 
 // isUpper reports whether s has letters and all of them are capitals: "USER:" is written as a
@@ -578,8 +574,8 @@ func analyzeHarmRead(text, where string, readings []reading) scored {
 // "attack my sister's argument"), or makes a figure of speech ("kill him with kindness"): the harmless
 // framings written as pairs of an act and what follows it (harm.yaml's harmless_framing_pairs), which
 // overlap the hit and name its group among those they lower. A pair's hit runs from the act nearest its
-// object, so "kill the child processes and then poison my neighbor" still poisons a neighbor. Wider framings (a game, a story) only lower
-// the harm where a refusal is judged (analyzeHarmlessFraming).
+// object, so "kill the child processes and then poison my neighbor" still poisons a neighbor. Wider
+// framings (a game, a story) only lower the harm where a refusal is judged (analyzeHarmlessFraming).
 func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 	if len(hits) == 0 {
 		return hits
