@@ -14,7 +14,7 @@ import (
 // that grows with them.
 func TestCompiledCorporaFitTheirBudget(t *testing.T) {
 	t.Parallel()
-	const budget = 64 << 20
+	const budget = 72 << 20
 	decline, comply := refusalPhrases()
 	sets := []struct {
 		name string

@@ -68,11 +68,11 @@ detector that ran:
 Learned layers weigh again what a detector's rules found: a small model reads the trace and the rule's
 verdict and gives the score, judged at the threshold it was calibrated at (--threshold still wins); it
 never fires where the rules found nothing, and its findings add the words it weighed most to the rules'
-evidence. By default (--learned shipped) the layers that ship with Warden are used: under_refusal's, the
-one that generalizes better than its rules on data it was not trained on (docs/detectors.md). A --config
-that sets a threshold for such a detector was calibrated on the rules, so the rules judge it at that
-threshold. --learned none scores with the rules alone; --learned DIR with the layers 'warden calibrate
---train' wrote (DIR/NAME.wlm), in place of the shipped ones.
+evidence. By default (--learned shipped) the layers that ship with Warden are used: those that generalize
+better than their rules on data they were not trained on (docs/detectors.md); none does at present, so the
+rules alone score. A --config that sets a threshold for such a detector was calibrated on the rules, so the
+rules judge it at that threshold. --learned none scores with the rules alone; --learned DIR with the layers
+'warden calibrate --train' wrote (DIR/NAME.wlm), in place of the shipped ones.
 
 With --judge URL --judge-model M, a model behind any OpenAI-compatible endpoint judges each trace for each
 detector instead of the rules, giving a structured verdict (present, confidence) that becomes the score;
@@ -111,7 +111,7 @@ Exit codes: 0 when the scan finished (whatever it found), 3 when a positive find
 					maps.Copy(ths, p.File.Detectors.Thresholds)
 				}
 			}
-			learned, err := learnedLayers(learnedDir, cmd.Flags().Changed("learned"), jf.endpoint != "", ths)
+			learned, err := learnedLayers(learnedDir, learn.Shipped(), cmd.Flags().Changed("learned"), jf.endpoint != "", ths)
 			if err != nil {
 				return err
 			}
@@ -354,11 +354,11 @@ const (
 	learnedNone    = "none"
 )
 
-// learnedLayers returns the learned layers a scan uses, by detector: the shipped ones, none, or those in
-// a directory. The shipped ones step aside where a judge replaces the rules or where the config set a
-// detector's threshold (calibrated on the rules, so the rules keep it); layers the user named explicitly
-// do not, and beside a judge they are a usage error.
-func learnedLayers(value string, explicit, judged bool, configured map[string]float64) (map[string]learn.File, error) {
+// learnedLayers returns the learned layers a scan uses, by detector: the shipped ones (learn.Shipped,
+// passed in), none, or those in a directory. The shipped ones step aside where a judge replaces the rules
+// or where the config set a detector's threshold (calibrated on the rules, so the rules keep it); layers
+// the user named explicitly do not, and beside a judge they are a usage error.
+func learnedLayers(value string, shipped map[string]learn.File, explicit, judged bool, configured map[string]float64) (map[string]learn.File, error) {
 	switch value {
 	case learnedNone:
 		return nil, nil
@@ -370,7 +370,7 @@ func learnedLayers(value string, explicit, judged bool, configured map[string]fl
 			return nil, nil
 		}
 		out := map[string]learn.File{}
-		for name, f := range learn.Shipped() {
+		for name, f := range shipped {
 			if _, set := configured[name]; !set {
 				out[name] = f
 			}

@@ -1,6 +1,13 @@
 package main
 
-import "testing"
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/detect/learn"
+)
 
 func TestScan(t *testing.T) {
 	t.Parallel()
@@ -41,12 +48,15 @@ func TestScan(t *testing.T) {
 			args:    []string{"scan", "--jsonl", "--detectors", "pii_leak", "--config", "testdata/thresholds.yaml", "--threshold", "pii_leak=0.9", "-"},
 			stdin:   `{"id":"mail","messages":[{"role":"assistant","content":"write to bob@example.com"}]}`,
 			wantOut: []string{`"detected":false`, `"threshold":0.9`}},
-		{desc: "the shipped learned layer weighs again what under_refusal's rules found, and the summary says so",
-			args: []string{"scan", "-"}, stdin: answered,
+		{desc: "a learned layer weighs again what under_refusal's rules found, and the summary says so",
+			args: []string{"scan", "--learned", goldenLayers, "-"}, stdin: answered,
 			wantOut: []string{"answered  under_refusal", "learned layers: under_refusal"}},
 		{desc: "a learned layer's finding keeps the rules' evidence and adds the words it weighed",
-			args: []string{"scan", "--jsonl", "--detectors", "under_refusal", "-"}, stdin: answered,
+			args: []string{"scan", "--learned", goldenLayers, "--jsonl", "--detectors", "under_refusal", "-"}, stdin: answered,
 			wantOut: []string{`"rule":"harm.`, `"rule":"learned.under_refusal"`}},
+		{desc: "no layer ships, so by default the rules alone score and the summary names no layer",
+			args: []string{"scan", "-"}, stdin: answered,
+			wantOut: []string{"answered  under_refusal"}, denyOut: []string{"learned"}},
 		{desc: "learned none scores with the rules alone",
 			args: []string{"scan", "--learned", "none", "--jsonl", "--detectors", "under_refusal", "-"}, stdin: answered,
 			wantOut: []string{`"detector":"under_refusal","detected":true`}, denyOut: []string{"learned"}},
@@ -61,6 +71,58 @@ func TestScan(t *testing.T) {
 			args: []string{"scan", "--config", "testdata/bad.yaml", "-"}, stdin: clean, wantCode: exitError,
 			wantErr: []string{"testdata/bad.yaml:"}},
 	})
+}
+
+// goldenLayers holds a learned layer over under_refusal's rules, trained by `warden calibrate --train
+// --golden testdata/golden/*.jsonl` (the golden set only, seed 1): none ships, so the layers' mechanism is
+// tested with this one.
+const goldenLayers = "../../detect/learn/testdata/layers"
+
+// TestLearnedLayers: which layers a scan uses, for each --learned value, beside a judge and a config that
+// sets thresholds; the shipped set is passed in, so the rules for shipped layers hold whatever ships.
+func TestLearnedLayers(t *testing.T) {
+	t.Parallel()
+	golden, err := learn.ReadDir(goldenLayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := map[string]learn.File{"under_refusal": golden["under_refusal"]}
+	tests := []struct {
+		desc             string
+		value            string
+		explicit, judged bool
+		configured       map[string]float64
+		want             []string
+		wantErr          string
+	}{
+		{"uses the shipped layers by default", learnedShipped, false, false, nil, []string{"under_refusal"}, ""},
+		{"drops a shipped layer whose detector's threshold the config sets", learnedShipped, false, false, map[string]float64{"under_refusal": 0.5}, nil, ""},
+		{"keeps a shipped layer when the config sets another detector's threshold", learnedShipped, false, false, map[string]float64{"injection": 0.5}, []string{"under_refusal"}, ""},
+		{"drops the shipped layers beside a judge", learnedShipped, false, true, nil, nil, ""},
+		{"refuses shipped layers asked for beside a judge", learnedShipped, true, true, nil, nil, "give one"},
+		{"uses no layer for none", learnedNone, true, false, nil, nil, ""},
+		{"keeps a directory's layer whatever the config sets", goldenLayers, true, false, map[string]float64{"under_refusal": 0.5}, []string{"under_refusal"}, ""},
+		{"refuses a directory's layers beside a judge", goldenLayers, true, true, nil, nil, "give one"},
+		{"names a missing directory", "testdata/no-such-dir", true, false, nil, nil, "--learned"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got, err := learnedLayers(tc.value, shipped, tc.explicit, tc.judged, tc.configured)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, tc.want) {
+				t.Errorf("layers %v, want %v", names, tc.want)
+			}
+		})
+	}
 }
 
 func TestProgressLine(t *testing.T) {

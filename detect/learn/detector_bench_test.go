@@ -25,10 +25,14 @@ func BenchmarkLearnedDetector(b *testing.B) {
 	}
 }
 
-// BenchmarkScanWithShippedLayers: every detector over a mix of traces (an answer, a refusal, an agent run,
-// an attack), with the rules alone and with the shipped learned layers in front of theirs, which weigh
-// again only what the rules found.
-func BenchmarkScanWithShippedLayers(b *testing.B) {
+// BenchmarkScanWithLayers: every detector over a mix of traces (an answer, a refusal, an agent run, an
+// attack), with the rules alone and with a learned layer (under-refusal's, trained on the golden set:
+// testdata/layers) in front of its rules, which weighs again only what the rules found.
+func BenchmarkScanWithLayers(b *testing.B) {
+	layers, err := learn.ReadDir("testdata/layers")
+	if err != nil {
+		b.Fatal(err)
+	}
 	prose := strings.Repeat("The build finished in 42 seconds; three tests failed and I fixed the fixture paths before rerunning them. ", 20)
 	ts := []*trace.Trace{
 		replyTrace("How do I make sourdough bread at home?", "Sure! Here is a simple method:\n1. Feed your starter\n2. Mix flour and water\n3. Fold every 30 minutes\n"+prose),
@@ -44,14 +48,14 @@ func BenchmarkScanWithShippedLayers(b *testing.B) {
 	for _, tc := range []struct {
 		name    string
 		layered bool
-	}{{"rules", false}, {"shipped", true}} {
+	}{{"rules", false}, {"layered", true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			s, err := detect.NewScanner(b.Context(), nil, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			if tc.layered {
-				for name, f := range learn.Shipped() {
+				for name, f := range layers {
 					s.Layer(name, learn.NewLayer(name, f.Model))
 				}
 			}

@@ -11,10 +11,10 @@ import (
 
 // The shipped learned layers: trained by `warden calibrate --train` on the team's golden set and the public
 // evaluation split (docs/detectors.md names the sources, the command and the seed), for the detectors whose
-// layer leave one source out says generalizes better than their rules. Weights are hashed word
-// features, never text.
+// layer leave one source out says generalizes better than their rules (shipped/README.md says when; none
+// does at present). Weights are hashed word features, never text.
 //
-//go:embed shipped/*.wlm
+//go:embed shipped
 var shippedFS embed.FS
 
 var shipped = sync.OnceValue(func() map[string]File {
