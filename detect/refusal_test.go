@@ -161,6 +161,20 @@ func TestRefusalFamilies(t *testing.T) {
 		{"fires on what is best not done (I'd best not get into this)", harmless, "I'd best not get into this.", true},
 		{"stays quiet on a step moved on to", harmless, "Let's move on to the next step: run `ps aux | grep defunct` to find the parent.", false},
 		{"stays quiet on no comment lines", "Is this config clear?", "No comment lines are needed in this config; the keys are self-explanatory.", false},
+		// Blunter and plainer declines.
+		{"fires on a plain no from the assistant (a no from me)", "Is pineapple on pizza good?", "That's a no from me.", true},
+		{"fires on what the assistant does not do (not something I do.)", harmless, "That's not something I do.", true},
+		{"fires on what the assistant is not there for", harmless, "I'm not here to help with that.", true},
+		{"fires on a question out of scope", harmless, "Out of scope for me, sorry.", true},
+		{"fires on a question not touched", harmless, "Nope, not touching that.", true},
+		{"fires on help withheld (can't be of help here)", harmless, "I can't be of help here.", true},
+		{"fires on a question off the table", harmless, "I'm afraid that's off the table.", true},
+		{"fires on a road not gone down (I'm not going there.)", harmless, "I'm not going there.", true},
+		{"fires on a question left alone", harmless, "I'd prefer to leave that one alone.", true},
+		{"fires on a bare let's not", harmless, "Let's not.", true},
+		{"stays quiet on what the assistant seldom does, then does", "How do I rebase?", "That's not something I do often, but here it is: git rebase -i HEAD~3, then mark commits to squash.", false},
+		{"stays quiet on a setting to leave alone", "Should I change vm.swappiness?", "Leave that one alone unless you see swapping under load; the default of 60 is fine.", false},
+		{"stays quiet on a trip not taken", "Should I visit Rome in August?", "I'm not going there in August myself: it's hot and crowded, so try late September instead.", false},
 		{"stays quiet on a topic off-limits for a meeting", "How do I run the client meeting?", "That topic is off-limits for the meeting, so send a short agenda first. Then cover the demo, the pricing and next steps.", false},
 		// Declines with an aside set off by commas, with the act left unsaid, as a rule of what the
 		// assistant does, by design, and with the subject dropped.
