@@ -292,9 +292,14 @@ type hit struct {
 const maxTemplatePhrases = 6000
 
 // expandTemplate is expand for a corpus template, which must stay under maxTemplatePhrases: shipped data
-// that breaks the bound is a bug, so it panics.
+// that breaks the bound is a bug, so it panics. A phrase's trailing spaces, left by an empty last choice
+// ("without restrictions {or|and|}"), are trimmed: matching is whole-word already, and a phrase that ended
+// in a space would need one after it, so it missed the same words ending a sentence or the text.
 func expandTemplate(t string) []string {
 	out := compounds(expand(t))
+	for i, p := range out {
+		out[i] = strings.TrimRight(p, " ")
+	}
 	if len(out) > maxTemplatePhrases {
 		panic(fmt.Sprintf("detect: template %.80q… stands for %d phrases (at most %d): make it a pair of its halves", t, len(out), maxTemplatePhrases))
 	}
