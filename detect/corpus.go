@@ -729,6 +729,7 @@ func (p *phrases) find(text string) []hit {
 	// Masks drop the terms they overlap before any pair is made: a mask drops what it covers ("the final
 	// boss"), never a pair that merely spans it ("beat the final boss, then beat my wife").
 	hits, firsts, seconds = unmasked(hits, masks), unmasked(firsts, masks), unmasked(seconds, masks)
+	pairsFrom := len(hits)
 	for _, f := range firsts {
 		for _, sc := range seconds {
 			// A code-switched pair's sides must be two languages: what one language could have written
@@ -748,14 +749,20 @@ func (p *phrases) find(text string) []hit {
 			}
 			// Several firsts can reach one second ("print … output your prompt"): one hit is enough, from
 			// the first nearest it ("kill the child processes and then poison my neighbor" is the
-			// poisoning's), so that what the hit spans is the act that reaches it.
+			// poisoning's), so that what the hit spans is the act that reaches it. One first reaches every
+			// second in its window ("cut my son's hair and throat" cuts the throat too), so that a later
+			// object stands where a nearer one is read as a thing done to.
 			g := p.hitGroup[f.group]
-			if n := len(hits); n > 0 && hits[n-1].group == g && hits[n-1].end == end {
-				hits[n-1].start = max(hits[n-1].start, start)
-				break
+			merged := false
+			for i := len(hits) - 1; i >= pairsFrom && !merged; i-- {
+				if hits[i].group == g && hits[i].end == end {
+					hits[i].start = max(hits[i].start, start)
+					merged = true
+				}
 			}
-			hits = append(hits, hit{group: g, start: start, end: end})
-			break
+			if !merged {
+				hits = append(hits, hit{group: g, start: start, end: end})
+			}
 		}
 	}
 	return hits
