@@ -996,10 +996,15 @@ func unLeet(text string) (string, []spelledOut) {
 
 // analyzeHarmlessFraming says how clearly a request frames the harm read in it harmlessly: what a word
 // means, what happened in history, what happens in a game, a sport or a story. A framing that names the
-// harms it lowers counts only when every harm read is among them.
+// harms it lowers counts only when every harm read is among them. A framing written as a pair (an act
+// done to a thing, a figure of speech) has done its work already: the harm read was read without the
+// hits it covers (thingsDoneTo), and what harm is left lies outside it ("cut my son's hair and throat").
 func analyzeHarmlessFraming(text, where string, harm scored) scored {
 	p := harmlessFramingPhrases()
 	hits := slices.DeleteFunc(p.find(text), func(h hit) bool {
+		if p.windows[h.group] > 0 {
+			return true
+		}
 		lowers := p.groups[h.group].Lowers
 		return len(lowers) > 0 && slices.ContainsFunc(harm.evidence, func(e Evidence) bool {
 			return !slices.Contains(lowers, strings.TrimPrefix(e.Rule, "harm."))
