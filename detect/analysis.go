@@ -315,7 +315,8 @@ func sentencesBefore(s string) int {
 				n++
 			}
 		case '\n':
-			if i == 0 || s[i-1] != '\n' {
+			// A line break ends a sentence its punctuation has not already ended.
+			if i == 0 || !strings.ContainsRune("\n.!?", rune(s[i-1])) {
 				n++
 			}
 		}

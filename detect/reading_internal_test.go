@@ -29,3 +29,27 @@ func checkReadingSpans(t *testing.T, text, reading string, spans []spelledOut, o
 		t.Fatalf("tail changed: %q -> %q", text[prev:], reading[prevRead:])
 	}
 }
+
+func TestSentencesBefore(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, text string
+		want       int
+	}{
+		{"counts nothing in an opener's first words", "Sure, I can help with something related", 0},
+		{"counts an opener ended by an exclamation", "Sure! ", 1},
+		{"counts an opener and a sentence after it", "Sure. That would be illegal. ", 2},
+		{"counts a line break once however many", "Sure!\n\n", 1},
+		{"does not count a ratio's or a version's point", "Mix them 3:1 with v1.2 of the kit", 0},
+		{"counts a question mark ending a sentence", "Why would you want that? ", 1},
+		{"counts a full stop ending the text", "Step 1: scan.", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			if got := sentencesBefore(tc.text); got != tc.want {
+				t.Errorf("sentencesBefore(%q) = %d, want %d", tc.text, got, tc.want)
+			}
+		})
+	}
+}
