@@ -30,7 +30,7 @@ func checkReadingSpans(t *testing.T, text, reading string, spans []spelledOut, o
 	}
 }
 
-func TestSentencesBefore(t *testing.T) {
+func TestSentenceEnds(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		desc, text string
@@ -47,8 +47,8 @@ func TestSentencesBefore(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			if got := sentencesBefore(tc.text); got != tc.want {
-				t.Errorf("sentencesBefore(%q) = %d, want %d", tc.text, got, tc.want)
+			if got := sentenceEnds(tc.text, 0, len(tc.text), false); got != tc.want {
+				t.Errorf("sentenceEnds(%q) = %d, want %d", tc.text, got, tc.want)
 			}
 		})
 	}
