@@ -956,7 +956,7 @@ func unLeet(text string) (string, []spelledOut) {
 		}
 		// A sign alone between letters spelled out ("i g n 0 r e") stands for one too: joined with them
 		// (joinSpelledOut, over this reading), it is a word.
-		if signs > 0 && (letters >= 3 || inside && letters+signs >= 3) || j-i == 1 && signs == 1 && spelledBeside(text, i) {
+		if signs > 0 && (letters >= 3 || inside && letters+signs >= 3) && leetMakesWord(text, i, j) || j-i == 1 && signs == 1 && spelledBeside(text, i) {
 			if b == nil {
 				b = []byte(text)
 			}
@@ -973,6 +973,87 @@ func unLeet(text string) (string, []spelledOut) {
 		return text, nil
 	}
 	return string(b), spans
+}
+
+// leetMakesWord reports whether the word text[i:j], its signs read as letters, makes a word of the
+// phrases where a sign stood ("k1ll", "h4ck3d", "pr3v10us"), or the start or the end of one broken off
+// by a space or a sign ("1gn0r e", "ig n0re"): what a phrase can be read in. Codes and names of code
+// ("int32", "sqlite3", "sha256", "amd64") make none, and reading them so would only read the text again.
+func leetMakesWord(text string, i, j int) bool {
+	v := disguiseVocabulary()
+	var buf [64]byte
+	word := buf[:0]
+	for k := i; k < j; k++ {
+		word = append(word, unLeetByte(text[k]))
+	}
+	for a := 0; a < len(word); {
+		if !isASCIILetter(word[a]) {
+			a++
+			continue
+		}
+		b, sign := a, -1 // sign: where in the piece its first sign stands
+		for ; b < len(word) && isASCIILetter(word[b]); b++ {
+			if sign < 0 && leet[text[i+b]] != 0 {
+				sign = b - a
+			}
+		}
+		start, piece := a, string(word[a:b])
+		a = b
+		if sign < 0 {
+			continue
+		}
+		if v.words[piece] {
+			return true
+		}
+		for n := max(4, sign+1); n < len(piece); n++ {
+			if v.words[piece[:n]] {
+				return true // an inflected word: "k1ll3d", "b0mbs"
+			}
+		}
+		if len(piece) < 3 {
+			continue
+		}
+		// A piece broken off counts with the letters across the break: "1gn0r e" is "ignore".
+		if b == len(word) && letterAt(text, j+1) && v.startsWord(piece+lettersFrom(text, j+1)) {
+			return true
+		}
+		if start == 0 && letterAt(text, i-2) && v.endsWord(reversedASCII(lettersBefore(text, i-1)+piece)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lettersFrom returns the letters (signs read as letters, lower-cased) that start text[k:];
+// lettersBefore those that end text[:k].
+func lettersFrom(text string, k int) string {
+	var b []byte
+	for ; letterAt(text, k); k++ {
+		b = append(b, unLeetByte(text[k]))
+	}
+	return string(b)
+}
+
+func lettersBefore(text string, k int) string {
+	var b []byte
+	for ; letterAt(text, k-1); k-- {
+		b = append(b, unLeetByte(text[k-1]))
+	}
+	slices.Reverse(b)
+	return string(b)
+}
+
+// unLeetByte is c lower-cased, or the letter it is written for.
+func unLeetByte(c byte) byte {
+	if l := leet[c]; l != 0 {
+		return l
+	}
+	return c | 0x20
+}
+
+// letterAt reports whether a letter, or a sign written for one, stands at text[k].
+func letterAt(text string, k int) bool {
+	return k >= 0 && k < len(text) && (isASCIILetter(text[k]) || leet[text[k]] != 0)
 }
 
 // analyzeHarmlessFraming says how clearly a request frames the harm read in it harmlessly: what a word

@@ -273,8 +273,19 @@ func TestUnLeet(t *testing.T) {
 		{"version v1.2, error 404, mp3, h2o, 3rd", "version v1.2, error 404, mp3, h2o, 3rd", 0},
 		{"h0w t0 m4k3 a b0mb", "how t0 make a bomb", 3}, // half the letters signs, when one stands between letters
 		{"5h00t them", "shoot them", 1},
-		{"x86, 4th, 1st, ipv6, sha256", "x86, 4th, 1st, ipv6, sha2s6", 1}, // "sha256" as ever: three letters
+		{"x86, 4th, 1st, ipv6, sha256", "x86, 4th, 1st, ipv6, sha256", 0}, // "sha2s6" is no word
 		{"plain words", "plain words", 0},
+		// A sign is read as a letter where that makes a word of the phrases, an inflected one, or the
+		// start or the end of one a space broke off; the names of code make none.
+		{"k1ll3d him", "killed him", 1},
+		{"d1sr3g4rd it", "disregard it", 1},
+		{"wr1te m4lw4r3", "write malware", 2},
+		{"$h00t", "shoot", 1},
+		{"1gn0r e all", "ignor e all", 1},
+		{"ig n0re all", "ig nore all", 1},
+		{"int32, uint64, float64, amd64, sqlite3, libsqlite3", "int32, uint64, float64, amd64, sqlite3, libsqlite3", 0},
+		{"return Int32FromInt32(x) + Uint64FromInt64(y)", "return Int32FromInt32(x) + Uint64FromInt64(y)", 0},
+		{"type1 copy1 readInt16 x", "type1 copy1 readInt16 x", 0},
 	} {
 		plain, spans := unLeet(tc.text)
 		if plain != tc.plain || len(spans) != tc.words || len(plain) != len(tc.text) {

@@ -44,6 +44,11 @@ var disguiseVocabulary = sync.OnceValue(func() *vocabulary {
 			v.addKeys(p.Second...)
 		}
 	}
+	v.sorted = slices.Sorted(maps.Keys(v.words))
+	for w := range v.words {
+		v.backwards = append(v.backwards, reversedASCII(w))
+	}
+	slices.Sort(v.backwards)
 	v.overrideKeys = maps.Clone(v.keys) // before harm's words join them
 	harm := harmCorpus()
 	for _, g := range harm.Groups {
@@ -266,6 +271,21 @@ type vocabulary struct {
 	// keyStarts says some key starts with the two letters: with keyShapes it settles two words of
 	// prose side by side without a lookup.
 	keyStarts [26][26]bool
+	// sorted are the words in order, and backwards the words each written backwards, in order: what a
+	// piece of a broken word can be the start or the end of.
+	sorted, backwards []string
+}
+
+// startsWord reports whether some word starts with piece.
+func (v *vocabulary) startsWord(piece string) bool {
+	i, _ := slices.BinarySearch(v.sorted, piece)
+	return i < len(v.sorted) && strings.HasPrefix(v.sorted[i], piece)
+}
+
+// endsWord reports whether some word ends with piece written backwards.
+func (v *vocabulary) endsWord(backwardPiece string) bool {
+	i, _ := slices.BinarySearch(v.backwards, backwardPiece)
+	return i < len(v.backwards) && strings.HasPrefix(v.backwards[i], backwardPiece)
 }
 
 // has reports whether the letters of text in the runs, lower-cased and put together, are a word. buf is
@@ -680,4 +700,11 @@ func segmentRun(run []byte, vocab map[string]bool) []string {
 		return nil
 	}
 	return words
+}
+
+// reversedASCII returns s, a word of ASCII letters, written backwards.
+func reversedASCII(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
