@@ -25,10 +25,26 @@ func unAccented(text string) (string, []spelledOut) {
 			return "", false
 		}
 		buf = buf[:0]
+		// An identifier in camel case ("IgnoreAllPrevíous") is read a part at a time: each part that
+		// carries an accent must be a word.
+		partStart, accented, lower, parts := 0, false, false, true
+		endPart := func() {
+			parts = parts && (!accented || words[string(buf[partStart:])])
+			partStart, accented = len(buf), false
+		}
 		for _, r := range word {
+			if unicode.IsUpper(r) && lower {
+				endPart()
+			}
+			if unicode.IsLetter(r) {
+				lower = unicode.IsLower(r) // a mark stacked on a letter leaves its case
+			}
 			if r < utf8.RuneSelf {
 				buf = append(buf, byte(r)|0x20)
-			} else if c, ok := bases[r]; ok {
+				continue
+			}
+			accented = true
+			if c, ok := bases[r]; ok {
 				buf = append(buf, c)
 			} else if c, ok := latinLike(r); ok {
 				buf = append(buf, c) // a look-alike among the accents ("ignоré"), which unConfuse leaves to them
@@ -36,7 +52,14 @@ func unAccented(text string) (string, []spelledOut) {
 				return "", false // a letter with no ASCII base: another script's word, or one like "ø"
 			}
 		}
-		if !words[string(buf)] {
+		if words[string(buf)] {
+			return string(buf), true
+		}
+		if partStart == 0 {
+			return "", false // one part, not a word
+		}
+		endPart()
+		if !parts {
 			return "", false
 		}
 		return string(buf), true

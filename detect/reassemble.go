@@ -349,7 +349,29 @@ func reassembled(text string) (string, []spelledOut) {
 	if sc.buf, may = vocab.mayChange(sc.buf, text); !may {
 		return text, nil
 	}
-	return reassemble(text, vocab, sc)
+	plain, spans := reassemble(text, vocab, sc)
+	if !slices.ContainsFunc(spans, func(sp spelledOut) bool { return criticalWithin(plain, sp) }) {
+		return text, nil
+	}
+	return plain, spans
+}
+
+// criticalWithin reports whether a span of a reading can hold a hit that counts: any hit, unless only a
+// critical phrase of the injection or harm corpus read within it counts (a tight span: an identifier of
+// code read as words, "FindTable", "need_unlock", where only "IgnoreAllPreviousInstructions" is one).
+// A reading whose spans can hold none would be read, and read again for disguises over it, for
+// nothing: a disguise inside such an identifier is undone first, and the identifier read after it.
+func criticalWithin(plain string, sp spelledOut) bool {
+	if !sp.whole || !sp.criticalOnly {
+		return true
+	}
+	within := plain[sp.joinedStart:sp.joinedEnd]
+	for _, p := range []*phrases{injectionPhrases(), harmPhrases()} {
+		if slices.ContainsFunc(p.find(within), func(h hit) bool { return p.groups[h.group].Severity == Critical }) {
+			return true
+		}
+	}
+	return false
 }
 
 // reassemble is reassembled without mayChange's first look.
