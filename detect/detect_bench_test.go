@@ -2,6 +2,7 @@ package detect_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,6 +92,47 @@ func BenchmarkScanAllDetectorsOtherLanguages(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range ts {
+			s.Scan(t)
+		}
+	}
+}
+
+// codeResults are what an agent's tools return as it works on code: source, documentation, logs and
+// configuration, whose identifiers (camel case, snake case, names with digits) and paths are what the
+// disguise readings must pass over at little cost.
+var codeResults = []string{
+	"// Int32FromUint64 converts v, truncating it. See also Uint64FromInt32 and Float64FromFloat32.\nfunc Int32FromUint64(v uint64) int32 { return int32(v) }\n\nfunc (t *Table) FindIndex(name string) (*Index, error) {\n\tfor _, idx := range t.indexes {\n\t\tif idx.Name == name {\n\t\t\treturn idx, nil\n\t\t}\n\t}\n\treturn nil, fmt.Errorf(\"index %q not found in table %s\", name, t.Name)\n}\n",
+	"The `need_unlock` flag is set by create_function when the result_text buffer grows past MaxBufferSize; readInt16 and readInt32 then copy1 bytes into the page (see src/storage/page.go and docs/format.md#pages). On amd64 and arm64 the sqlite3 build tag selects libsqlite3.",
+	"=== RUN   TestParseConfig\n--- PASS: TestParseConfig (0.00s)\n=== RUN   TestWriteString/empty_input\n    writer_test.go:42: got \"\", want \"x\"\n--- FAIL: TestWriteString/empty_input (0.01s)\nFAIL\tgithub.com/example/store/internal/writer\t0.214s\nok  \tgithub.com/example/store/internal/reader\t(cached)\n",
+	"server:\n  listen_addr: 0.0.0.0:8443\n  tls_cert_file: /etc/app/tls/cert.pem\n  max_open_conns: 64\n  retry_backoff_ms: 250\ndatabase:\n  dsn: postgres://app@db:5432/app?sslmode=require\n  migrations_dir: ./migrations/v2\nfeatureFlags:\n  enableFastPath: true\n  useHttp2: false\n",
+	"## Installation\n\nRun `go install example.com/tool/cmd/tool@v1.4.2`, or download a release for linux/amd64, darwin/arm64 or windows/amd64. The x509 certificates are read from $SSL_CERT_DIR; set UseSystemRoots to false to read only the bundled ones. Version 1.4 drops Go 1.21 and adds a `--utf8` flag to WriteReport.",
+	"class UserRepository:\n    def find_by_email(self, email: str) -> Optional[User]:\n        row = self.db.execute(\"SELECT id, name FROM users WHERE email = ?\", (email,)).fetchone()\n        return User(*row) if row else None\n\n    def delete_inactive(self, days: int = 90) -> int:\n        cutoff = datetime.utcnow() - timedelta(days=days)\n        return self.db.execute(\"DELETE FROM sessions WHERE last_seen < ?\", (cutoff,)).rowcount\n",
+}
+
+// BenchmarkScanCodeResults is the throughput of every detector on short traces whose tool results are
+// code and its documentation: most of an agent's traffic, where a trace's fixed costs and the readings
+// of identifiers weigh more than in long prose.
+func BenchmarkScanCodeResults(b *testing.B) {
+	s, err := detect.NewScanner(context.Background(), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines []string
+	for i, r := range codeResults {
+		content, err := json.Marshal(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = append(lines, fmt.Sprintf(`{"id":"c%d","messages":[{"role":"user","content":"Fix the failing test in the writer package."}],"events":[{"type":"tool_call","name":"read_file","arguments":{"path":"internal/writer/writer.go"}},{"type":"tool_result","content":%s},{"type":"agent_message","content":"I read the file; the empty input case is not handled."}]}`, i, content))
+	}
+	ts, n := readBenchTraces(b, lines)
+	for _, t := range ts {
+		s.Scan(t)
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
 	for b.Loop() {
 		for _, t := range ts {
 			s.Scan(t)
