@@ -936,12 +936,20 @@ func spelledBeside(text string, i int) bool {
 func unLeet(text string) (string, []spelledOut) {
 	var b []byte
 	var spans []spelledOut
+	var short [][2]int // words of three characters or fewer with a sign, not read so alone ("d0", "4", "4r3")
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) && leet[text[i]] == 0 {
 			i++
 			continue
 		}
 		j, letters, signs, inside := i, 0, 0, false
+		if text[i] == '0' && i+1 < len(text) && (text[i+1] == 'x' || text[i+1] == 'X') && (i == 0 || !isWordByte(text[i-1])) {
+			// A hexadecimal number ("0x4bdecfa9") is no word.
+			for j = i + 2; j < len(text) && isWordByte(text[j]); j++ {
+			}
+			i = j
+			continue
+		}
 		for j < len(text) && (isWordByte(text[j]) || leet[text[j]] != 0) {
 			switch c := text[j]; {
 			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -966,8 +974,23 @@ func unLeet(text string) (string, []spelledOut) {
 				}
 			}
 			spans = append(spans, spelledOut{start: i, end: j, joinedStart: i, joinedEnd: j})
+		} else if signs > 0 && (letters > 0 && j-i <= 3 || j-i == 1) {
+			short = append(short, [2]int{i, j})
 		}
 		i = j
+	}
+	// A text that writes two words or more in signs writes its short ones so too ("h0w d0 1 m4k3 4 b0mb":
+	// "do", "I", "a"), which alone are as often numbers and codes ("step 1", "4 files", "v2").
+	if len(spans) >= 2 && len(short) > 0 {
+		for _, w := range short {
+			for k := w[0]; k < w[1]; k++ {
+				if l := leet[text[k]]; l != 0 {
+					b[k] = l
+				}
+			}
+			spans = append(spans, spelledOut{start: w[0], end: w[1], joinedStart: w[0], joinedEnd: w[1]})
+		}
+		slices.SortFunc(spans, func(a, b spelledOut) int { return a.start - b.start })
 	}
 	if spans == nil {
 		return text, nil
