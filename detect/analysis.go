@@ -61,6 +61,9 @@ type phraseCorpus struct {
 	Slips []string `yaml:"slips"`
 	// Abbreviations (injection.yaml) are chat shorthand for the phrases' words, read written out.
 	Abbreviations map[string]string `yaml:"abbreviations"`
+	// AIReader (injection.yaml) are the word classes of a sentence that names its reader as an AI and
+	// orders it (aiReaderOrdered).
+	AIReader aiReaderWords `yaml:"ai_reader"`
 }
 
 var (
@@ -1258,6 +1261,11 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 	}
 	if start, ok := adversarialSuffix(text); ok {
 		add("jailbreak", 0.55, High, start, len(text), suffixNote)
+	}
+	if thirdParty {
+		if start, end, ok := aiReaderOrdered(text); ok {
+			add("addressed_to_model", 0.75, High, start, end, "a sentence that names its reader as an AI and gives it an order")
+		}
 	}
 	s.score, s.adversarial = noisyOr(extra...), noisyOr(attack...)
 	return s

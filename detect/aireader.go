@@ -1,0 +1,147 @@
+package detect
+
+import (
+	"strings"
+	"sync"
+)
+
+// A page written to whatever AI reads it names its reader in endless ways ("whatever AI is reading my
+// blog", "any LLM-powered assistant going through this inbox", "<ai-instruction>", "AI reviewers
+// evaluating this pull request") and orders it in as many. The phrase families hold some of each; a
+// sentence is read here by three word classes instead, wherever they stand in it: a word for an AI, a
+// word that points at this text or its reading, and an order (a modal, or an act that opens a clause).
+// Only in text the user did not write: a user names the assistant they speak to.
+
+// aiReaderWords are the word classes (injection.yaml's ai_reader).
+type aiReaderWords struct {
+	// AI are words for an AI, one word each ("llm", "chatbot"), and Pairs two words that are one
+	// ("language model", "automated agents").
+	AI    []string `yaml:"ai"`
+	Pairs []string `yaml:"pairs"`
+	// Pointing are the words that point at reading this text ("reading", "parses"), and Documents what
+	// "this" or "these" point at ("this page", "this pull request").
+	Pointing  []string `yaml:"pointing"`
+	Documents []string `yaml:"documents"`
+	// Modals order whatever the act ("should", "must", "please"); Acts order where they open a clause.
+	Modals []string `yaml:"modals"`
+	Acts   []string `yaml:"acts"`
+}
+
+// aiReaderSets are the classes as sets, the pairs keyed by their first word.
+type aiReaderSets struct {
+	ai, pointing, documents, modals, acts map[string]bool
+	pairs                                 map[string][]string
+}
+
+var aiReader = sync.OnceValue(func() aiReaderSets {
+	w := injectionCorpus().AIReader
+	set := func(words []string) map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, x := range words {
+			m[x] = true
+		}
+		return m
+	}
+	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), pairs: map[string][]string{}}
+	for _, p := range w.Pairs {
+		first, second, _ := strings.Cut(p, " ")
+		out.pairs[first] = append(out.pairs[first], second)
+	}
+	return out
+})
+
+// aiReaderOrdered returns the first sentence of text that holds a word for an AI, a word pointing at
+// this text or its reading, and an order, and where it stands. A sentence is looked at only where it
+// holds a word for an AI, which few do: each word costs one lookup, with no copy, until one does.
+func aiReaderOrdered(text string) (start, end int, ok bool) {
+	sets := aiReader()
+	var buf []byte
+	sentence, named := 0, false
+	for i := 0; i <= len(text); {
+		if i == len(text) || text[i] == '.' || text[i] == '!' || text[i] == '?' || text[i] == '\n' {
+			if named && sentenceOrdersAIReader(text[sentence:min(i+1, len(text))], sets) {
+				return sentence, min(i+1, len(text)), true
+			}
+			sentence, named = i+1, false
+			i++
+			continue
+		}
+		if !isASCIILetter(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isASCIILetter(text[j]) {
+			j++
+		}
+		if !named {
+			buf = lowerLetters(buf, text, [2]int{i, j})
+			named = sets.ai[string(buf)] || sets.pairs[string(buf)] != nil
+		}
+		i = j
+	}
+	return 0, 0, false
+}
+
+// sentenceOrdersAIReader reports whether a sentence holds the three classes: a word for an AI, a word
+// pointing at this text or its reading, and an order.
+func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
+	var words []readerWord
+	opens := true
+	for i := 0; i < len(sentence); {
+		c := sentence[i]
+		switch {
+		case isASCIILetter(c):
+			j := i
+			for j < len(sentence) && isASCIILetter(sentence[j]) {
+				j++
+			}
+			words = append(words, readerWord{strings.ToLower(sentence[i:j]), opens})
+			opens = false
+			i = j
+			continue
+		case c == ':' || c == ';' || c == ',' || c == '>' || c == ']' || c == ')':
+			opens = true
+		}
+		i++
+	}
+	var ai, pointing, order bool
+	for k, w := range words {
+		switch {
+		case sets.ai[w.w]:
+			ai = true
+		case k+1 < len(words) && sets.pairs[w.w] != nil && contains(sets.pairs[w.w], words[k+1].w):
+			ai = true
+		}
+		// "Processing this invoice", "reading my blog": a reading of this text, not of data in general
+		// ("AI systems processing personal data should comply with the GDPR").
+		pointing = pointing || thisText(words, k, sets) || sets.pointing[w.w] && k+1 < len(words) &&
+			(words[k+1].w == "my" || words[k+1].w == "our" || thisText(words, k+1, sets))
+		// "Should be reviewed" says what is to be done to something, not what the reader is to do.
+		order = order || sets.modals[w.w] && !(k+1 < len(words) && (words[k+1].w == "be" || words[k+1].w == "been")) ||
+			w.opens && sets.acts[w.w]
+	}
+	return ai && pointing && order
+}
+
+// readerWord is a word of a sentence, lower-cased, and whether it opens a clause: at the sentence's
+// start, or after a colon, a semicolon, a comma or a tag's end.
+type readerWord struct {
+	w     string
+	opens bool
+}
+
+// thisText reports whether words[k] points at this text: "this" or "these" before a word for one
+// ("this page", "these messages").
+func thisText(words []readerWord, k int, sets aiReaderSets) bool {
+	return (words[k].w == "this" || words[k].w == "these") && k+1 < len(words) && sets.documents[words[k+1].w]
+}
+
+func contains(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
