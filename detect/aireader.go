@@ -25,12 +25,14 @@ type aiReaderWords struct {
 	// Modals order whatever the act ("should", "must", "please"); Acts order where they open a clause.
 	Modals []string `yaml:"modals"`
 	Acts   []string `yaml:"acts"`
+	// Adverbs may stand before an act that opens a clause ("only", "quietly", "always").
+	Adverbs []string `yaml:"adverbs"`
 }
 
 // aiReaderSets are the classes as sets, the pairs keyed by their first word.
 type aiReaderSets struct {
-	ai, pointing, documents, modals, acts map[string]bool
-	pairs                                 map[string][]string
+	ai, pointing, documents, modals, acts, adverbs map[string]bool
+	pairs                                          map[string][]string
 }
 
 var aiReader = sync.OnceValue(func() aiReaderSets {
@@ -42,7 +44,7 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 		}
 		return m
 	}
-	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), pairs: map[string][]string{}}
+	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -58,7 +60,8 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 	var buf []byte
 	sentence, named := 0, false
 	for i := 0; i <= len(text); {
-		if i == len(text) || text[i] == '.' || text[i] == '!' || text[i] == '?' || text[i] == '\n' {
+		// A sentence ends at its stop, not at a number's decimal point ("version 2.0").
+		if i == len(text) || text[i] == '.' && !(i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9') || text[i] == '!' || text[i] == '?' || text[i] == '\n' {
 			if named && sentenceOrdersAIReader(text[sentence:min(i+1, len(text))], sets) {
 				return sentence, min(i+1, len(text)), true
 			}
@@ -96,8 +99,10 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 			for j < len(sentence) && isASCIILetter(sentence[j]) {
 				j++
 			}
-			words = append(words, readerWord{strings.ToLower(sentence[i:j]), opens})
-			opens = false
+			w := strings.ToLower(sentence[i:j])
+			words = append(words, readerWord{w, opens})
+			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
+			opens = opens && sets.adverbs[w]
 			i = j
 			continue
 		case c == ':' || c == ';' || c == ',' || c == '>' || c == ']' || c == ')':
@@ -113,10 +118,10 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 		case k+1 < len(words) && sets.pairs[w.w] != nil && contains(sets.pairs[w.w], words[k+1].w):
 			ai = true
 		}
-		// "Processing this invoice", "reading my blog": a reading of this text, not of data in general
-		// ("AI systems processing personal data should comply with the GDPR").
+		// "Processing this invoice", "reading my blog", "summarizing this podcast": a reading of this
+		// text, not of data in general ("AI systems processing personal data should comply with the GDPR").
 		pointing = pointing || thisText(words, k, sets) || sets.pointing[w.w] && k+1 < len(words) &&
-			(words[k+1].w == "my" || words[k+1].w == "our" || thisText(words, k+1, sets))
+			(words[k+1].w == "my" || words[k+1].w == "our" || words[k+1].w == "this" || words[k+1].w == "these")
 		// "Should be reviewed" says what is to be done to something, not what the reader is to do.
 		order = order || sets.modals[w.w] && !(k+1 < len(words) && (words[k+1].w == "be" || words[k+1].w == "been")) ||
 			w.opens && sets.acts[w.w]
