@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -115,7 +116,7 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 		switch {
 		case sets.ai[w.w]:
 			ai = true
-		case k+1 < len(words) && sets.pairs[w.w] != nil && contains(sets.pairs[w.w], words[k+1].w):
+		case k+1 < len(words) && sets.pairs[w.w] != nil && slices.Contains(sets.pairs[w.w], words[k+1].w):
 			ai = true
 		}
 		// "Processing this invoice", "reading my blog", "summarizing this podcast": a reading of this
@@ -140,13 +141,4 @@ type readerWord struct {
 // ("this page", "these messages").
 func thisText(words []readerWord, k int, sets aiReaderSets) bool {
 	return (words[k].w == "this" || words[k].w == "these") && k+1 < len(words) && sets.documents[words[k+1].w]
-}
-
-func contains(words []string, w string) bool {
-	for _, x := range words {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
