@@ -123,11 +123,19 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 		// text, not of data in general ("AI systems processing personal data should comply with the GDPR").
 		pointing = pointing || thisText(words, k, sets) || sets.pointing[w.w] && k+1 < len(words) &&
 			(words[k+1].w == "my" || words[k+1].w == "our" || words[k+1].w == "this" || words[k+1].w == "these")
-		// "Should be reviewed" says what is to be done to something, not what the reader is to do.
-		order = order || sets.modals[w.w] && !(k+1 < len(words) && (words[k+1].w == "be" || words[k+1].w == "been")) ||
-			w.opens && sets.acts[w.w]
+		// The order is the AI's when the AI is named first ("employees should not paste code into AI
+		// chatbots" orders employees), and "should (not, always) be reviewed" says what is to be done to
+		// something, not what the reader is to do.
+		order = order || ai && (sets.modals[w.w] && !passive(words, k+1, sets) || w.opens && sets.acts[w.w])
 	}
 	return ai && pointing && order
+}
+
+// passive reports whether the words from k on, past any negation or adverb, say "be" or "been".
+func passive(words []readerWord, k int, sets aiReaderSets) bool {
+	for ; k < len(words) && (words[k].w == "not" || sets.adverbs[words[k].w]); k++ {
+	}
+	return k < len(words) && (words[k].w == "be" || words[k].w == "been")
 }
 
 // readerWord is a word of a sentence, lower-cased, and whether it opens a clause: at the sentence's
