@@ -60,14 +60,13 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
 	var buf []byte
 	sentence, named := 0, false
-	for i := 0; i <= len(text); {
-		// A sentence ends at its stop, not at a number's decimal point ("version 2.0").
-		if i == len(text) || text[i] == '.' && !(i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9') || text[i] == '!' || text[i] == '?' || text[i] == '\n' {
-			if named && sentenceOrdersAIReader(text[sentence:min(i+1, len(text))], sets) {
-				return sentence, min(i+1, len(text)), true
+	for i := 0; i < len(text); {
+		if n := sentenceStop(text, i); n > 0 {
+			if named && sentenceOrdersAIReader(text[sentence:i+n], sets) {
+				return sentence, i + n, true
 			}
-			sentence, named = i+1, false
-			i++
+			i += n
+			sentence, named = i, false
 			continue
 		}
 		if !isASCIILetter(text[i]) {
@@ -83,6 +82,9 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 			named = sets.ai[string(buf)] || sets.pairs[string(buf)] != nil
 		}
 		i = j
+	}
+	if named && sentenceOrdersAIReader(text[sentence:], sets) {
+		return sentence, len(text), true
 	}
 	return 0, 0, false
 }

@@ -1930,15 +1930,32 @@ func sentencesApart(text string, a, b hit) int {
 	return sentenceEnds(text, a.end, b.start, true)
 }
 
+// sentenceStop returns the length of the sentence stop at text[i], or 0: a line break, a '.', '!' or '?'
+// before white space or the text's end (not a decimal point or a host name's dot), or a full-width
+// 。！？, which needs no space after it.
+func sentenceStop(text string, i int) int {
+	switch c := text[i]; {
+	case c == '\n':
+		return 1
+	case c == '.' || c == '!' || c == '?':
+		if i+1 == len(text) || isSpace(text[i+1]) {
+			return 1
+		}
+	case c >= utf8.RuneSelf:
+		return sentenceEnd(text, i)
+	}
+	return 0
+}
+
 // sentenceEnds counts the sentence boundaries in text[from:to] as sentencesApart does; a blank line counts
 // twice only when paragraphs is set.
 func sentenceEnds(text string, from, to int, paragraphs bool) int {
 	n, inBoundary, lines := 0, false, 0
 	for i := from; i < to; i++ {
 		c := text[i]
-		end := c == '\n' || (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || isSpace(text[i+1]))
-		if n := sentenceEnd(text, i); c >= utf8.RuneSelf && n > 0 {
-			end, i = true, i+n-1 // 。！？ end a sentence with no space after them
+		end := false
+		if n := sentenceStop(text, i); n > 0 {
+			end, i = true, i+n-1
 		}
 		if c == '\n' {
 			lines++
