@@ -360,7 +360,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		// A literal written after a line break ("\nsystem:") is a line's first word: the break says where
 		// it stands, and is not part of the term.
 		tg.lineStart = strings.HasPrefix(s, "\n")
-		s = joinContractions(strings.ToLower(strings.Join(strings.Fields(s), " ") + trailingSpace(s)))
+		s = joinContractions(strings.ToLower(strings.Join(strings.Fields(s), " ")))
 		stem := len(s) > 1 && strings.HasSuffix(s, "*")
 		s = strings.TrimSuffix(s, "*")
 		if s == "" {
@@ -565,14 +565,6 @@ func atLineStart(text string, i int) bool {
 		i--
 	}
 	return i == 0 || text[i-1] == '\n' || text[i-1] == '\r'
-}
-
-// trailingSpace keeps a template's deliberate trailing space (a word that must be followed by another).
-func trailingSpace(s string) string {
-	if strings.HasSuffix(s, " ") {
-		return " "
-	}
-	return ""
 }
 
 // wordRuneBefore reports whether the character that ends text[:i] is a letter or a digit. A byte of a
