@@ -1036,6 +1036,10 @@ func leetMakesWord(text string, i, j int) bool {
 				return true // an inflected word: "k1ll3d", "b0mbs"
 			}
 		}
+		// Words run together or in camel case, as reassembled reads them: "IgnoreAllPrev1ousInstructions".
+		if segmentRun(word[start:b], v.words) != nil {
+			return true
+		}
 		if len(piece) < 3 {
 			continue
 		}
