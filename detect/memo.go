@@ -34,6 +34,9 @@ type memo struct {
 
 	haveResultInj bool
 	resultInj     []eventScored
+
+	haveFound bool
+	found     []eventFound
 }
 
 // leakFind is one redaction match in a place of the trace.

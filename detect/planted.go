@@ -105,22 +105,28 @@ func callTargets(args json.RawMessage) []string {
 	}
 	var out []string
 	jsonwalk.Strings(m, func(key, s string) bool {
-		// Whom a call addresses is a target however it is spelled: a plain user name ("amywatson").
-		if addressKeys[key] && len(s) >= 3 && !strings.ContainsAny(s, " \t\n") {
-			out = append(out, strings.ToLower(s))
-		}
-		for _, f := range redact.Find(s) {
-			out = append(out, strings.ToLower(s[f.Start:f.End]))
-		}
-		out = append(out, urlHosts(s)...)
-		out = append(out, digitGroups(s)...)
-		for _, w := range strings.FieldsFunc(s, isTargetSeparator) {
-			if identifier(w) {
-				out = append(out, strings.ToLower(strings.TrimRight(w, ".:!?")))
-			}
-		}
+		out = targetsOf(out, key, s)
 		return true
 	})
+	return out
+}
+
+// targetsOf appends to out the targets (as callTargets finds them) of one string value under key.
+func targetsOf(out []string, key, s string) []string {
+	// Whom a call addresses is a target however it is spelled: a plain user name ("amywatson").
+	if addressKeys[key] && len(s) >= 3 && !strings.ContainsAny(s, " \t\n") {
+		out = append(out, strings.ToLower(s))
+	}
+	for _, f := range redact.Find(s) {
+		out = append(out, strings.ToLower(s[f.Start:f.End]))
+	}
+	out = append(out, urlHosts(s)...)
+	out = append(out, digitGroups(s)...)
+	for _, w := range strings.FieldsFunc(s, isTargetSeparator) {
+		if identifier(w) {
+			out = append(out, strings.ToLower(strings.TrimRight(w, ".:!?")))
+		}
+	}
 	return out
 }
 
