@@ -64,6 +64,9 @@ type phraseCorpus struct {
 	// AIReader (injection.yaml) are the word classes of a sentence that names its reader as an AI and
 	// orders it (aiReaderOrdered).
 	AIReader aiReaderWords `yaml:"ai_reader"`
+	// ArtifactReader (harm.yaml) are the word classes of a sentence that asks for a harmful thing to be
+	// made (harmfulArtifactAsked).
+	ArtifactReader artifactWords `yaml:"artifact_reader"`
 }
 
 var (
@@ -603,8 +606,21 @@ func structureScore(text string) float64 {
 // readings already made (disguisedReadings).
 func analyzeHarmRead(text, where string, readings []reading) scored {
 	p := harmPhrases()
-	return byGroup(p, thingsDoneTo(p, text, append(p.find(text), disguisedHitsIn(p, readings)...)), where, "harm.", nil)
+	s := byGroup(p, thingsDoneTo(p, text, append(p.find(text), disguisedHitsIn(p, readings)...)), where, "harm.", nil)
+	if start, end, ok := harmfulArtifactAsked(text); ok {
+		s.score = noisyOr(s.score, harmfulArtifactWeight)
+		if s.severity.Rank() < High.Rank() {
+			s.severity = High
+		}
+		s.evidence = append(s.evidence, Evidence{Where: where, Start: start, End: end, Rule: "harm.harmful_artifact",
+			Note: "a request to make a thing (writing, media, code, a plan) that a word beside it says harms"})
+	}
+	return s
 }
+
+// harmfulArtifactWeight is the weight of a harmful thing asked for (harmfulArtifactAsked): as a phrase
+// family of harm of middling strength, since its classes read more wording and so read some wrongly.
+const harmfulArtifactWeight = 0.6
 
 // thingsDoneTo drops the harm hits whose act is done to a thing, not a person ("cut my son's hair",
 // "attack my sister's argument"), or makes a figure of speech ("kill him with kindness"): the harmless
