@@ -31,16 +31,43 @@ type artifactWords struct {
 	// Purposes are verbs of harming people that a thing is made for ("intimidate", "catfish"), read
 	// in every inflection after "to", "that", "which", "designed to"…
 	Purposes []string `yaml:"purposes"`
+	// Aimed are verbs that harm only with what they are aimed at named within a few words after them:
+	// verbs a program does to programs as well ("tricks the cache", "steals focus") with people or
+	// another's data and systems after them; verbs of endorsing with a harm after them ("glorifies the
+	// shooters", not "glorifies God").
+	Aimed []aimedPurpose `yaml:"aimed"`
 	// HarmfulThings are things harmful in themselves ("propaganda", "ransomware").
 	HarmfulThings []string `yaml:"harmful_things"`
-	// Turning are words that, between the verb and the harm word, turn the request to the harm's other
-	// side: what it is about, how to spot or stop it.
+	// Deceit are the words of Harmful, Doing and HarmfulThings that a trade uses of what it builds to
+	// test with ("fake user profiles"); Testing are the words that say so, anywhere in the sentence.
+	Deceit  []string `yaml:"deceit"`
+	Testing []string `yaml:"testing"`
+	// Turning are words that turn the request to the harm's other side: between the verb and the harm
+	// word, what it is about or how to spot or stop it; between a harmful adjective and its thing or
+	// right after a harmful thing, what the thing is for ("a scam alert", "a malware analysis report").
 	Turning []string `yaml:"turning"`
+}
+
+// aimedPurpose is one class of verbs and the class of what they must be aimed at to harm.
+type aimedPurpose struct {
+	Name  string   `yaml:"name"`
+	Verbs []string `yaml:"verbs"`
+	// Objects are what the verbs must be aimed at; with NotOwned, not the asker's own ("my own
+	// antivirus", "our database").
+	Objects  []string `yaml:"objects"`
+	NotOwned bool     `yaml:"not_owned"`
+}
+
+// aimedSets is an aimedPurpose as word sets.
+type aimedSets struct {
+	verbs, objects wordSet
+	notOwned       bool
 }
 
 // artifactSets are the classes as word sets.
 type artifactSets struct {
-	make, things, harmful, doing, purposes, harmfulThings, turning wordSet
+	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning wordSet
+	aimed                                                                           []aimedSets
 	// makeFirst are the first words of the verbs of making, and harmFirst those of the words that make a
 	// thing harmful: a sentence is read only where it holds one of each, which few do.
 	makeFirst, harmFirst map[string]bool
@@ -96,7 +123,11 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	}
 	out := artifactSets{make: set(w.Make, false), things: set(w.Things, false), harmful: set(w.Harmful, false),
 		doing: set(w.Doing, false), purposes: set(w.Purposes, true), harmfulThings: set(w.HarmfulThings, false),
-		turning: set(w.Turning, false), makeFirst: map[string]bool{}, harmFirst: map[string]bool{}}
+		deceit: set(w.Deceit, false), testing: set(w.Testing, false), turning: set(w.Turning, false),
+		makeFirst: map[string]bool{}, harmFirst: map[string]bool{}}
+	for _, a := range w.Aimed {
+		out.aimed = append(out.aimed, aimedSets{verbs: set(a.Verbs, true), objects: set(a.Objects, false), notOwned: a.NotOwned})
+	}
 	firsts := func(into map[string]bool, sets ...wordSet) {
 		for _, s := range sets {
 			for w := range s.one {
@@ -109,6 +140,9 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	}
 	firsts(out.makeFirst, out.make)
 	firsts(out.harmFirst, out.harmful, out.doing, out.purposes, out.harmfulThings)
+	for _, a := range out.aimed {
+		firsts(out.harmFirst, a.verbs)
+	}
 	return out
 })
 
@@ -139,6 +173,7 @@ const (
 	artifactHarmfulReach = 3
 	artifactDoingReach   = 5
 	artifactPurposeReach = 6
+	artifactObjectReach  = 5
 )
 
 // artifactPurposeLinks are the words that join a thing to what it is made for.
@@ -186,56 +221,121 @@ func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 // within reach, and a word that makes the thing harmful, with no turning word between verb and harm.
 func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
 	words := lowerWords(sentence)
+	testing := false
+	for k := range words {
+		testing = testing || sets.testing.at(words, k) > 0
+	}
+	// harm reports whether words[k] is a word of set that makes a thing harmful here: not a word of
+	// deceit in a sentence about testing, nor the first of a two-word turning entry ("malicious
+	// compliance").
+	harm := func(set wordSet, k int) int {
+		n := set.at(words, k)
+		if n == 0 || testing && sets.deceit.at(words, k) > 0 || sets.turning.at(words, k) > 1 {
+			return 0
+		}
+		return n
+	}
 	for m := range words {
 		n := sets.make.at(words, m)
 		if n == 0 {
 			continue
 		}
-		turned := false
-		for k := m + n; k < len(words) && k <= m+n+artifactMakeReach+artifactHarmfulReach+artifactPurposeReach; k++ {
+		for k := m + n; k < len(words) && k <= m+n+artifactMakeReach; k++ {
 			if sets.turning.at(words, k) > 0 {
-				turned = true
-			}
-			if turned {
 				break
 			}
-			if k <= m+n+artifactMakeReach && sets.harmfulThings.at(words, k) > 0 {
+			// A thing harmful in itself, unless what follows says what it is for ("a malware analysis"); what
+			// it is about is still it ("false claims about the vaccine").
+			if h := harm(sets.harmfulThings, k); h > 0 && (k+h >= len(words) || topicWords[words[k+h]] || sets.turning.at(words, k+h) == 0) {
 				return true
 			}
 			t := sets.things.at(words, k)
-			if t == 0 || k > m+n+artifactMakeReach {
+			if t == 0 {
 				continue
 			}
-			// A harmful adjective before the thing, after the verb: "a racist limerick", "a fake lab report".
+			// A harmful adjective before the thing, after the verb, with no turning word between: "a
+			// racist limerick", "a fake lab report", not "a scam alert email".
 			for h := max(m+n, k-artifactHarmfulReach); h < k; h++ {
-				if sets.harmful.at(words, h) > 0 {
+				if harm(sets.harmful, h) > 0 && !turnedBetween(words, h+1, k, sets) {
 					return true
 				}
 			}
-			// A participle after it, past whom it is for: "an e-mail blackmailing my boss", "a text to my ex
-			// pretending to be her boyfriend".
-			for d := k + t; d < len(words) && d <= k+t+artifactDoingReach && sets.turning.at(words, d) == 0; d++ {
-				if n := sets.doing.at(words, d); n > 0 && harmsAfter(words, d+n, sets) {
+			// A participle after it, past whom it is for but not into a clause of its own: "an e-mail
+			// blackmailing my boss", "a text to my ex pretending to be her boyfriend".
+			for d := k + t; d < len(words) && d <= k+t+artifactDoingReach && sets.turning.at(words, d) == 0 && !clauseOpeners[words[d]]; d++ {
+				if n := harm(sets.doing, d); n > 0 && harmsAfter(words, d+n, sets) || aimedAt(words, d, sets, harm) {
 					return true
 				}
 			}
 			// A purpose that harms people, right after the word that links it (past an adverb): "a plan to
 			// intimidate", "a profile designed to catfish", "a script that quietly defrauds". A link
-			// followed by anything else ends it: "an email to the gym threatening to cancel".
-			linked := false
+			// followed by anything else unlinks it ("an email to the gym threatening to cancel"), and a
+			// clause opened by "that" whose verb is no purpose ends the reading.
+			linked, relative := false, false
 			for p := k + t; p < len(words) && p <= k+t+artifactPurposeReach; p++ {
 				switch {
 				case sets.turning.at(words, p) > 0:
 					p = len(words)
 				case artifactPurposeLinks[words[p]]:
-					linked = true
-				case linked && sets.purposes.at(words, p) > 0:
+					linked, relative = true, clauseOpeners[words[p]]
+				case linked && harm(sets.purposes, p) > 0:
+					return true
+				case linked && aimedAt(words, p, sets, harm):
 					return true
 				case linked && strings.HasSuffix(words[p], "ly"):
+				case relative:
+					// "that", "which" or "who" opens a clause whose verb, if it is no purpose, says what
+					// the thing does: "a note that asks parents to watch for bullying".
+					p = len(words)
 				default:
 					linked = false
 				}
 			}
+		}
+	}
+	return false
+}
+
+// aimedAt reports whether words[p] is a verb of an aimed class (and harms here, as harm says) with what
+// it must be aimed at within reach after it.
+func aimedAt(words []string, p int, sets artifactSets, harm func(wordSet, int) int) bool {
+	for _, a := range sets.aimed {
+		if n := harm(a.verbs, p); n > 0 && within(words, p+n, artifactObjectReach, a.objects, a.notOwned, sets) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether an entry of set stands in the reach words from k on, before any turning word
+// (and, with notOwned, before "my", "our" or "own").
+func within(words []string, k, reach int, set wordSet, notOwned bool, sets artifactSets) bool {
+	for ; k < len(words) && reach > 0; k, reach = k+1, reach-1 {
+		if sets.turning.at(words, k) > 0 || notOwned && (words[k] == "my" || words[k] == "our" || words[k] == "own") {
+			return false
+		}
+		if n := set.at(words, k); n > 0 {
+			// What the entry is followed by may turn it: "suicide prevention", "violence awareness".
+			return k+n >= len(words) || sets.turning.at(words, k+n) == 0
+		}
+	}
+	return false
+}
+
+// clauseOpeners end the reach of a participle after a thing: a clause they open has its own verb ("a
+// message that encourages students to report bullying").
+var clauseOpeners = map[string]bool{"that": true, "which": true, "who": true, "whom": true, "whose": true, "so": true,
+	"because": true, "when": true, "where": true, "while": true, "if": true, "unless": true, "and": true, "but": true, "or": true}
+
+// topicWords are the turning words that, after a harmful thing, say what it is about rather than what it
+// is for: "propaganda against Jews" is propaganda.
+var topicWords = map[string]bool{"about": true, "on": true, "against": true}
+
+// turnedBetween reports whether a turning word stands in words[from:to].
+func turnedBetween(words []string, from, to int, sets artifactSets) bool {
+	for k := from; k < to; k++ {
+		if sets.turning.at(words, k) > 0 {
+			return true
 		}
 	}
 	return false
@@ -248,7 +348,15 @@ func harmsAfter(words []string, k int, sets artifactSets) bool {
 	if k+1 >= len(words) || words[k] != "to" {
 		return true
 	}
-	return words[k+1] == "be" || sets.purposes.at(words, k+1) > 0
+	if words[k+1] == "be" || sets.purposes.at(words, k+1) > 0 {
+		return true
+	}
+	for _, a := range sets.aimed {
+		if a.verbs.at(words, k+1) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // lowerWords returns the words of s (runs of ASCII letters), lower-cased: slices of one lower-cased copy.
