@@ -58,15 +58,25 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 // holds a word for an AI, which few do: each word costs one lookup, with no copy, until one does.
 func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
+	return firstSentence(text, func() func([]byte) bool {
+		return func(w []byte) bool { return sets.ai[string(w)] || sets.pairs[string(w)] != nil }
+	}, func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
+}
+
+// firstSentence returns the first sentence of text (as sentenceStop ends one) that read holds for, and
+// where it stands. read is called only for a sentence whose words, each lower-cased and given to the
+// gate newGate makes for it until one is let through, open it: a cheap look, a map lookup a word with
+// no copy, so that the costlier reading is made of the few sentences that may hold what it looks for.
+func firstSentence(text string, newGate func() func(word []byte) bool, read func(sentence string) bool) (start, end int, ok bool) {
 	var buf []byte
-	sentence, named := 0, false
+	sentence, gate, open := 0, newGate(), false
 	for i := 0; i < len(text); {
 		if n := sentenceStop(text, i); n > 0 {
-			if named && sentenceOrdersAIReader(text[sentence:i+n], sets) {
+			if open && read(text[sentence:i+n]) {
 				return sentence, i + n, true
 			}
 			i += n
-			sentence, named = i, false
+			sentence, gate, open = i, newGate(), false
 			continue
 		}
 		if !isASCIILetter(text[i]) {
@@ -77,13 +87,13 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 		for j < len(text) && isASCIILetter(text[j]) {
 			j++
 		}
-		if !named {
+		if !open {
 			buf = lowerLetters(buf, text, [2]int{i, j})
-			named = sets.ai[string(buf)] || sets.pairs[string(buf)] != nil
+			open = gate(buf)
 		}
 		i = j
 	}
-	if named && sentenceOrdersAIReader(text[sentence:], sets) {
+	if open && read(text[sentence:]) {
 		return sentence, len(text), true
 	}
 	return 0, 0, false

@@ -120,21 +120,10 @@ func wordsOf(s string) map[string]bool {
 }
 
 func addWords(m map[string]bool, s string) {
-	var buf []byte
-	for i := 0; i < len(s); {
-		if !isASCIILetter(s[i]) {
-			i++
-			continue
+	for _, w := range lowerWords(s) {
+		if len(w) >= 3 {
+			m[w] = true
 		}
-		j := i
-		for j < len(s) && isASCIILetter(s[j]) {
-			j++
-		}
-		if j-i >= 3 {
-			buf = lowerLetters(buf, s, [2]int{i, j})
-			m[string(buf)] = true
-		}
-		i = j
 	}
 }
 

@@ -185,36 +185,15 @@ var artifactPurposeLinks = map[string]bool{"to": true, "that": true, "which": tr
 // and where it stands.
 func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 	sets := artifactReader()
-	var buf []byte
-	sentence, making, harming := 0, false, false
-	for i := 0; i < len(text); {
-		if n := sentenceStop(text, i); n > 0 {
-			if making && harming && sentenceAsksHarmfulArtifact(text[sentence:i+n], sets) {
-				return sentence, i + n, true
-			}
-			i += n
-			sentence, making, harming = i, false, false
-			continue
+	// A sentence is read only where it holds a verb of making and a word of harm, which few do.
+	return firstSentence(text, func() func([]byte) bool {
+		making, harming := false, false
+		return func(w []byte) bool {
+			making = making || sets.makeFirst[string(w)]
+			harming = harming || sets.harmFirst[string(w)]
+			return making && harming
 		}
-		if !isASCIILetter(text[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && isASCIILetter(text[j]) {
-			j++
-		}
-		if !making || !harming {
-			buf = lowerLetters(buf, text, [2]int{i, j})
-			making = making || sets.makeFirst[string(buf)]
-			harming = harming || sets.harmFirst[string(buf)]
-		}
-		i = j
-	}
-	if making && harming && sentenceAsksHarmfulArtifact(text[sentence:], sets) {
-		return sentence, len(text), true
-	}
-	return 0, 0, false
+	}, func(sentence string) bool { return sentenceAsksHarmfulArtifact(sentence, sets) })
 }
 
 // sentenceAsksHarmfulArtifact reports whether a sentence holds a verb of making, the thing it makes
