@@ -58,25 +58,25 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 // holds a word for an AI, which few do: each word costs one lookup, with no copy, until one does.
 func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
-	return firstSentence(text, func() func([]byte) bool {
-		return func(w []byte) bool { return sets.ai[string(w)] || sets.pairs[string(w)] != nil }
-	}, func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
+	return firstSentence(text, func(w []byte, _ bool) bool { return sets.ai[string(w)] || sets.pairs[string(w)] != nil },
+		func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
 }
 
 // firstSentence returns the first sentence of text (as sentenceStop ends one) that read holds for, and
-// where it stands. read is called only for a sentence whose words, each lower-cased and given to the
-// gate newGate makes for it until one is let through, open it: a cheap look, a map lookup a word with
-// no copy, so that the costlier reading is made of the few sentences that may hold what it looks for.
-func firstSentence(text string, newGate func() func(word []byte) bool, read func(sentence string) bool) (start, end int, ok bool) {
+// where it stands. read is called only for a sentence whose words, each lower-cased and given to gate
+// until it lets one through, open it: a cheap look, a map lookup a word with no copy, so that the
+// costlier reading is made of the few sentences that may hold what it looks for. gate is told when a
+// word is the first it sees of a sentence, to forget what it saw of the one before.
+func firstSentence(text string, gate func(word []byte, first bool) bool, read func(sentence string) bool) (start, end int, ok bool) {
 	var buf []byte
-	sentence, gate, open := 0, newGate(), false
+	sentence, first, open := 0, true, false
 	for i := 0; i < len(text); {
 		if n := sentenceStop(text, i); n > 0 {
 			if open && read(text[sentence:i+n]) {
 				return sentence, i + n, true
 			}
 			i += n
-			sentence, gate, open = i, newGate(), false
+			sentence, first, open = i, true, false
 			continue
 		}
 		if !isASCIILetter(text[i]) {
@@ -89,7 +89,7 @@ func firstSentence(text string, newGate func() func(word []byte) bool, read func
 		}
 		if !open {
 			buf = lowerLetters(buf, text, [2]int{i, j})
-			open = gate(buf)
+			open, first = gate(buf, first), false
 		}
 		i = j
 	}

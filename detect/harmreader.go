@@ -186,13 +186,14 @@ var artifactPurposeLinks = map[string]bool{"to": true, "that": true, "which": tr
 func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 	sets := artifactReader()
 	// A sentence is read only where it holds a verb of making and a word of harm, which few do.
-	return firstSentence(text, func() func([]byte) bool {
-		making, harming := false, false
-		return func(w []byte) bool {
-			making = making || sets.makeFirst[string(w)]
-			harming = harming || sets.harmFirst[string(w)]
-			return making && harming
+	making, harming := false, false
+	return firstSentence(text, func(w []byte, first bool) bool {
+		if first {
+			making, harming = false, false
 		}
+		making = making || sets.makeFirst[string(w)]
+		harming = harming || sets.harmFirst[string(w)]
+		return making && harming
 	}, func(sentence string) bool { return sentenceAsksHarmfulArtifact(sentence, sets) })
 }
 
