@@ -612,11 +612,14 @@ func analyzeHarmRead(text, where string, readings []reading) scored {
 		if s.severity.Rank() < High.Rank() {
 			s.severity = High
 		}
-		s.evidence = append(s.evidence, Evidence{Where: where, Start: start, End: end, Rule: "harm.harmful_artifact",
+		s.evidence = append(s.evidence, Evidence{Where: where, Start: start, End: end, Rule: harmfulArtifactRule,
 			Note: "a request to make a thing (writing, media, code, a plan) that a word beside it says harms"})
 	}
 	return s
 }
+
+// harmfulArtifactRule is the rule a harmful thing asked for is read as.
+const harmfulArtifactRule = "harm.harmful_artifact"
 
 // harmfulArtifactWeight is the weight of a harmful thing asked for (harmfulArtifactAsked): as a phrase
 // family of harm of middling strength, since its classes read more wording and so read some wrongly.
@@ -1113,9 +1116,11 @@ func analyzeHarmlessFraming(text, where string, harm scored) scored {
 		if p.windows[h.group] > 0 {
 			return true
 		}
+		// A harmful thing read by word classes (harmfulArtifactAsked) is lowered as the families are: it
+		// reads the same request again, with no group to name in a framing's list.
 		lowers := p.groups[h.group].Lowers
 		return len(lowers) > 0 && slices.ContainsFunc(harm.evidence, func(e Evidence) bool {
-			return !slices.Contains(lowers, strings.TrimPrefix(e.Rule, "harm."))
+			return e.Rule != harmfulArtifactRule && !slices.Contains(lowers, strings.TrimPrefix(e.Rule, "harm."))
 		})
 	})
 	return byGroup(p, hits, where, "framing.", nil)

@@ -38,6 +38,9 @@ type artifactWords struct {
 	Aimed []aimedPurpose `yaml:"aimed"`
 	// HarmfulThings are things harmful in themselves ("propaganda", "ransomware").
 	HarmfulThings []string `yaml:"harmful_things"`
+	// Asking are words that ask how to do something ("how to", "ways to"): a purpose right after them
+	// is asked for as an act.
+	Asking []string `yaml:"asking"`
 	// Deceit are the words of Harmful, Doing and HarmfulThings that a trade uses of what it builds to
 	// test with ("fake user profiles"); Testing are the words that say so, anywhere in the sentence.
 	Deceit  []string `yaml:"deceit"`
@@ -66,10 +69,10 @@ type aimedSets struct {
 
 // artifactSets are the classes as word sets.
 type artifactSets struct {
-	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning wordSet
-	aimed                                                                           []aimedSets
-	// makeFirst are the first words of the verbs of making, and harmFirst those of the words that make a
-	// thing harmful: a sentence is read only where it holds one of each, which few do.
+	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning, asking wordSet
+	aimed                                                                                   []aimedSets
+	// makeFirst are the first words of the verbs of making and of the words that ask how, and harmFirst
+	// those of the words of harm: a sentence is read only where it holds one of each, which few do.
 	makeFirst, harmFirst map[string]bool
 }
 
@@ -123,7 +126,7 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	}
 	out := artifactSets{make: set(w.Make, false), things: set(w.Things, false), harmful: set(w.Harmful, false),
 		doing: set(w.Doing, false), purposes: set(w.Purposes, true), harmfulThings: set(w.HarmfulThings, false),
-		deceit: set(w.Deceit, false), testing: set(w.Testing, false), turning: set(w.Turning, false),
+		deceit: set(w.Deceit, false), testing: set(w.Testing, false), turning: set(w.Turning, false), asking: set(w.Asking, false),
 		makeFirst: map[string]bool{}, harmFirst: map[string]bool{}}
 	for _, a := range w.Aimed {
 		out.aimed = append(out.aimed, aimedSets{verbs: set(a.Verbs, true), objects: set(a.Objects, false), notOwned: a.NotOwned})
@@ -138,7 +141,7 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 			}
 		}
 	}
-	firsts(out.makeFirst, out.make)
+	firsts(out.makeFirst, out.make, out.asking)
 	firsts(out.harmFirst, out.harmful, out.doing, out.purposes, out.harmfulThings)
 	for _, a := range out.aimed {
 		firsts(out.harmFirst, a.verbs)
@@ -174,6 +177,7 @@ const (
 	artifactDoingReach   = 5
 	artifactPurposeReach = 6
 	artifactObjectReach  = 5
+	artifactAskingReach  = 3
 )
 
 // artifactPurposeLinks are the words that join a thing to what it is made for.
@@ -216,6 +220,18 @@ func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
 		return n
 	}
 	for m := range words {
+		// A purpose asked how to do, the first verb after the words that ask, past who would do it and
+		// an adverb: "how can I trick elderly people", "how would someone quietly blackmail", "tips to
+		// bully"; not "how do I report someone impersonating the CEO".
+		if n := sets.asking.at(words, m); n > 0 {
+			p := m + n
+			for p < len(words) && p < m+n+artifactAskingReach && (askingSubjects[words[p]] || strings.HasSuffix(words[p], "ly")) {
+				p++
+			}
+			if p < len(words) && (harm(sets.purposes, p) > 0 || aimedAt(words, p, sets, harm)) {
+				return true
+			}
+		}
 		n := sets.make.at(words, m)
 		if n == 0 {
 			continue
@@ -291,7 +307,7 @@ func aimedAt(words []string, p int, sets artifactSets, harm func(wordSet, int) i
 // (and, with notOwned, before "my", "our" or "own").
 func within(words []string, k, reach int, set wordSet, notOwned bool, sets artifactSets) bool {
 	for ; k < len(words) && reach > 0; k, reach = k+1, reach-1 {
-		if sets.turning.at(words, k) > 0 || notOwned && (words[k] == "my" || words[k] == "our" || words[k] == "own") {
+		if sets.turning.at(words, k) > 0 || notOwned && owned(words, k) {
 			return false
 		}
 		if n := set.at(words, k); n > 0 {
@@ -306,6 +322,22 @@ func within(words []string, k, reach int, set wordSet, notOwned bool, sets artif
 // message that encourages students to report bullying").
 var clauseOpeners = map[string]bool{"that": true, "which": true, "who": true, "whom": true, "whose": true, "so": true,
 	"because": true, "when": true, "where": true, "while": true, "if": true, "unless": true, "and": true, "but": true, "or": true}
+
+// owned reports whether words[k] says what follows is the asker's own: "my", "our" or "own", but not
+// "my" before another's ("my neighbor's Wi-Fi", read as "my neighbor s wi fi").
+func owned(words []string, k int) bool {
+	switch words[k] {
+	case "own":
+		return true
+	case "my", "our":
+		return k+2 >= len(words) || words[k+2] != "s"
+	}
+	return false
+}
+
+// askingSubjects are who would do what is asked how to do: "how can I", "how would someone".
+var askingSubjects = map[string]bool{"i": true, "we": true, "you": true, "one": true, "someone": true, "somebody": true,
+	"they": true, "he": true, "she": true, "people": true, "a": true, "person": true}
 
 // topicWords are the turning words that, after a harmful thing, say what it is about rather than what it
 // is for: "propaganda against Jews" is propaganda.
