@@ -201,102 +201,111 @@ func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 	}, func(sentence string) bool { return sentenceAsksHarmfulArtifact(sentence, sets) })
 }
 
-// sentenceAsksHarmfulArtifact reports whether a sentence holds a verb of making, the thing it makes
-// within reach, and a word that makes the thing harmful, with no turning word between verb and harm.
+// sentenceAsksHarmfulArtifact reports whether a sentence asks for a harmful thing to be made (a verb of
+// making, the thing within reach, a word beside it that makes it harmful) or asks how to do a harm.
 func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
-	words := lowerWords(sentence)
-	testing := false
-	for k := range words {
-		testing = testing || sets.testing.at(words, k) > 0
+	r := artifactReading{words: lowerWords(sentence), sets: sets}
+	for k := range r.words {
+		r.testing = r.testing || sets.testing.at(r.words, k) > 0
 	}
-	// harm reports whether words[k] is a word of set that makes a thing harmful here: not a word of
-	// deceit in a sentence about testing, nor the first of a two-word turning entry ("malicious
-	// compliance").
-	harm := func(set wordSet, k int) int {
-		n := set.at(words, k)
-		if n == 0 || testing && sets.deceit.at(words, k) > 0 || sets.turning.at(words, k) > 1 {
-			return 0
+	for m := range r.words {
+		if n := sets.asking.at(r.words, m); n > 0 && r.askedHowTo(m+n) {
+			return true
 		}
-		return n
-	}
-	for m := range words {
-		// A purpose asked how to do, the first verb after the words that ask, past who would do it and
-		// an adverb: "how can I trick elderly people", "how would someone quietly blackmail", "tips to
-		// bully"; not "how do I report someone impersonating the CEO".
-		if n := sets.asking.at(words, m); n > 0 {
-			p := m + n
-			for p < len(words) && p < m+n+artifactAskingReach && (askingSubjects[words[p]] || strings.HasSuffix(words[p], "ly")) {
-				p++
-			}
-			if p < len(words) && (harm(sets.purposes, p) > 0 || aimedAt(words, p, sets, harm)) {
-				return true
-			}
-		}
-		n := sets.make.at(words, m)
+		n := sets.make.at(r.words, m)
 		if n == 0 {
 			continue
 		}
-		for k := m + n; k < len(words) && k <= m+n+artifactMakeReach; k++ {
-			if sets.turning.at(words, k) > 0 {
+		for k := m + n; k < len(r.words) && k <= m+n+artifactMakeReach; k++ {
+			if sets.turning.at(r.words, k) > 0 {
 				break
 			}
 			// A thing harmful in itself, unless what follows says what it is for ("a malware analysis"); what
 			// it is about is still it ("false claims about the vaccine").
-			if h := harm(sets.harmfulThings, k); h > 0 && (k+h >= len(words) || topicWords[words[k+h]] || sets.turning.at(words, k+h) == 0) {
+			if h := r.harm(sets.harmfulThings, k); h > 0 && (k+h >= len(r.words) || topicWords[r.words[k+h]] || sets.turning.at(r.words, k+h) == 0) {
 				return true
 			}
-			t := sets.things.at(words, k)
-			if t == 0 {
-				continue
-			}
-			// A harmful adjective before the thing, after the verb, with no turning word between: "a
-			// racist limerick", "a fake lab report", not "a scam alert email".
-			for h := max(m+n, k-artifactHarmfulReach); h < k; h++ {
-				if harm(sets.harmful, h) > 0 && !turnedBetween(words, h+1, k, sets) {
-					return true
-				}
-			}
-			// A participle after it, past whom it is for but not into a clause of its own: "an e-mail
-			// blackmailing my boss", "a text to my ex pretending to be her boyfriend".
-			for d := k + t; d < len(words) && d <= k+t+artifactDoingReach && sets.turning.at(words, d) == 0 && !clauseOpeners[words[d]]; d++ {
-				if n := harm(sets.doing, d); n > 0 && harmsAfter(words, d+n, sets) || aimedAt(words, d, sets, harm) {
-					return true
-				}
-			}
-			// A purpose that harms people, right after the word that links it (past an adverb): "a plan to
-			// intimidate", "a profile designed to catfish", "a script that quietly defrauds". A link
-			// followed by anything else unlinks it ("an email to the gym threatening to cancel"), and a
-			// clause opened by "that" whose verb is no purpose ends the reading.
-			linked, relative := false, false
-			for p := k + t; p < len(words) && p <= k+t+artifactPurposeReach; p++ {
-				switch {
-				case sets.turning.at(words, p) > 0:
-					p = len(words)
-				case artifactPurposeLinks[words[p]]:
-					linked, relative = true, clauseOpeners[words[p]]
-				case linked && harm(sets.purposes, p) > 0:
-					return true
-				case linked && aimedAt(words, p, sets, harm):
-					return true
-				case linked && strings.HasSuffix(words[p], "ly"):
-				case relative:
-					// "that", "which" or "who" opens a clause whose verb, if it is no purpose, says what
-					// the thing does: "a note that asks parents to watch for bullying".
-					p = len(words)
-				default:
-					linked = false
-				}
+			if t := sets.things.at(r.words, k); t > 0 && r.thingHarms(m+n, k, t) {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-// aimedAt reports whether words[p] is a verb of an aimed class (and harms here, as harm says) with what
-// it must be aimed at within reach after it.
-func aimedAt(words []string, p int, sets artifactSets, harm func(wordSet, int) int) bool {
-	for _, a := range sets.aimed {
-		if n := harm(a.verbs, p); n > 0 && within(words, p+n, artifactObjectReach, a.objects, a.notOwned, sets) {
+// artifactReading is one sentence read by the classes: its words, and whether it speaks of testing.
+type artifactReading struct {
+	words   []string
+	sets    artifactSets
+	testing bool
+}
+
+// harm returns how many words from words[k] on are an entry of set that makes a thing harmful here: not
+// a word of deceit in a sentence about testing, nor the first of a two-word turning entry ("malicious
+// compliance").
+func (r artifactReading) harm(set wordSet, k int) int {
+	n := set.at(r.words, k)
+	if n == 0 || r.testing && r.sets.deceit.at(r.words, k) > 0 || r.sets.turning.at(r.words, k) > 1 {
+		return 0
+	}
+	return n
+}
+
+// askedHowTo reports whether the first verb from words[p] on, past who would do it and an adverb, is a
+// purpose: "how can I trick elderly people", "how would someone quietly blackmail", "tips to bully"; not
+// "how do I report someone impersonating the CEO".
+func (r artifactReading) askedHowTo(p int) bool {
+	for limit := p + artifactAskingReach; p < len(r.words) && p < limit && (askingSubjects[r.words[p]] || strings.HasSuffix(r.words[p], "ly")); p++ {
+	}
+	return p < len(r.words) && (r.harm(r.sets.purposes, p) > 0 || r.aimedAt(p))
+}
+
+// thingHarms reports whether the thing made at words[k] (t words long; its verb ends at from) has a word
+// beside it that makes it harmful.
+func (r artifactReading) thingHarms(from, k, t int) bool {
+	words, sets := r.words, r.sets
+	// A harmful adjective before the thing, after the verb, with no turning word between: "a racist
+	// limerick", "a fake lab report", not "a scam alert email".
+	for h := max(from, k-artifactHarmfulReach); h < k; h++ {
+		if r.harm(sets.harmful, h) > 0 && !turnedBetween(words, h+1, k, sets) {
+			return true
+		}
+	}
+	// A participle after it, past whom it is for but not into a clause of its own: "an e-mail
+	// blackmailing my boss", "a text to my ex pretending to be her boyfriend".
+	for d := k + t; d < len(words) && d <= k+t+artifactDoingReach && sets.turning.at(words, d) == 0 && !clauseOpeners[words[d]]; d++ {
+		if n := r.harm(sets.doing, d); n > 0 && harmsAfter(words, d+n, sets) || r.aimedAt(d) {
+			return true
+		}
+	}
+	// A purpose that harms people, right after the word that links it (past an adverb): "a plan to
+	// intimidate", "a profile designed to catfish", "a script that quietly defrauds". A link followed by
+	// anything else unlinks it ("an email to the gym threatening to cancel"), and a clause opened by
+	// "that" whose verb is no purpose ends the reading ("a note that asks parents to watch for bullying").
+	linked, relative := false, false
+	for p := k + t; p < len(words) && p <= k+t+artifactPurposeReach; p++ {
+		switch {
+		case sets.turning.at(words, p) > 0:
+			return false
+		case artifactPurposeLinks[words[p]]:
+			linked, relative = true, clauseOpeners[words[p]]
+		case linked && (r.harm(sets.purposes, p) > 0 || r.aimedAt(p)):
+			return true
+		case linked && strings.HasSuffix(words[p], "ly"):
+		case relative:
+			return false
+		default:
+			linked = false
+		}
+	}
+	return false
+}
+
+// aimedAt reports whether words[p] is a verb of an aimed class (and harms here) with what it must be
+// aimed at within reach after it.
+func (r artifactReading) aimedAt(p int) bool {
+	for _, a := range r.sets.aimed {
+		if n := r.harm(a.verbs, p); n > 0 && within(r.words, p+n, artifactObjectReach, a.objects, a.notOwned, r.sets) {
 			return true
 		}
 	}
@@ -354,13 +363,13 @@ func turnedBetween(words []string, from, to int, sets artifactSets) bool {
 }
 
 // harmsAfter reports whether the words from k on go on a participle that harms: its object ("threatening
-// my ex"), or after "to" an act that harms or a role taken ("threatening to kill", "pretending to be"),
-// not one the writer may take ("threatening to leave unless he fixes the heating").
+// my ex"), or after "to" an act that harms ("threatening to kill"), not one the writer may take
+// ("threatening to leave unless he fixes the heating").
 func harmsAfter(words []string, k int, sets artifactSets) bool {
 	if k+1 >= len(words) || words[k] != "to" {
 		return true
 	}
-	if words[k+1] == "be" || sets.purposes.at(words, k+1) > 0 {
+	if sets.purposes.at(words, k+1) > 0 {
 		return true
 	}
 	for _, a := range sets.aimed {
