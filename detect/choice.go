@@ -2,9 +2,9 @@ package detect
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentwarden/warden/trace"
 )
@@ -32,11 +32,16 @@ type chosenForUserSets struct {
 	common     map[string]bool
 }
 
-var chosenSets = sync.OnceValue(func() chosenForUserSets {
-	var c actionsCorpus
-	loadCorpus("actions.yaml", &c)
-	return chosenForUserSets{weight: c.ChosenForUser.Weight, categories: setOf(c.ChosenForUser.Categories), common: setOf(c.ChosenForUser.CommonWords)}
-})
+// sets returns c as sets, read once with the action table; a category that is none of the table's is a
+// mistake in the corpus.
+func (c chosenForUser) sets(categories []string) chosenForUserSets {
+	for _, cat := range c.Categories {
+		if !slices.Contains(categories, cat) {
+			panic(fmt.Sprintf("detect: corpus/actions.yaml: chosen_for_user: no category %q", cat))
+		}
+	}
+	return chosenForUserSets{weight: c.Weight, categories: setOf(c.Categories), common: setOf(c.CommonWords)}
+}
 
 // found is a target a tool result lists, and its record: the words of the object (in JSON) or the line
 // (in text) it stands in, which say whose it is.

@@ -87,6 +87,8 @@ type ActionTable struct {
 	// scopeLanguages finds the words of tasks in other languages (actions_languages.yaml); its groups are
 	// the categories they allow.
 	scopeLanguages *phrases
+	// chosen is what a call sent to one of several found for the user's words is judged by.
+	chosen chosenForUserSets
 }
 
 // Actions returns the shipped action table.
@@ -123,6 +125,7 @@ var Actions = sync.OnceValue(func() *ActionTable {
 		}
 	}
 	t.scopeLanguages = compilePhrases(groups, nil, nil)
+	t.chosen = c.ChosenForUser.sets(t.names)
 	return t
 })
 
@@ -592,7 +595,7 @@ func (ScopeEscalation) detect(m *memo) Result {
 	var injected []injectedResult
 	var ownLower []string // the user's texts lower-cased, for finding targets in them
 	var ownWords map[string]bool
-	chosen := chosenSets()
+	chosen := a.chosen
 	haveInjected := false
 	for i, e := range t.Events {
 		if e.Type != trace.ToolCall {
