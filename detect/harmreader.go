@@ -108,8 +108,8 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 		for _, x := range words {
 			// A sentence is read as words of letters, so "anti-Semitic" is read as "anti semitic".
 			x = strings.ReplaceAll(x, "-", " ")
-			if strings.Count(x, " ") > 1 {
-				panic(fmt.Sprintf("detect: corpus/harm.yaml: artifact_reader: %q: an entry is one word or two", x))
+			if strings.Count(x, " ") > 1 || strings.IndexFunc(x, func(r rune) bool { return r != ' ' && (r < 'a' || r > 'z') }) >= 0 {
+				panic(fmt.Sprintf("detect: corpus/harm.yaml: artifact_reader: %q: an entry is one word or two, of small letters", x))
 			}
 			s.add(x)
 			if inflect { // the verb of "pose as" is inflected, not its particle
