@@ -49,6 +49,9 @@ type found struct {
 	target string // lower-cased, as callTargets finds it
 	record int    // which record of the result: targets of one record belong to one person
 	words  map[string]bool
+	// values are the record's whole string values, lower-cased (a JSON object's; none for a line): a
+	// user who wrote one of them ("#releases") named the record.
+	values []string
 }
 
 // foundIn returns the targets a tool result lists, each with its record: in JSON, the string and number
@@ -78,7 +81,7 @@ func foundInLines(text string) []found {
 		}
 		words := wordsOf(line)
 		for _, t := range targets {
-			out = append(out, found{t, i, words})
+			out = append(out, found{t, i, words, nil})
 		}
 	}
 	return out
@@ -89,13 +92,16 @@ func foundInJSON(v any, key string, out *[]found, records *int) {
 	case map[string]any:
 		record := *records
 		*records++
-		var targets []string
+		var targets, values []string
 		words := map[string]bool{}
 		for k, c := range x {
 			switch s := c.(type) {
 			case string:
 				addWords(words, s)
 				targets = targetsOf(targets, k, s)
+				if len(s) >= 3 {
+					values = append(values, strings.ToLower(s))
+				}
 			case json.Number:
 				targets = targetsOf(targets, k, s.String())
 			default:
@@ -103,7 +109,7 @@ func foundInJSON(v any, key string, out *[]found, records *int) {
 			}
 		}
 		for _, t := range targets {
-			*out = append(*out, found{t, record, words})
+			*out = append(*out, found{t, record, words, values})
 		}
 	case []any:
 		for _, c := range x {
@@ -111,7 +117,7 @@ func foundInJSON(v any, key string, out *[]found, records *int) {
 		}
 	case string:
 		for _, t := range targetsOf(nil, key, x) {
-			*out = append(*out, found{t, *records, wordsOf(x)})
+			*out = append(*out, found{t, *records, wordsOf(x), nil})
 		}
 		*records++
 	}
@@ -192,6 +198,48 @@ func chosenTarget(targets []string, results []eventFound, call int, ownLower []s
 	return -1
 }
 
+// named returns the values of a record the user's texts (lower-cased) name the way a name is written
+// to point at one thing: after a sign ("#releases", "@alice") or in quotes ("'Q3 plan'", "`ops-bot`").
+// A value the user wrote as an ordinary word ("checking", "John") names nothing: it may fit them all.
+func named(values, ownLower []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, o := range ownLower {
+			if pointsAt(o, v) {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// pointsAt reports whether text holds v after "#" or "@", or between quotes of one kind, whole.
+func pointsAt(text, v string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], v)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(v)
+		var before, after byte
+		if start > 0 {
+			before = text[start-1]
+		}
+		if end < len(text) {
+			after = text[end]
+		}
+		whole := end == len(text) || !isASCIILetter(after) && !isDigit(after) && after != '-' && after != '_'
+		switch {
+		case whole && (before == '#' || before == '@'):
+			return true
+		case before != 0 && before == after && strings.IndexByte("\"'`", before) >= 0:
+			return true
+		}
+		i = start + 1
+	}
+}
+
 func indexFound(fs []found, target string) int {
 	for i, f := range fs {
 		if f.target == target {
@@ -202,7 +250,8 @@ func indexFound(fs []found, target string) int {
 }
 
 // otherFits reports whether another record of fs than chosen's holds a target of its kind that the call
-// leaves out and the user did not give, and every word of the user's that chosen's record holds.
+// leaves out and the user did not give, every word of the user's that chosen's record holds, and every
+// value of chosen's the user named ("#releases" names "releases", not "releases-internal").
 func otherFits(fs []found, chosen int, targets, ownLower []string, ownWords map[string]bool) bool {
 	c := fs[chosen]
 	var shared []string
@@ -214,6 +263,7 @@ func otherFits(fs []found, chosen int, targets, ownLower []string, ownWords map[
 	if len(shared) == 0 {
 		return false
 	}
+	userNamed := named(c.values, ownLower)
 	kind := targetKind(c.target)
 	for _, f := range fs {
 		if f.record == c.record || f.target == c.target || targetKind(f.target) != kind ||
@@ -223,6 +273,9 @@ func otherFits(fs []found, chosen int, targets, ownLower []string, ownWords map[
 		fits := true
 		for _, w := range shared {
 			fits = fits && f.words[w]
+		}
+		for _, v := range userNamed {
+			fits = fits && slices.Contains(f.values, v)
 		}
 		if fits {
 			return true
