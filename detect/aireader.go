@@ -62,43 +62,6 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 		func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
 }
 
-// firstSentence returns the first sentence of text (as sentenceStop ends one) that read holds for, and
-// where it stands. read is called only for a sentence whose words, each lower-cased and given to gate
-// until it lets one through, open it: a cheap look, a map lookup a word with no copy, so that the
-// costlier reading is made of the few sentences that may hold what it looks for. gate is told when a
-// word is the first it sees of a sentence, to forget what it saw of the one before.
-func firstSentence(text string, gate func(word []byte, first bool) bool, read func(sentence string) bool) (start, end int, ok bool) {
-	var buf []byte
-	sentence, first, open := 0, true, false
-	for i := 0; i < len(text); {
-		if n := sentenceStop(text, i); n > 0 {
-			if open && read(text[sentence:i+n]) {
-				return sentence, i + n, true
-			}
-			i += n
-			sentence, first, open = i, true, false
-			continue
-		}
-		if !isASCIILetter(text[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && isASCIILetter(text[j]) {
-			j++
-		}
-		if !open {
-			buf = lowerLetters(buf, text, [2]int{i, j})
-			open, first = gate(buf, first), false
-		}
-		i = j
-	}
-	if open && read(text[sentence:]) {
-		return sentence, len(text), true
-	}
-	return 0, 0, false
-}
-
 // sentenceOrdersAIReader reports whether a sentence holds the three classes: a word for an AI, a word
 // pointing at this text or its reading, and an order.
 func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {

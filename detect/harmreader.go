@@ -379,22 +379,3 @@ func harmsAfter(words []string, k int, sets artifactSets) bool {
 	}
 	return false
 }
-
-// lowerWords returns the words of s (runs of ASCII letters), lower-cased: slices of one lower-cased copy.
-func lowerWords(s string) []string {
-	lower := strings.ToLower(s)
-	var out []string
-	for i := 0; i < len(lower); {
-		if !isASCIILetter(lower[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(lower) && isASCIILetter(lower[j]) {
-			j++
-		}
-		out = append(out, lower[i:j])
-		i = j
-	}
-	return out
-}

@@ -637,6 +637,9 @@ func (ScopeEscalation) detect(m *memo) Result {
 			}
 			ownWords = ownWordsOf(ownLower, chosen.common)
 		}
+		if len(injected) == 0 && !addressed {
+			continue // nothing planted to follow, and no person or account the call could be sent to
+		}
 		targets := callTargets(e.Arguments)
 		if j := plantedTarget(targets, injected, i, ownLower); j >= 0 {
 			ws = append(ws, plantedTargetWeight)

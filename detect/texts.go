@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/agentwarden/warden/trace"
@@ -113,4 +114,60 @@ func finalOutput(t *trace.Trace) located {
 // eventWhere names a field of an event: "events[4].content".
 func eventWhere(i int, field string) string {
 	return "events[" + strconv.Itoa(i) + "]." + field
+}
+
+// firstSentence returns the first sentence of text (as sentenceStop ends one) that read holds for, and
+// where it stands. read is called only for a sentence whose words, each lower-cased and given to gate
+// until it lets one through, open it: a cheap look, a map lookup a word with no copy, so that the
+// costlier reading is made of the few sentences that may hold what it looks for. gate is told when a
+// word is the first it sees of a sentence, to forget what it saw of the one before.
+func firstSentence(text string, gate func(word []byte, first bool) bool, read func(sentence string) bool) (start, end int, ok bool) {
+	var buf []byte
+	sentence, first, open := 0, true, false
+	for i := 0; i < len(text); {
+		if n := sentenceStop(text, i); n > 0 {
+			if open && read(text[sentence:i+n]) {
+				return sentence, i + n, true
+			}
+			i += n
+			sentence, first, open = i, true, false
+			continue
+		}
+		if !isASCIILetter(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isASCIILetter(text[j]) {
+			j++
+		}
+		if !open {
+			buf = lowerLetters(buf, text, [2]int{i, j})
+			open, first = gate(buf, first), false
+		}
+		i = j
+	}
+	if open && read(text[sentence:]) {
+		return sentence, len(text), true
+	}
+	return 0, 0, false
+}
+
+// lowerWords returns the words of s (runs of ASCII letters), lower-cased: slices of one lower-cased copy.
+func lowerWords(s string) []string {
+	lower := strings.ToLower(s)
+	var out []string
+	for i := 0; i < len(lower); {
+		if !isASCIILetter(lower[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lower) && isASCIILetter(lower[j]) {
+			j++
+		}
+		out = append(out, lower[i:j])
+		i = j
+	}
+	return out
 }
