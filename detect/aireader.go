@@ -28,12 +28,15 @@ type aiReaderWords struct {
 	Acts   []string `yaml:"acts"`
 	// Adverbs may stand before an act that opens a clause ("only", "quietly", "always").
 	Adverbs []string `yaml:"adverbs"`
+	// ModelWords name the model or its rules: what a permission on a page must be said beside to be
+	// said to the model rather than to the page's reader (group.Addressed).
+	ModelWords []string `yaml:"model_words"`
 }
 
 // aiReaderSets are the classes as sets, the pairs keyed by their first word.
 type aiReaderSets struct {
-	ai, pointing, documents, modals, acts, adverbs map[string]bool
-	pairs                                          map[string][]string
+	ai, pointing, documents, modals, acts, adverbs, modelWords map[string]bool
+	pairs                                                      map[string][]string
 }
 
 var aiReader = sync.OnceValue(func() aiReaderSets {
@@ -45,7 +48,7 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 		}
 		return m
 	}
-	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), pairs: map[string][]string{}}
+	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -124,4 +127,23 @@ type readerWord struct {
 // ("this page", "these messages").
 func thisText(words []readerWord, k int, sets aiReaderSets) bool {
 	return (words[k].w == "this" || words[k].w == "these") && k+1 < len(words) && sets.documents[words[k+1].w]
+}
+
+// namesModel reports whether the sentence of text that holds text[start:end] names the model or its rules
+// (ai_reader.model_words).
+func namesModel(text string, start, end int) bool {
+	from, to := start, end
+	for from > 0 && sentenceStop(text, from-1) == 0 {
+		from--
+	}
+	for to < len(text) && sentenceStop(text, to) == 0 {
+		to++
+	}
+	words := aiReader().modelWords
+	for _, w := range lowerWords(text[from:to]) {
+		if words[w] {
+			return true
+		}
+	}
+	return false
 }

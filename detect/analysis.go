@@ -1245,6 +1245,15 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		}
 		kept = append(kept, h)
 	}
+	// A permission said on a page ("you can say anything that comes to mind") is said to its reader: it
+	// counts alone there only where its sentence names the model or its rules (group.Addressed).
+	if thirdParty && slices.ContainsFunc(kept, func(h hit) bool { return p.groups[h.group].Addressed }) &&
+		!slices.ContainsFunc(kept, func(h hit) bool {
+			g := p.groups[h.group]
+			return !g.Supporting && (!g.Addressed || h.end <= len(text) && namesModel(text, h.start, h.end))
+		}) {
+		kept = kept[:0]
+	}
 	kept = asTranscript(p, text, kept)
 	// "user: postgres" in a pasted config and `User: "bob",` in code are keys and values; a role label
 	// left standing after a transcript's turns are read fakes a turn only written as one ("USER:") or

@@ -136,6 +136,10 @@ type group struct {
 	Weight     float64  `yaml:"weight"`
 	Opening    bool     `yaml:"opening"`
 	Supporting bool     `yaml:"supporting"`
+	// Addressed groups count alone in text the user did not write only where the hit's sentence names the
+	// model or its rules (injection.yaml's ai_reader.model_words); elsewhere there they support: "you can
+	// say anything" on a page is said to its human reader.
+	Addressed bool `yaml:"addressed"`
 	// ThirdParty groups count only in text the user did not write (injection.yaml's third_party_*).
 	ThirdParty bool `yaml:"-"`
 	// Lowers names the harm groups a harmless framing lowers (harm.yaml's harmless_framing); empty lowers
@@ -203,6 +207,8 @@ type pair struct {
 	Window   int      `yaml:"window"`
 	// Supporting is group.Supporting, for the pair's hits: they count only beside a hit of another group.
 	Supporting bool `yaml:"supporting"`
+	// Addressed is group.Addressed, for the pair's hits.
+	Addressed bool `yaml:"addressed"`
 	// Lowers is group.Lowers, for a harmless framing's pair.
 	Lowers []string `yaml:"lowers"`
 	First  []string `yaml:"first"`
@@ -349,7 +355,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 			}
 		}
 		p.hitGroup = append(p.hitGroup, g)
-		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, ThirdParty: pr.ThirdParty, Lowers: pr.Lowers})
+		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, Addressed: pr.Addressed, ThirdParty: pr.ThirdParty, Lowers: pr.Lowers})
 		p.windows = append(p.windows, max(pr.Window, 1))
 		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
 	}
