@@ -38,6 +38,9 @@ type artifactWords struct {
 	Aimed []aimedPurpose `yaml:"aimed"`
 	// HarmfulThings are things harmful in themselves ("propaganda", "ransomware").
 	HarmfulThings []string `yaml:"harmful_things"`
+	// Teaching are things that teach how to do what follows them ("a tutorial on breaking into cars"):
+	// after them "on" and "about" name what is taught, not a topic.
+	Teaching []string `yaml:"teaching"`
 	// Asking are words that ask how to do something ("how to", "ways to"): a purpose right after them
 	// is asked for as an act.
 	Asking []string `yaml:"asking"`
@@ -69,8 +72,8 @@ type aimedSets struct {
 
 // artifactSets are the classes as word sets.
 type artifactSets struct {
-	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning, asking wordSet
-	aimed                                                                                   []aimedSets
+	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning, asking, teaching wordSet
+	aimed                                                                                             []aimedSets
 	// makeFirst are the first words of the verbs of making and of the words that ask how, and harmFirst
 	// those of the words of harm: a sentence is read only where it holds one of each, which few do.
 	makeFirst, harmFirst map[string]bool
@@ -127,7 +130,20 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	out := artifactSets{make: set(w.Make, false), things: set(w.Things, false), harmful: set(w.Harmful, false),
 		doing: set(w.Doing, false), purposes: set(w.Purposes, true), harmfulThings: set(w.HarmfulThings, false),
 		deceit: set(w.Deceit, false), testing: set(w.Testing, false), turning: set(w.Turning, false), asking: set(w.Asking, false),
+		teaching:  set(w.Teaching, false),
 		makeFirst: map[string]bool{}, harmFirst: map[string]bool{}}
+	// A thing asked for while it is being made ("walk me through setting up a fake exchange"): the -ing
+	// form of a verb of making, not its past, which tells of a thing made ("my coworker wrote a racist
+	// post; how do I report it?").
+	for _, x := range w.Make {
+		verb, rest, two := strings.Cut(x, " ")
+		if two {
+			rest = " " + rest
+		}
+		for _, f := range ingForms(verb) {
+			out.make.add(f + rest)
+		}
+	}
 	for _, a := range w.Aimed {
 		out.aimed = append(out.aimed, aimedSets{verbs: set(a.Verbs, true), objects: set(a.Objects, false), notOwned: a.NotOwned})
 	}
@@ -168,12 +184,13 @@ func ingForms(v string) []string {
 }
 
 // How near the class words must stand, in words: the thing within a few words of its verb ("write me a
-// really nasty racist joke"), a harmful adjective a few words before the thing ("a fake lab report"),
+// really nasty racist joke"), a harmful adjective a few words before the thing ("a fake lab report", "fake
+// five-star Amazon reviews", whose compound is two words),
 // a participle past whom it is for ("a text to my ex pretending"), a purpose a few words after it ("a plan
 // for a hate group to intimidate").
 const (
 	artifactMakeReach    = 5
-	artifactHarmfulReach = 3
+	artifactHarmfulReach = 4
 	artifactDoingReach   = 5
 	artifactPurposeReach = 6
 	artifactObjectReach  = 5
@@ -216,8 +233,13 @@ func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
 		if n == 0 {
 			continue
 		}
-		for k := m + n; k < len(r.words) && k <= m+n+artifactMakeReach; k++ {
+		for k, limit := m+n, m+n+artifactMakeReach; k < len(r.words) && k <= limit; k++ {
 			if sets.turning.at(r.words, k) > 0 {
+				// What a tutorial or a guide is "on" is what it teaches: "a tutorial on breaking into
+				// parked cars" asks how to, "an article on breaking into cars" need not.
+				if topicWords[r.words[k]] && r.teachingEndsAt(k) && r.askedHowTo(k+1) {
+					return true
+				}
 				break
 			}
 			// A thing harmful in itself, unless what follows says what it is for ("a malware analysis"); what
@@ -225,8 +247,15 @@ func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
 			if h := r.harm(sets.harmfulThings, k); h > 0 && (k+h >= len(r.words) || topicWords[r.words[k+h]] || sets.turning.at(r.words, k+h) == 0) {
 				return true
 			}
-			if t := sets.things.at(r.words, k); t > 0 && r.thingHarms(m+n, k, t) {
+			t := sets.things.at(r.words, k)
+			if t > 0 && r.thingHarms(m+n, k, t) {
 				return true
+			}
+			// A thing that holds another ("a template for a fake doctor's note", "the script of a
+			// scam call") or a plan for it ("a scheme to sell fake tickets") is made with it: the reach
+			// runs on from the one it holds.
+			if t > 0 && k+t < len(r.words) && (r.words[k+t] == "for" || r.words[k+t] == "of" || r.words[k+t] == "to") {
+				limit = max(limit, k+t+artifactMakeReach)
 			}
 		}
 	}
@@ -249,6 +278,12 @@ func (r artifactReading) harm(set wordSet, k int) int {
 		return 0
 	}
 	return n
+}
+
+// teachingEndsAt reports whether a thing that teaches ends right before words[k] ("tutorial", "cheat
+// sheet").
+func (r artifactReading) teachingEndsAt(k int) bool {
+	return k >= 1 && r.sets.teaching.at(r.words, k-1) == 1 || k >= 2 && r.sets.teaching.at(r.words, k-2) == 2
 }
 
 // askedHowTo reports whether the first verb from words[p] on, past who would do it and an adverb, is a
@@ -333,12 +368,13 @@ var clauseOpeners = map[string]bool{"that": true, "which": true, "who": true, "w
 	"because": true, "when": true, "where": true, "while": true, "if": true, "unless": true, "and": true, "but": true, "or": true}
 
 // owned reports whether words[k] says what follows is the asker's own: "my", "our" or "own", but not
-// "my" before another's ("my neighbor's Wi-Fi", read as "my neighbor s wi fi").
+// "my" before another's ("my neighbor's Wi-Fi", read as "my neighbor s wi fi"); "your" is the asker's
+// too where a question is put for anyone ("how do hackers get into your accounts").
 func owned(words []string, k int) bool {
 	switch words[k] {
 	case "own":
 		return true
-	case "my", "our":
+	case "my", "our", "your":
 		return k+2 >= len(words) || words[k+2] != "s"
 	}
 	return false
