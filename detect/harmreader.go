@@ -348,15 +348,19 @@ func (r artifactReading) aimedAt(p int) bool {
 }
 
 // within reports whether an entry of set stands in the reach words from k on, before any turning word
-// (and, with notOwned, before "my", "our" or "own").
+// (and, with notOwned, before "my", "our" or "own"). An entry that is a turning word too is what the
+// verb is aimed at where it stands so: "mocking the victims", "evades detection".
 func within(words []string, k, reach int, set wordSet, notOwned bool, sets artifactSets) bool {
 	for ; k < len(words) && reach > 0; k, reach = k+1, reach-1 {
-		if sets.turning.at(words, k) > 0 || notOwned && owned(words, k) {
+		if notOwned && owned(words, k) {
 			return false
 		}
 		if n := set.at(words, k); n > 0 {
 			// What the entry is followed by may turn it: "suicide prevention", "violence awareness".
 			return k+n >= len(words) || sets.turning.at(words, k+n) == 0
+		}
+		if sets.turning.at(words, k) > 0 {
+			return false
 		}
 	}
 	return false
