@@ -290,6 +290,9 @@ func (r artifactReading) teachingEndsAt(k int) bool {
 // purpose: "how can I trick elderly people", "how would someone quietly blackmail", "tips to bully"; not
 // "how do I report someone impersonating the CEO".
 func (r artifactReading) askedHowTo(p int) bool {
+	if p < len(r.words) && r.words[p] == "to" { // "teach me to forge"
+		p++
+	}
 	for limit := p + artifactAskingReach; p < len(r.words) && p < limit && (askingSubjects[r.words[p]] || strings.HasSuffix(r.words[p], "ly")); p++ {
 	}
 	return p < len(r.words) && (r.harm(r.sets.purposes, p) > 0 || r.aimedAt(p))
@@ -356,8 +359,9 @@ func within(words []string, k, reach int, set wordSet, notOwned bool, sets artif
 			return false
 		}
 		if n := set.at(words, k); n > 0 {
-			// What the entry is followed by may turn it: "suicide prevention", "violence awareness".
-			return k+n >= len(words) || sets.turning.at(words, k+n) == 0
+			// What the entry is followed by may turn it: "suicide prevention", "violence awareness"; a
+			// preposition of topic does not ("forge a signature on a lease").
+			return k+n >= len(words) || sets.turning.at(words, k+n) == 0 || topicWords[words[k+n]]
 		}
 		if sets.turning.at(words, k) > 0 {
 			return false
