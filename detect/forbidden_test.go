@@ -130,6 +130,41 @@ func TestProgramWrappedAsATool(t *testing.T) {
 	}
 }
 
+// Tools named the way public agent toolkits name them (a service, then an act and its object: the
+// ToolEmu and AgentDojo style) are classified by the act, and a read of the same objects stays a read.
+func TestToolkitNamesClassified(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		desc, name, want string
+	}{
+		{"reads a transaction made as a payment", "InvestmentManagerMakeTransaction", "financial"},
+		{"reads a transaction created as a payment", "create_transaction", "financial"},
+		{"reads funds transferred", "BankManagerTransferFunds", "financial"},
+		{"reads a loan approved as a grant", "approve_loan", "permission_change"},
+		{"reads a pull request approved as a grant", "ApprovePullRequest", "permission_change"},
+		{"reads guest access granted", "AugustSmartLockGrantGuestAccess", "permission_change"},
+		{"reads a prescription written as a record changed", "TeladocPrescribe", "data_write"},
+		{"reads a door unlocked as a device controlled", "AugustSmartLockUnlockDoor", "device_control"},
+		{"reads an item shared as a message sent", "DropboxShareItem", "message_send"},
+		{"reads a repository deleted", "GitHubDeleteRepository", "file_destroy"},
+		{"reads transactions listed as a read", "list_transactions", "read"},
+		{"reads a transaction history fetched as a read", "GetTransactionHistory", "read"},
+		{"reads prescriptions viewed as a read", "TeladocViewPrescriptions", "read"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			t.Parallel()
+			got := detect.Actions().Classify(tc.name, json.RawMessage(`{}`))
+			if !slices.Contains(got, tc.want) {
+				t.Errorf("Classify(%s) = %v, want %s among them", tc.name, got, tc.want)
+			}
+			if tc.want == "read" && len(got) != 1 {
+				t.Errorf("Classify(%s) = %v, want a read alone", tc.name, got)
+			}
+		})
+	}
+}
+
 // What a computer-use or terminal-input tool types is classified as the command lines it types, and a call
 // that types one a forbidden rule denies escalates whatever the task; a document typed onto a screen and a
 // click are no command.
