@@ -606,7 +606,9 @@ func structureScore(text string) float64 {
 // readings already made (disguisedReadings).
 func analyzeHarmRead(text, where string, readings []reading) scored {
 	p := harmPhrases()
-	s := byGroup(p, thingsDoneTo(p, text, append(p.find(text), disguisedHitsIn(p, readings)...)), where, "harm.", nil)
+	hits, masks := p.findMasked(text, len(readings) > 0)
+	hits = append(hits, unmasked(disguisedHitsIn(p, readings), masks)...)
+	s := byGroup(p, thingsDoneTo(p, text, hits), where, "harm.", nil)
 	if start, end, ok := harmfulArtifactAsked(text); ok {
 		s.score = noisyOr(s.score, harmfulArtifactWeight)
 		if s.severity.Rank() < High.Rank() {

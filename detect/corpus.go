@@ -676,7 +676,14 @@ func isWordByte(c byte) bool {
 
 // find returns the group and pair hits in text, masks applied: a hit that overlaps a mask is dropped.
 func (p *phrases) find(text string) []hit {
-	var hits []hit
+	hits, _ := p.findMasked(text, false)
+	return hits
+}
+
+// findMasked is find that also returns, with keepMasks, where the masks stand in text: a reading of
+// the text (its acts in their base form, its possessors as "someone's") is held to the masks of the
+// text as written ("steal my girlfriend's heart" is love however the girlfriend is named).
+func (p *phrases) findMasked(text string, keepMasks bool) (hits, kept []hit) {
 	// The sides of pairs and the masks are only worked with here: their slices are kept for the next
 	// call (BenchmarkScanAllDetectors spent a tenth of its time growing them).
 	scratch := findScratchPool.Get().(*findScratch)
@@ -727,6 +734,9 @@ func (p *phrases) find(text string) []hit {
 	// Masks drop the terms they overlap before any pair is made: a mask drops what it covers ("the final
 	// boss"), never a pair that merely spans it ("beat the final boss, then beat my wife").
 	hits, firsts, seconds = unmasked(hits, masks), unmasked(firsts, masks), unmasked(seconds, masks)
+	if keepMasks && len(masks) > 0 {
+		kept = slices.Clone(masks)
+	}
 	pairsFrom := len(hits)
 	for _, f := range firsts {
 		for _, sc := range seconds {
@@ -763,7 +773,7 @@ func (p *phrases) find(text string) []hit {
 			}
 		}
 	}
-	return hits
+	return hits, kept
 }
 
 // codeBetween reports whether the text between a pair's sides runs over a line break and holds code's

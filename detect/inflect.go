@@ -156,31 +156,7 @@ func actReadings(text string) []reading {
 	if spans == nil {
 		return nil
 	}
-	var out []reading
-	for i := 0; i < len(spans); {
-		start := max(0, spans[i].joinedStart-actLookBack)
-		j := i + 1
-		for j < len(spans) && spans[j].joinedStart-spans[j-1].joinedEnd < actWindowGap {
-			j++
-		}
-		end := min(len(plain), spans[j-1].joinedEnd+actReach)
-		// A window starts and ends between words, so that no word is read cut.
-		for start > 0 && isWordByte(plain[start-1]) {
-			start--
-		}
-		for end < len(plain) && isWordByte(plain[end]) {
-			end++
-		}
-		window := make([]spelledOut, j-i)
-		for k, sp := range spans[i:j] {
-			sp.joinedStart -= start
-			sp.joinedEnd -= start
-			window[k] = sp
-		}
-		out = append(out, reading{plain[start:end], window})
-		i = j
-	}
-	return out
+	return windowsAround(plain, spans)
 }
 
 // actsInBaseForm returns text with every inflected form of a harm phrase's act in its base form, and

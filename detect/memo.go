@@ -117,6 +117,10 @@ func (m *memo) userHarmfulness() []scored {
 			if acts := actReadings(u.text); acts != nil {
 				readings = append(slices.Clip(readings), acts...)
 			}
+			// Another's thing is read whoever the other is ("my grandma's savings" as "someone's savings").
+			if owners := possessorReadings(u.text); owners != nil {
+				readings = append(slices.Clip(readings), owners...)
+			}
 			m.userHarm[i] = analyzeHarmRead(u.text, u.where, readings)
 		}
 	}
