@@ -184,10 +184,9 @@ func ingForms(v string) []string {
 }
 
 // How near the class words must stand, in words: the thing within a few words of its verb ("write me a
-// really nasty racist joke"), a harmful adjective a few words before the thing ("a fake lab report", "fake
-// five-star Amazon reviews", whose compound is two words),
-// a participle past whom it is for ("a text to my ex pretending"), a purpose a few words after it ("a plan
-// for a hate group to intimidate").
+// really nasty racist joke"), a harmful adjective a few words before the thing ("a fake lab report",
+// "fake five-star Amazon reviews", whose compound is two words), a participle past whom it is for ("a
+// text to my ex pretending"), a purpose a few words after it ("a plan for a hate group to intimidate").
 const (
 	artifactMakeReach    = 5
 	artifactHarmfulReach = 4

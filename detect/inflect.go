@@ -159,6 +159,36 @@ func actReadings(text string) []reading {
 	return windowsAround(plain, spans)
 }
 
+// windowsAround cuts a reading to the windows around its spans where a phrase over one can stand (see
+// actReach): the harm automaton then reads those bytes again, not the whole text.
+func windowsAround(plain string, spans []spelledOut) []reading {
+	var out []reading
+	for i := 0; i < len(spans); {
+		start := max(0, spans[i].joinedStart-actLookBack)
+		j := i + 1
+		for j < len(spans) && spans[j].joinedStart-spans[j-1].joinedEnd < actWindowGap {
+			j++
+		}
+		end := min(len(plain), spans[j-1].joinedEnd+actReach)
+		// A window starts and ends between words, so that no word is read cut.
+		for start > 0 && isWordByte(plain[start-1]) {
+			start--
+		}
+		for end < len(plain) && isWordByte(plain[end]) {
+			end++
+		}
+		window := make([]spelledOut, j-i)
+		for k, sp := range spans[i:j] {
+			sp.joinedStart -= start
+			sp.joinedEnd -= start
+			window[k] = sp
+		}
+		out = append(out, reading{plain[start:end], window})
+		i = j
+	}
+	return out
+}
+
 // actsInBaseForm returns text with every inflected form of a harm phrase's act in its base form, and
 // where each stands; nil spans when it holds none.
 func actsInBaseForm(text string) (string, []spelledOut) {

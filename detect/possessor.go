@@ -136,32 +136,3 @@ func wordFrom(lower string, i int) (string, int) {
 	}
 	return lower[i:j], j
 }
-
-// windowsAround cuts a reading to the windows around its spans where a phrase over one can stand (see
-// actReach): the harm automaton then reads those bytes again, not the whole text.
-func windowsAround(plain string, spans []spelledOut) []reading {
-	var out []reading
-	for i := 0; i < len(spans); {
-		start := max(0, spans[i].joinedStart-actLookBack)
-		j := i + 1
-		for j < len(spans) && spans[j].joinedStart-spans[j-1].joinedEnd < actWindowGap {
-			j++
-		}
-		end := min(len(plain), spans[j-1].joinedEnd+actReach)
-		for start > 0 && isWordByte(plain[start-1]) {
-			start--
-		}
-		for end < len(plain) && isWordByte(plain[end]) {
-			end++
-		}
-		window := make([]spelledOut, j-i)
-		for k, sp := range spans[i:j] {
-			sp.joinedStart -= start
-			sp.joinedEnd -= start
-			window[k] = sp
-		}
-		out = append(out, reading{plain[start:end], window})
-		i = j
-	}
-	return out
-}
