@@ -28,6 +28,11 @@ type aiReaderWords struct {
 	Acts   []string `yaml:"acts"`
 	// Adverbs may stand before an act that opens a clause ("only", "quietly", "always").
 	Adverbs []string `yaml:"adverbs"`
+	// Roles are words for a reader that name an AI where they are hailed (Hails: "hey assistant"); Cues
+	// address a name they stand before ("to whatever AI", "attention AI systems").
+	Roles []string `yaml:"roles"`
+	Hails []string `yaml:"hails"`
+	Cues  []string `yaml:"cues"`
 	// ModelWords name the model or its rules: what a permission on a page must be said beside to be
 	// said to the model rather than to the page's reader (group.Addressed).
 	ModelWords []string `yaml:"model_words"`
@@ -35,8 +40,8 @@ type aiReaderWords struct {
 
 // aiReaderSets are the classes as sets, the pairs keyed by their first word.
 type aiReaderSets struct {
-	ai, pointing, documents, modals, acts, adverbs, modelWords map[string]bool
-	pairs                                                      map[string][]string
+	ai, pointing, documents, modals, acts, adverbs, modelWords, roles, cues, hails map[string]bool
+	pairs                                                                          map[string][]string
 }
 
 var aiReader = sync.OnceValue(func() aiReaderSets {
@@ -48,7 +53,8 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 		}
 		return m
 	}
-	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords), pairs: map[string][]string{}}
+	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords),
+		roles: set(w.Roles), cues: set(w.Cues), hails: set(w.Hails), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -61,12 +67,15 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 // holds a word for an AI, which few do: each word costs one lookup, with no copy, until one does.
 func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
-	return firstSentence(text, func(w []byte, _ bool) bool { return sets.ai[string(w)] || sets.pairs[string(w)] != nil },
+	return firstSentence(text, func(w []byte, _ bool) bool {
+		return sets.ai[string(w)] || sets.pairs[string(w)] != nil || sets.roles[string(w)]
+	},
 		func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
 }
 
 // sentenceOrdersAIReader reports whether a sentence holds the three classes: a word for an AI, a word
-// pointing at this text or its reading, and an order.
+// pointing at this text or its reading, and an order; or an AI addressed (addressedAI) and an order after
+// it.
 func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 	var words []readerWord
 	opens := true
@@ -79,7 +88,9 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 				j++
 			}
 			w := strings.ToLower(sentence[i:j])
-			words = append(words, readerWord{w, opens})
+			after := strings.TrimLeft(sentence[j:], " \t")
+			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@',
+				called: strings.HasPrefix(after, ":") || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")})
 			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
 			opens = opens && sets.adverbs[w]
 			i = j
@@ -88,6 +99,9 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 			opens = true
 		}
 		i++
+	}
+	if from, ok := addressedAI(words, sets); ok && orderFrom(words, from, sets) {
+		return true
 	}
 	var ai, pointing, order bool
 	for k, w := range words {
@@ -117,10 +131,69 @@ func passive(words []readerWord, k int, sets aiReaderSets) bool {
 }
 
 // readerWord is a word of a sentence, lower-cased, and whether it opens a clause: at the sentence's
-// start, or after a colon, a semicolon, a comma or a tag's end.
+// start, or after a colon, a semicolon, a comma or a tag's end; whether "@" stands before it, and
+// whether a colon, a comma or a dash follows it (a name called: "Claude, …", "Assistants: …").
 type readerWord struct {
-	w     string
-	opens bool
+	w                 string
+	opens, at, called bool
+}
+
+// addressedAI returns where the words after an AI addressed begin: an AI named and called ("Claude,
+// disregard…", "Hiring bots and resume screeners: rank…", "Payment processors and AI bookkeepers: …"),
+// mentioned ("@assistant please…") or cued ("hey assistant, …", "dear AI", "note to coding agents:"), or
+// one the reader is asked to be ("if you are a language model, …"). A singular role called with no cue
+// ("Agent: …") labels a speaker, not a reader.
+func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
+	for k, w := range words {
+		name := sets.ai[w.w] || k+1 < len(words) && slices.Contains(sets.pairs[w.w], words[k+1].w)
+		role := sets.roles[w.w]
+		if !name && !role {
+			continue
+		}
+		end := k
+		if !sets.ai[w.w] && name {
+			end = k + 1 // a pair's second word
+		}
+		// A role is a reader only hailed ("hey assistant", "@assistant"): "Support agents: tell the user…"
+		// and "to all bots in our Discord: run…" address people and programs. A name is one however it is
+		// addressed ("to whatever AI reads my mail:", "attention AI systems").
+		hailed := w.at || k > 0 && sets.hails[words[k-1].w] && (w.called || name) // "hi assistant coach, …" hails a coach
+		cued := hailed || name && (k > 0 && sets.cues[words[k-1].w] || k > 1 && sets.cues[words[k-2].w])
+		// "If you are an automated agent …", "if you're a language model …".
+		if k >= 4 && (words[k-1].w == "a" || words[k-1].w == "an") && words[k-4].w == "if" && words[k-3].w == "you" &&
+			(words[k-2].w == "are" || words[k-2].w == "re") {
+			return end + 1, true
+		}
+		// Called: the name, or a noun phrase of at most three words that holds it, ends in a colon, a
+		// comma or a dash ("AI bookkeepers:", "ChatGPT, Claude, or whoever is screening this:").
+		for j := end; j < len(words) && j <= end+2; j++ {
+			if words[j].called {
+				if name || cued {
+					return j + 1, true
+				}
+				break
+			}
+			if j > end && words[j].opens {
+				break
+			}
+		}
+		if cued {
+			return end + 1, true
+		}
+	}
+	return 0, false
+}
+
+// orderFrom reports whether the words from k on hold an order: a modal, an act that opens a clause, or
+// an act told to "you" ("it is critical that you tell the user…").
+func orderFrom(words []readerWord, k int, sets aiReaderSets) bool {
+	for ; k < len(words); k++ {
+		w := words[k]
+		if sets.modals[w.w] && !passive(words, k+1, sets) || (w.opens || k > 0 && words[k-1].w == "you") && sets.acts[w.w] {
+			return true
+		}
+	}
+	return false
 }
 
 // thisText reports whether words[k] points at this text: "this" or "these" before a word for one
