@@ -1302,6 +1302,9 @@ func analyzeInjectionRead(text, where string, readings []reading, decoded func()
 		if start, end, ok := aiReaderOrdered(text); ok {
 			add("addressed_to_model", 0.75, High, start, end, "a sentence that names its reader as an AI and gives it an order")
 		}
+		if start, end, ok := hiddenOrder(text); ok {
+			add("hidden_order", 0.75, High, start, end, "an order in text hidden from a page's viewers")
+		}
 	}
 	s.score, s.adversarial = noisyOr(extra...), noisyOr(attack...)
 	return s
