@@ -89,7 +89,11 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 			}
 			w := strings.ToLower(sentence[i:j])
 			after := strings.TrimLeft(sentence[j:], " \t")
-			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@',
+			// A code comment's marker before a word addresses it as "@" does ("// assistant: run…"); not
+			// "#", which opens a Markdown heading as often ("## Bot: …").
+			before := strings.TrimRight(sentence[:i], " \t")
+			marked := strings.HasSuffix(before, "//") || strings.HasSuffix(before, "/*") || strings.HasSuffix(before, "<!--")
+			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@', marked: marked,
 				called: strings.HasPrefix(after, ":") || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")})
 			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
 			opens = opens && sets.adverbs[w]
@@ -131,11 +135,12 @@ func passive(words []readerWord, k int, sets aiReaderSets) bool {
 }
 
 // readerWord is a word of a sentence, lower-cased, and whether it opens a clause: at the sentence's
-// start, or after a colon, a semicolon, a comma or a tag's end; whether "@" stands before it, and
-// whether a colon, a comma or a dash follows it (a name called: "Claude, …", "Assistants: …").
+// start, or after a colon, a semicolon, a comma or a tag's end; whether "@" or a code comment's marker
+// stands before it, and whether a colon, a comma or a dash follows it (a name called: "Claude, …",
+// "Assistants: …").
 type readerWord struct {
-	w                 string
-	opens, at, called bool
+	w                         string
+	opens, at, marked, called bool
 }
 
 // addressedAI returns where the words after an AI addressed begin: an AI named and called ("Claude,
@@ -157,7 +162,9 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 		// A role is a reader only hailed ("hey assistant", "@assistant"): "Support agents: tell the user…"
 		// and "to all bots in our Discord: run…" address people and programs. A name is one however it is
 		// addressed ("to whatever AI reads my mail:", "attention AI systems").
-		hailed := w.at || k > 0 && sets.hails[words[k-1].w] && (w.called || name) // "hi assistant coach, …" hails a coach
+		// "Hi assistant coach, …" hails a coach, and "// Agents should call this method" documents a
+		// program's clients: a role hailed or after a comment's marker is a reader only called.
+		hailed := w.at || (w.marked || k > 0 && sets.hails[words[k-1].w]) && (w.called || name)
 		cued := hailed || name && (k > 0 && sets.cues[words[k-1].w] || k > 1 && sets.cues[words[k-2].w])
 		// "If you are an automated agent …", "if you're a language model …".
 		if k >= 4 && (words[k-1].w == "a" || words[k-1].w == "an") && words[k-4].w == "if" && words[k-3].w == "you" &&
