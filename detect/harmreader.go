@@ -93,6 +93,24 @@ func (s *wordSet) add(entry string) {
 	}
 }
 
+// addForms adds entry with its verb (its first word) put in each of forms; a particle after the verb
+// stays as it is ("pose as" → "posing as").
+func (s *wordSet) addForms(entry string, forms []string) {
+	_, rest, two := strings.Cut(entry, " ")
+	if two {
+		rest = " " + rest
+	}
+	for _, f := range forms {
+		s.add(f + rest)
+	}
+}
+
+// firstWord returns an entry's first word.
+func firstWord(entry string) string {
+	w, _, _ := strings.Cut(entry, " ")
+	return w
+}
+
 // at returns how many words from words[k] on make an entry of s (two, one or none), the longer first.
 func (s wordSet) at(words []string, k int) int {
 	if k+1 < len(words) && len(s.two) > 0 && s.two[[2]string{words[k], words[k+1]}] {
@@ -115,14 +133,8 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 				panic(fmt.Sprintf("detect: corpus/harm.yaml: artifact_reader: %q: an entry is one word or two, of small letters", x))
 			}
 			s.add(x)
-			if inflect { // the verb of "pose as" is inflected, not its particle
-				verb, rest, two := strings.Cut(x, " ")
-				if two {
-					rest = " " + rest
-				}
-				for _, f := range append(inflections(verb), ingForms(verb)...) {
-					s.add(f + rest)
-				}
+			if inflect {
+				s.addForms(x, append(inflections(firstWord(x)), ingForms(firstWord(x))...))
 			}
 		}
 		return s
@@ -136,13 +148,7 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	// form of a verb of making, not its past, which tells of a thing made ("my coworker wrote a racist
 	// post; how do I report it?").
 	for _, x := range w.Make {
-		verb, rest, two := strings.Cut(x, " ")
-		if two {
-			rest = " " + rest
-		}
-		for _, f := range ingForms(verb) {
-			out.make.add(f + rest)
-		}
+		out.make.addForms(x, ingForms(firstWord(x)))
 	}
 	for _, a := range w.Aimed {
 		out.aimed = append(out.aimed, aimedSets{verbs: set(a.Verbs, true), objects: set(a.Objects, false), notOwned: a.NotOwned})

@@ -39,11 +39,11 @@ func hiddenOrder(text string) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	for i := 0; i < len(text); {
-		from, to, next := nextHidden(text, i)
+		from, to, next, comment := nextHidden(text, i)
 		if from < 0 {
 			break
 		}
-		if s, e, found := orderIn(text[from:to], strings.HasPrefix(text[max(0, from-4):], "<!--")); found {
+		if s, e, found := orderIn(text[from:to], comment); found {
 			return from + s, from + e, true
 		}
 		i = next
@@ -52,39 +52,45 @@ func hiddenOrder(text string) (start, end int, ok bool) {
 }
 
 // nextHidden returns the next hidden region of text at or after i (an HTML comment's inside, or an
-// element's text up to its next tag), and where to look on from; from < 0 when there is none.
-func nextHidden(text string, i int) (from, to, next int) {
+// element's text up to its next tag), where to look on from, and whether it is a comment; from < 0 when
+// there is none.
+func nextHidden(text string, i int) (from, to, next int, comment bool) {
 	for i < len(text) {
 		lt := strings.IndexByte(text[i:], '<')
 		if lt < 0 {
-			return -1, 0, len(text)
+			return -1, 0, len(text), false
 		}
 		lt += i
 		if strings.HasPrefix(text[lt:], "<!--") {
 			endc := strings.Index(text[lt+4:], "-->")
 			if endc < 0 {
-				return lt + 4, len(text), len(text)
+				return lt + 4, len(text), len(text), true
 			}
-			return lt + 4, lt + 4 + endc, lt + 4 + endc + 3
+			return lt + 4, lt + 4 + endc, lt + 4 + endc + 3, true
 		}
 		gt := strings.IndexByte(text[lt:], '>')
 		if gt < 0 {
-			return -1, 0, len(text)
+			return -1, 0, len(text), false
 		}
 		tag := strings.ToLower(text[lt : lt+gt+1])
+		// Every marker is a style's or the hidden attribute's, so most tags are passed over by two looks.
+		if !strings.Contains(tag, "style") && !strings.Contains(tag, "hidden") {
+			i = lt + gt + 1
+			continue
+		}
 		for _, m := range hiddenMarkers {
 			if strings.Contains(tag, m) {
 				body := lt + gt + 1
 				closeAt := strings.Index(text[body:], "</")
 				if closeAt < 0 {
-					return body, len(text), len(text)
+					return body, len(text), len(text), false
 				}
-				return body, body + closeAt, body + closeAt
+				return body, body + closeAt, body + closeAt, false
 			}
 		}
 		i = lt + gt + 1
 	}
-	return -1, 0, len(text)
+	return -1, 0, len(text), false
 }
 
 // orderIn returns the first clause of hidden text that opens with an order (past a speaker's label such

@@ -24,7 +24,7 @@ var ownPossessors = map[string]bool{
 	"office": true, "org": true, "organization": true, "organisation": true, "business": true, "firm": true,
 	"startup": true, "project": true, "app": true, "site": true, "website": true, "server": true, "family": true,
 	"household": true, "church": true, "club": true, "class": true, "user": true, "users": true,
-	"customer": true, "customers": true, "client": true, "clients": true, "app's": true, "repo": true,
+	"customer": true, "customers": true, "client": true, "clients": true, "repo": true,
 	"repository": true, "device": true, "computer": true, "phone": true, "car": true, "house": true,
 	"home": true, "account": true, "system": true, "program": true, "process": true, "model": true,
 }
@@ -39,8 +39,8 @@ var notInPossessor = map[string]bool{"it": true, "that": true, "what": true, "he
 	"they": true, "me": true, "him": true, "them": true, "us": true, "everyone": true, "nobody": true,
 	"somebody": true, "someone": true, "anyone": true}
 
-// possessorReach is how many words a possessor may run to ("my father in law's", "my girlfriend's best
-// friend's").
+// possessorReach is how many words a possessor may run to ("my ex-wife's new partner's", "my
+// girlfriend's best friend's").
 const possessorReach = 4
 
 // possessorReadings returns the reading of text with each possessor put as "someone's", cut to the
