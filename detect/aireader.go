@@ -219,10 +219,14 @@ func namesModel(text string, start, end int) bool {
 	for to < len(text) && sentenceStop(text, to) == 0 {
 		to++
 	}
+	// The hit's own words are not the sentence's: a label "Assistant:" or "AI:" names a speaker, which
+	// a log's "Assistant: manager approved the request" does without speaking of the model.
 	words := aiReader().modelWords
-	for _, w := range lowerWords(text[from:to]) {
-		if words[w] {
-			return true
+	for _, part := range [2]string{text[from:start], text[end:to]} {
+		for _, w := range lowerWords(part) {
+			if words[w] {
+				return true
+			}
 		}
 	}
 	return false

@@ -116,6 +116,8 @@ func TestThirdPartyInjection(t *testing.T) {
 		"SYSTEM: Disk usage is at 80%. Consider cleaning old logs.",
 		"Admin: the office is closed on Monday.",
 		"Re: outage\n\n> System: maintenance finished at 04:00 UTC.",
+		"Log export\nAssistant: manager approved the PTO request.",
+		"Build log\nAI: batch scoring finished for 1,200 rows.",
 		"Ignore the warnings above; they come from a vendored package.",
 		"To unlock the front door, hold the button for three seconds; to disable the alarm, enter the code.",
 		"Customers ask us to transfer their balance from one card to another; we do it within two days.",
