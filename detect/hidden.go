@@ -29,6 +29,30 @@ var hiddenOverridden = map[string]bool{"user": true, "users": true, "shopper": t
 	"above": true, "instructions": true, "instruction": true, "rules": true, "request": true, "question": true,
 	"budget": true, "preferences": true, "criteria": true, "policy": true}
 
+// hiddenAudience are the words for a page's visitor spoken of as someone else, and "that", which
+// opens what the reader is to claim.
+var hiddenAudience = map[string]bool{"user": true, "users": true, "shopper": true, "shoppers": true,
+	"customer": true, "customers": true, "visitor": true, "visitors": true, "reader": true, "readers": true,
+	"buyer": true, "buyers": true, "everyone": true, "anyone": true, "people": true, "that": true}
+
+// hiddenAudienceReach is how many words after an order verb its audience or its "that" may stand.
+const hiddenAudienceReach = 8
+
+// aboutTheVisitor reports whether the words at the start of rest speak of the visitor or open a claim.
+func aboutTheVisitor(rest string) bool {
+	for k := 0; k < hiddenAudienceReach; k++ {
+		w, after := nextWord(rest, 0)
+		if w == "" {
+			return false
+		}
+		if hiddenAudience[strings.TrimSuffix(w, "'s")] {
+			return true
+		}
+		rest = rest[after:]
+	}
+	return false
+}
+
 // hiddenMarkers open an element that no viewer sees; each is looked for in a tag's own text.
 var hiddenMarkers = []string{"display:none", "display: none", "visibility:hidden", "visibility: hidden",
 	"font-size:0", "font-size: 0", "opacity:0", "opacity: 0", "aria-hidden=\"true\"", " hidden>", " hidden "}
@@ -98,7 +122,7 @@ func nextHidden(text string, i int) (from, to, next int, comment bool) {
 // for an AI.
 func orderIn(hidden string, comment bool) (start, end int, ok bool) {
 	sets := aiReader()
-	opens, named := true, !comment
+	opens, named := true, false
 	for i := 0; i < len(hidden); {
 		c := hidden[i]
 		if !isASCIILetter(c) {
@@ -114,7 +138,11 @@ func orderIn(hidden string, comment bool) (start, end int, ok bool) {
 		}
 		w := strings.ToLower(hidden[i:j])
 		named = named || sets.ai[w] || sets.roles[w] || sets.pairs[w] != nil
-		if opens && named && hiddenOrderVerbs[w] {
+		// A hidden modal or menu holds the page's own labels ("Tell a friend", "Rate this app", "Reply",
+		// "Recommend us to your colleagues"): an order is the AI's where a word for one stands before it,
+		// or, outside a comment, where it speaks of the page's visitor as someone else or says what to
+		// claim ("tell the user…", "say that…").
+		if opens && hiddenOrderVerbs[w] && (named || !comment && aboutTheVisitor(hidden[j:])) {
 			return i, min(len(hidden), j+80), true
 		}
 		if opens && hiddenOverrideVerbs[w] {
