@@ -27,6 +27,11 @@ var ownPossessors = map[string]bool{
 	"customer": true, "customers": true, "client": true, "clients": true, "repo": true,
 	"repository": true, "device": true, "computer": true, "phone": true, "car": true, "house": true,
 	"home": true, "account": true, "system": true, "program": true, "process": true, "model": true,
+	// Places of worship and the other bodies the asker belongs to, whose fundraisers and rotas are theirs
+	// to run.
+	"mosque": true, "synagogue": true, "temple": true, "parish": true, "congregation": true, "gurdwara": true,
+	"community": true, "charity": true, "nonprofit": true, "shop": true, "store": true, "restaurant": true,
+	"band": true, "league": true, "union": true, "lab": true, "department": true, "gym": true, "studio": true,
 }
 
 // notInPossessor are the words a possessor cannot hold: the pronouns and function words whose "'s"
