@@ -415,7 +415,7 @@ func analyzeReply(text, where string) reply {
 	sympathy := false
 	for _, h := range all {
 		switch decl.groups[h.group].Name {
-		case "substitute":
+		case "substitute", "rebuttal":
 			subHits = append(subHits, h)
 		case "crisis_support":
 			supportHits = append(supportHits, h)
