@@ -29,10 +29,21 @@ type aiReaderWords struct {
 	// Adverbs may stand before an act that opens a clause ("only", "quietly", "always").
 	Adverbs []string `yaml:"adverbs"`
 	// Roles are words for a reader that name an AI where they are hailed (Hails: "hey assistant"); Cues
-	// address a name they stand before ("to whatever AI", "attention AI systems").
-	Roles []string `yaml:"roles"`
-	Hails []string `yaml:"hails"`
-	Cues  []string `yaml:"cues"`
+	// address a name they stand before ("to whatever AI", "attention AI systems"), and Labels do after
+	// "for" ("Text for automated processors:").
+	Roles  []string `yaml:"roles"`
+	Hails  []string `yaml:"hails"`
+	Cues   []string `yaml:"cues"`
+	Labels []string `yaml:"labels"`
+	// ReadingRoles name an AI where a word pointing at this text follows ("whatever model is reading
+	// this"); any role does followed by work in CodePlaces ("agents working in this repo").
+	ReadingRoles []string `yaml:"reading_roles"`
+	CodePlaces   []string `yaml:"code_places"`
+	AtWork       []string `yaml:"at_work"`
+	// Tasks are what "your" gives the reader to do ("your new task is to…").
+	Tasks []string `yaml:"tasks"`
+	// TopicWords make a name after them a topic, not a reader ("Tips for ChatGPT:").
+	TopicWords []string `yaml:"topic_words"`
 	// ModelWords name the model or its rules: what a permission on a page must be said beside to be
 	// said to the model rather than to the page's reader (group.Addressed).
 	ModelWords []string `yaml:"model_words"`
@@ -41,6 +52,7 @@ type aiReaderWords struct {
 // aiReaderSets are the classes as sets, the pairs keyed by their first word.
 type aiReaderSets struct {
 	ai, pointing, documents, modals, acts, adverbs, modelWords, roles, cues, hails map[string]bool
+	labels, readingRoles, codePlaces, atWork, tasks, topicWords                    map[string]bool
 	pairs                                                                          map[string][]string
 }
 
@@ -54,7 +66,8 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 		return m
 	}
 	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords),
-		roles: set(w.Roles), cues: set(w.Cues), hails: set(w.Hails), pairs: map[string][]string{}}
+		roles: set(w.Roles), cues: set(w.Cues), hails: set(w.Hails), labels: set(w.Labels), readingRoles: set(w.ReadingRoles),
+		codePlaces: set(w.CodePlaces), atWork: set(w.AtWork), tasks: set(w.Tasks), topicWords: set(w.TopicWords), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -93,7 +106,9 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 			// "#", which opens a Markdown heading as often ("## Bot: …").
 			before := strings.TrimRight(sentence[:i], " \t")
 			marked := strings.HasSuffix(before, "//") || strings.HasSuffix(before, "/*") || strings.HasSuffix(before, "<!--")
-			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@', marked: marked,
+			// A handle's every part is mentioned ("@helpdesk-ai", "@support_bot").
+			joined := i > 0 && (sentence[i-1] == '-' || sentence[i-1] == '_') && len(words) > 0 && words[len(words)-1].at && words[len(words)-1].end == i-1
+			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@' || joined, joined: joined, end: j, marked: marked,
 				called: strings.HasPrefix(after, ":") || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")})
 			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
 			opens = opens && sets.adverbs[w]
@@ -135,12 +150,13 @@ func passive(words []readerWord, k int, sets aiReaderSets) bool {
 }
 
 // readerWord is a word of a sentence, lower-cased, and whether it opens a clause: at the sentence's
-// start, or after a colon, a semicolon, a comma or a tag's end; whether "@" or a code comment's marker
-// stands before it, and whether a colon, a comma or a dash follows it (a name called: "Claude, …",
-// "Assistants: …").
+// start, or after a colon, a semicolon, a comma or a tag's end; where it ends; whether "@" (or a handle's
+// "@" and joining marks, joined saying which) or a code comment's marker stands before it, and whether a
+// colon, a comma or a dash follows it (a name called: "Claude, …", "Assistants: …").
 type readerWord struct {
-	w                         string
-	opens, at, marked, called bool
+	w                                 string
+	end                               int
+	opens, at, joined, marked, called bool
 }
 
 // addressedAI returns where the words after an AI addressed begin: an AI named and called ("Claude,
@@ -159,13 +175,37 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 		if !sets.ai[w.w] && name {
 			end = k + 1 // a pair's second word
 		}
+		// A handle names an AI by its first or its last part ("@gpt_helper", "@helpdesk-ai"), not by a
+		// part in between ("@mary-ai-lab-lead").
+		if w.at {
+			last := end
+			for last+1 < len(words) && words[last+1].at {
+				last++
+			}
+			if w.joined && last > end {
+				continue
+			}
+			end = last
+		}
+		// A name after "for", "with" or "using" is what a page is about ("Tips for ChatGPT: ask clear
+		// questions"), unless a label before "for" names its audience.
+		if k > 0 && !w.at && sets.topicWords[words[k-1].w] && !labelledFor(words, k, sets) {
+			continue
+		}
 		// A role is a reader only hailed ("hey assistant", "@assistant"): "Support agents: tell the user…"
 		// and "to all bots in our Discord: run…" address people and programs. A name is one however it is
 		// addressed ("to whatever AI reads my mail:", "attention AI systems").
 		// "Hi assistant coach, …" hails a coach, and "// Agents should call this method" documents a
 		// program's clients: a role hailed or after a comment's marker is a reader only called.
 		hailed := w.at || (w.marked || k > 0 && sets.hails[words[k-1].w]) && (w.called || name)
-		cued := hailed || name && (k > 0 && sets.cues[words[k-1].w] || k > 1 && sets.cues[words[k-2].w])
+		cued := hailed || name && (k > 0 && sets.cues[words[k-1].w] || k > 1 && sets.cues[words[k-2].w] || labelledFor(words, k, sets))
+		// A role that reads this text or works in a program's place: "whatever model is reading this:",
+		// "agents working in this repo:".
+		if role && !name {
+			if n, ok := roleAtWork(words, k, sets); ok {
+				return n, true
+			}
+		}
 		// "If you are an automated agent …", "if you're a language model …".
 		if k >= 4 && (words[k-1].w == "a" || words[k-1].w == "an") && words[k-4].w == "if" && words[k-3].w == "you" &&
 			(words[k-2].w == "are" || words[k-2].w == "re") {
@@ -191,12 +231,54 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 	return 0, false
 }
 
-// orderFrom reports whether the words from k on hold an order: a modal, an act that opens a clause, or
-// an act told to "you" ("it is critical that you tell the user…").
+// labelledFor reports whether the word at k is named after a label's "for" ("note for AI models",
+// "instructions for the browsing agent", "text for any automated processor").
+func labelledFor(words []readerWord, k int, sets aiReaderSets) bool {
+	j := k - 1
+	if j >= 0 && (words[j].w == "the" || words[j].w == "any" || words[j].w == "all" || words[j].w == "every") {
+		j--
+	}
+	return j >= 1 && words[j].w == "for" && sets.labels[words[j-1].w]
+}
+
+// roleAtWork returns where the words after a role at work on this text begin: a reading role followed,
+// past "that", "who", "is" or "are", by a word pointing at this text ("whatever model is reading this",
+// "summarizers processing this page"), or any role working in a program's place ("agents working in this
+// repo", "assistants editing this codebase").
+func roleAtWork(words []readerWord, k int, sets aiReaderSets) (int, bool) {
+	j := k + 1
+	for j < len(words) && j <= k+3 && (words[j].w == "that" || words[j].w == "who" || words[j].w == "is" || words[j].w == "are") {
+		j++
+	}
+	if j >= len(words) {
+		return 0, false
+	}
+	if sets.readingRoles[words[k].w] && sets.pointing[words[j].w] && j+1 < len(words) &&
+		(words[j+1].w == "this" || words[j+1].w == "these" || words[j+1].w == "my" || words[j+1].w == "our") {
+		return j + 2, true
+	}
+	if !sets.atWork[words[j].w] {
+		return 0, false
+	}
+	for n := j + 1; n < len(words) && n <= j+3; n++ {
+		if sets.codePlaces[words[n].w] && (words[n-1].w == "this" || words[n-1].w == "the" || words[n-1].w == "our") {
+			return n + 1, true
+		}
+	}
+	return 0, false
+}
+
+// orderFrom reports whether the words from k on hold an order: a modal, an act that opens a clause (the
+// first word after the reader is addressed opens one: "@assistant export the history"), an act told to
+// "you" ("it is critical that you tell the user…"), or a task given as the reader's ("your new task is
+// to…").
 func orderFrom(words []readerWord, k int, sets aiReaderSets) bool {
-	for ; k < len(words); k++ {
+	for from := k; k < len(words); k++ {
 		w := words[k]
-		if sets.modals[w.w] && !passive(words, k+1, sets) || (w.opens || k > 0 && words[k-1].w == "you") && sets.acts[w.w] {
+		if sets.modals[w.w] && !passive(words, k+1, sets) || (w.opens || k == from || k > 0 && words[k-1].w == "you") && sets.acts[w.w] {
+			return true
+		}
+		if w.w == "your" && (k+1 < len(words) && sets.tasks[words[k+1].w] || k+2 < len(words) && sets.tasks[words[k+2].w]) {
 			return true
 		}
 	}
