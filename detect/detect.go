@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/trace"
@@ -194,6 +195,9 @@ func NewScanner(ctx context.Context, names []string, thresholds map[string]float
 	if len(names) == 0 {
 		names = Names()
 	}
+	if len(names) > 1 {
+		compileCorporaTogether()
+	}
 	s := &Scanner{}
 	for _, n := range names {
 		if slices.Contains(s.names, n) {
@@ -217,6 +221,24 @@ func NewScanner(ctx context.Context, names []string, thresholds map[string]float
 		s.thresholds = append(s.thresholds, th)
 	}
 	return s, nil
+}
+
+// compileCorporaTogether compiles the phrase corpora the detectors share, each on a goroutine of its own,
+// and waits for them: a scanner of several detectors needs them all, and compiled one after another
+// they are most of the time a process takes to scan its first trace. Each is compiled once however many
+// ask (sync.OnceValue), so the detectors' smoke evaluation then finds them ready.
+func compileCorporaTogether() {
+	var wg sync.WaitGroup
+	for _, compile := range []func(){
+		func() { harmPhrases() },
+		func() { injectionPhrases() },
+		func() { refusalPhrases() },
+		func() { harmlessFramingPhrases() },
+		func() { deceptionPhrases() },
+	} {
+		wg.Go(compile)
+	}
+	wg.Wait()
 }
 
 // Use puts d in the place of the scanner's detector of that name (a model-backed judge of it, say),
