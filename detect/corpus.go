@@ -224,6 +224,9 @@ type pair struct {
 	// so that the automaton holds each half's list once: its hits are that group's, and weigh as its
 	// phrases do (a pair of its own counts as evidence apart from the group of its name).
 	Phrase bool `yaml:"phrase"`
+	// Whole says the second side is the act's object only where it is not the possessor of another
+	// thing: "whack my boss", not "whack my neighbor's weeds" (a slang whose other senses take things).
+	Whole bool `yaml:"whole"`
 	// firstLangs and secondLangs, per First and Second template, are the languages a code-switched
 	// pair's terms are written in (language bits); nil for a pair of one language.
 	firstLangs, secondLangs []langSet
@@ -257,6 +260,8 @@ type phrases struct {
 	// eitherOrder, per group, is whether the pair's sides may come in either order (a code-switched
 	// pair: the languages it joins put the act first or last).
 	eitherOrder []bool
+	// whole, per group, is whether the pair's second side must not be a possessor (pair.Whole).
+	whole []bool
 	// words are the words of two letters or more its ASCII terms are made of (not its masks'): what a
 	// word broken or run together by a disguise is read back as (reassembled).
 	words map[string]bool
@@ -339,7 +344,7 @@ func compilePhrases(groups []group, pairs []pair, masks []string) *phrases {
 // compilePhrasesSplit is compilePhrases with the terms of other scripts than ASCII in automata of their
 // own (split), or every term in one automaton: the plain way, which a fuzz test holds the split to.
 func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split bool) *phrases {
-	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups)),
+	p := &phrases{groups: slices.Clone(groups), windows: make([]int, len(groups)), eitherOrder: make([]bool, len(groups)), whole: make([]bool, len(groups)),
 		words: map[string]bool{}}
 	for i := range groups {
 		p.hitGroup = append(p.hitGroup, i)
@@ -357,6 +362,7 @@ func compilePhrasesSplit(groups []group, pairs []pair, masks []string, split boo
 		p.hitGroup = append(p.hitGroup, g)
 		p.groups = append(p.groups, group{Name: pr.Name, Severity: pr.Severity, Weight: pr.Weight, Supporting: pr.Supporting, Addressed: pr.Addressed, ThirdParty: pr.ThirdParty, Lowers: pr.Lowers})
 		p.windows = append(p.windows, max(pr.Window, 1))
+		p.whole = append(p.whole, pr.Whole)
 		p.eitherOrder = append(p.eitherOrder, pr.eitherOrder)
 	}
 	var terms []string
@@ -745,6 +751,9 @@ func (p *phrases) findMasked(text string, keepMasks bool) (hits, kept []hit) {
 			if sc.group != f.group || f.langs&sc.langs != 0 {
 				continue
 			}
+			if p.whole[f.group] && possessorEnds(text, sc.end) {
+				continue
+			}
 			w := p.windows[f.group]
 			var start, end int
 			switch {
@@ -774,6 +783,14 @@ func (p *phrases) findMasked(text string, keepMasks bool) (hits, kept []hit) {
 		}
 	}
 	return hits, kept
+}
+
+// possessorEnds reports whether the word ending at text[:i] is a possessor: "'s", "’s" or a plural's
+// "'" follows it.
+func possessorEnds(text string, i int) bool {
+	rest := text[i:]
+	return strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "' ") ||
+		strings.HasPrefix(rest, "’ ")
 }
 
 // codeBetween reports whether the text between a pair's sides runs over a line break and holds code's
