@@ -78,18 +78,103 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 // aiReaderOrdered returns the first sentence of text that holds a word for an AI, a word pointing at
 // this text or its reading, and an order, and where it stands. A sentence is looked at only where it
 // holds a word for an AI, which few do: each word costs one lookup, with no copy, until one does.
+//
+// A sentence that only addresses its reader — a heading or a label line ("IMPORTANT NOTE FOR AI
+// ASSISTANTS", "To the AI reading this page") — gives its order in the sentence after it, which is read
+// for one from its first word.
 func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
-	return firstSentence(text, func(w []byte, _ bool) bool {
+	searched := 0
+	var carried int
+	start, end, ok = firstSentence(text, func(w []byte, _ bool) bool {
 		return sets.ai[string(w)] || sets.pairs[string(w)] != nil || sets.roles[string(w)]
 	},
-		func(sentence string) bool { return sentenceOrdersAIReader(sentence, sets) })
+		func(sentence string) bool {
+			if sentenceOrdersAIReader(sentence, sets) {
+				return true
+			}
+			at := strings.Index(text[searched:], sentence)
+			if at < 0 {
+				return false
+			}
+			at += searched
+			searched = at + len(sentence)
+			if addressOnly(sentence, sets) {
+				if next := nextSentence(text, searched); next != "" && orderFrom(readerWords(next, sets), 0, sets) {
+					carried = len(next)
+					return true
+				}
+			}
+			return false
+		})
+	if ok && carried > 0 {
+		end += skipToSentence(text, end) + carried
+	}
+	return start, end, ok
+}
+
+// addressOnly reports whether a sentence addresses an AI and says little else: its address and at most
+// four words after it, none of them an order. Not a mention: a handle closing a line is as often a
+// credit ("by @someone-ai") as a call.
+func addressOnly(sentence string, sets aiReaderSets) bool {
+	words := readerWords(sentence, sets)
+	if slices.ContainsFunc(words, func(w readerWord) bool { return w.at }) {
+		return false
+	}
+	from, ok := addressedAI(words, sets)
+	return ok && len(words)-from <= 4 && !orderFrom(words, from, sets)
+}
+
+// skipToSentence returns how many bytes from text[i:] the next sentence's first letter lies.
+func skipToSentence(text string, i int) int {
+	j := i
+	for j < len(text) && !isASCIILetter(text[j]) {
+		j++
+	}
+	return j - i
+}
+
+// nextSentence returns the sentence that starts at the first letter at or after text[i:].
+func nextSentence(text string, i int) string {
+	i += skipToSentence(text, i)
+	for j := i; j < len(text); j++ {
+		if n := sentenceStop(text, j); n > 0 {
+			return text[i : j+n]
+		}
+	}
+	return text[i:]
 }
 
 // sentenceOrdersAIReader reports whether a sentence holds the three classes: a word for an AI, a word
 // pointing at this text or its reading, and an order; or an AI addressed (addressedAI) and an order after
 // it.
 func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
+	words := readerWords(sentence, sets)
+	if from, ok := addressedAI(words, sets); ok && orderFrom(words, from, sets) {
+		return true
+	}
+	var ai, pointing, order bool
+	for k, w := range words {
+		switch {
+		case sets.ai[w.w]:
+			ai = true
+		case k+1 < len(words) && sets.pairs[w.w] != nil && slices.Contains(sets.pairs[w.w], words[k+1].w):
+			ai = true
+		}
+		// "Processing this invoice", "reading my blog", "summarizing this podcast": a reading of this
+		// text, not of data in general ("AI systems processing personal data should comply with the GDPR").
+		pointing = pointing || thisText(words, k, sets) || sets.pointing[w.w] && k+1 < len(words) &&
+			(words[k+1].w == "my" || words[k+1].w == "our" || words[k+1].w == "this" || words[k+1].w == "these")
+		// The order is the AI's when the AI is named first ("employees should not paste code into AI
+		// chatbots" orders employees), and "should (not, always) be reviewed" says what is to be done to
+		// something, not what the reader is to do.
+		order = order || ai && (sets.modals[w.w] && !passive(words, k+1, sets) || w.opens && sets.acts[w.w])
+	}
+	return ai && pointing && order
+}
+
+// readerWords returns a sentence's words as the AI reader reads them (readerWord).
+func readerWords(sentence string, sets aiReaderSets) []readerWord {
 	var words []readerWord
 	opens := true
 	for i := 0; i < len(sentence); {
@@ -119,27 +204,7 @@ func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
 		}
 		i++
 	}
-	if from, ok := addressedAI(words, sets); ok && orderFrom(words, from, sets) {
-		return true
-	}
-	var ai, pointing, order bool
-	for k, w := range words {
-		switch {
-		case sets.ai[w.w]:
-			ai = true
-		case k+1 < len(words) && sets.pairs[w.w] != nil && slices.Contains(sets.pairs[w.w], words[k+1].w):
-			ai = true
-		}
-		// "Processing this invoice", "reading my blog", "summarizing this podcast": a reading of this
-		// text, not of data in general ("AI systems processing personal data should comply with the GDPR").
-		pointing = pointing || thisText(words, k, sets) || sets.pointing[w.w] && k+1 < len(words) &&
-			(words[k+1].w == "my" || words[k+1].w == "our" || words[k+1].w == "this" || words[k+1].w == "these")
-		// The order is the AI's when the AI is named first ("employees should not paste code into AI
-		// chatbots" orders employees), and "should (not, always) be reviewed" says what is to be done to
-		// something, not what the reader is to do.
-		order = order || ai && (sets.modals[w.w] && !passive(words, k+1, sets) || w.opens && sets.acts[w.w])
-	}
-	return ai && pointing && order
+	return words
 }
 
 // passive reports whether the words from k on, past any negation or adverb, say "be" or "been".
@@ -189,7 +254,12 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 		}
 		// A name after "for", "with" or "using" is what a page is about ("Tips for ChatGPT: ask clear
 		// questions"), unless a label before "for" names its audience.
-		if k > 0 && !w.at && sets.topicWords[words[k-1].w] && !labelledFor(words, k, sets) {
+		// A handle is the topic after "by" as a name is ("by @helpdesk-ai", a credit): its first part says.
+		hs := k
+		for hs > 0 && words[hs].joined {
+			hs--
+		}
+		if hs > 0 && sets.topicWords[words[hs-1].w] && !labelledFor(words, k, sets) {
 			continue
 		}
 		// A role is a reader only hailed ("hey assistant", "@assistant"): "Support agents: tell the user…"
