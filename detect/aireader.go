@@ -42,8 +42,10 @@ type aiReaderWords struct {
 	AtWork       []string `yaml:"at_work"`
 	// Tasks are what "your" gives the reader to do ("your new task is to…").
 	Tasks []string `yaml:"tasks"`
-	// TopicWords make a name after them a topic, not a reader ("Tips for ChatGPT:").
+	// TopicWords make a name after them a topic, not a reader ("Tips for ChatGPT:"), and Credits one
+	// after "to" ("thanks to @review-bot").
 	TopicWords []string `yaml:"topic_words"`
+	Credits    []string `yaml:"credits"`
 	// ModelWords name the model or its rules: what a permission on a page must be said beside to be
 	// said to the model rather than to the page's reader (group.Addressed).
 	ModelWords []string `yaml:"model_words"`
@@ -52,7 +54,7 @@ type aiReaderWords struct {
 // aiReaderSets are the classes as sets, the pairs keyed by their first word.
 type aiReaderSets struct {
 	ai, pointing, documents, modals, acts, adverbs, modelWords, roles, cues, hails map[string]bool
-	labels, readingRoles, codePlaces, atWork, tasks, topicWords                    map[string]bool
+	labels, readingRoles, codePlaces, atWork, tasks, topicWords, credits           map[string]bool
 	pairs                                                                          map[string][]string
 }
 
@@ -67,7 +69,7 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 	}
 	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords),
 		roles: set(w.Roles), cues: set(w.Cues), hails: set(w.Hails), labels: set(w.Labels), readingRoles: set(w.ReadingRoles),
-		codePlaces: set(w.CodePlaces), atWork: set(w.AtWork), tasks: set(w.Tasks), topicWords: set(w.TopicWords), pairs: map[string][]string{}}
+		codePlaces: set(w.CodePlaces), atWork: set(w.AtWork), tasks: set(w.Tasks), topicWords: set(w.TopicWords), credits: set(w.Credits), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -84,23 +86,17 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 // for one from its first word.
 func aiReaderOrdered(text string) (start, end int, ok bool) {
 	sets := aiReader()
-	searched := 0
-	var carried int
+	carried := 0
 	start, end, ok = firstSentence(text, func(w []byte, _ bool) bool {
 		return sets.ai[string(w)] || sets.pairs[string(w)] != nil || sets.roles[string(w)]
 	},
-		func(sentence string) bool {
-			if sentenceOrdersAIReader(sentence, sets) {
+		func(start, end int) bool {
+			words := readerWords(text[start:end], sets)
+			if wordsOrderAIReader(words, sets) {
 				return true
 			}
-			at := strings.Index(text[searched:], sentence)
-			if at < 0 {
-				return false
-			}
-			at += searched
-			searched = at + len(sentence)
-			if addressOnly(sentence, sets) {
-				if next := nextSentence(text, searched); next != "" && orderFrom(readerWords(next, sets), 0, sets) {
+			if addressOnly(words, sets) {
+				if next := nextSentence(text, end); next != "" && orderFrom(readerWords(next, sets), 0, sets) {
 					carried = len(next)
 					return true
 				}
@@ -116,8 +112,7 @@ func aiReaderOrdered(text string) (start, end int, ok bool) {
 // addressOnly reports whether a sentence addresses an AI and says little else: its address and at most
 // four words after it, none of them an order. Not a mention: a handle closing a line is as often a
 // credit ("by @someone-ai") as a call.
-func addressOnly(sentence string, sets aiReaderSets) bool {
-	words := readerWords(sentence, sets)
+func addressOnly(words []readerWord, sets aiReaderSets) bool {
 	if slices.ContainsFunc(words, func(w readerWord) bool { return w.at }) {
 		return false
 	}
@@ -145,11 +140,10 @@ func nextSentence(text string, i int) string {
 	return text[i:]
 }
 
-// sentenceOrdersAIReader reports whether a sentence holds the three classes: a word for an AI, a word
+// wordsOrderAIReader reports whether a sentence's words hold the three classes: a word for an AI, a word
 // pointing at this text or its reading, and an order; or an AI addressed (addressedAI) and an order after
 // it.
-func sentenceOrdersAIReader(sentence string, sets aiReaderSets) bool {
-	words := readerWords(sentence, sets)
+func wordsOrderAIReader(words []readerWord, sets aiReaderSets) bool {
 	if from, ok := addressedAI(words, sets); ok && orderFrom(words, from, sets) {
 		return true
 	}
@@ -254,12 +248,14 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 		}
 		// A name after "for", "with" or "using" is what a page is about ("Tips for ChatGPT: ask clear
 		// questions"), unless a label before "for" names its audience.
-		// A handle is the topic after "by" as a name is ("by @helpdesk-ai", a credit): its first part says.
+		// A handle is the topic after "by" as a name is ("by @helpdesk-ai", a credit), and credited after
+		// "thanks to": its first part says.
 		hs := k
 		for hs > 0 && words[hs].joined {
 			hs--
 		}
-		if hs > 0 && sets.topicWords[words[hs-1].w] && !labelledFor(words, k, sets) {
+		if hs > 0 && sets.topicWords[words[hs-1].w] && !labelledFor(words, k, sets) ||
+			hs > 1 && words[hs-1].w == "to" && sets.credits[words[hs-2].w] {
 			continue
 		}
 		// A role is a reader only hailed ("hey assistant", "@assistant"): "Support agents: tell the user…"

@@ -72,6 +72,8 @@ func TestAIReaderOrdered(t *testing.T) {
 		{"stays quiet on a heading of tips for people", "## Tips for ChatGPT\n\nAsk clear questions and give examples.", false},
 		{"stays quiet on a credit to a handle and the next bullet", "- Docs fixed by @sam-ai\n- Security: send vulnerability reports to the security team.", false},
 		{"stays quiet on a heading that names AI as a topic", "# AI\nSet the API key in your environment first.", false},
+		{"stays quiet on a handle thanked", "Thanks to @review-bot for the fixes; run make test before pushing.", false},
+		{"stays quiet on a handle given kudos", "Kudos to @gpt-helper, merge it when green.", false},
 		{"stays quiet on tips for people using an AI", "Tips for ChatGPT: ask clear questions and give examples.", false},
 		{"stays quiet on models found in a repository", "The estimates of up to four operands, as many as the models in this repository use, are held on the stack.", false},
 		{"stays quiet on a help desk agent reading a ticket", "Support agents reading this ticket: escalate it to tier two.", false},

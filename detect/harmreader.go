@@ -220,7 +220,7 @@ func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 		making = making || sets.makeFirst[string(w)]
 		harming = harming || sets.harmFirst[string(w)]
 		return making && harming
-	}, func(sentence string) bool { return sentenceAsksHarmfulArtifact(sentence, sets) })
+	}, func(start, end int) bool { return sentenceAsksHarmfulArtifact(text[start:end], sets) })
 }
 
 // sentenceAsksHarmfulArtifact reports whether a sentence asks for a harmful thing to be made (a verb of

@@ -117,16 +117,17 @@ func eventWhere(i int, field string) string {
 }
 
 // firstSentence returns the first sentence of text (as sentenceStop ends one) that read holds for, and
-// where it stands. read is called only for a sentence whose words, each lower-cased and given to gate
-// until it lets one through, open it: a cheap look, a map lookup a word with no copy, so that the
-// costlier reading is made of the few sentences that may hold what it looks for. gate is told when a
-// word is the first it sees of a sentence, to forget what it saw of the one before.
-func firstSentence(text string, gate func(word []byte, first bool) bool, read func(sentence string) bool) (start, end int, ok bool) {
+// where it stands. read is given where a sentence starts and ends in text, and is called only for a
+// sentence whose words, each lower-cased and given to gate until it lets one through, open it: a cheap
+// look, a map lookup a word with no copy, so that the costlier reading is made of the few sentences that
+// may hold what it looks for. gate is told when a word is the first it sees of a sentence, to forget what
+// it saw of the one before.
+func firstSentence(text string, gate func(word []byte, first bool) bool, read func(start, end int) bool) (start, end int, ok bool) {
 	var buf []byte
 	sentence, first, open := 0, true, false
 	for i := 0; i < len(text); {
 		if n := sentenceStop(text, i); n > 0 {
-			if open && read(text[sentence:i+n]) {
+			if open && read(sentence, i+n) {
 				return sentence, i + n, true
 			}
 			i += n
@@ -147,7 +148,7 @@ func firstSentence(text string, gate func(word []byte, first bool) bool, read fu
 		}
 		i = j
 	}
-	if open && read(text[sentence:]) {
+	if open && read(sentence, len(text)) {
 		return sentence, len(text), true
 	}
 	return 0, 0, false
