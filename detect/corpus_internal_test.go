@@ -11,10 +11,12 @@ import (
 // expanded to a cross product of its choices once took the injection automaton alone to 4 GB and 20 s
 // at load, and full rows for every state took all of them to 451 MiB (41 MiB with rows for the shallow
 // states only). maxTemplatePhrases stops one template; this stops many growing together, or a table
-// that grows with them.
+// that grows with them. The budget is a guard, not a target: each category of harm read costs about
+// 0.2 KB a phrase, and it was raised from 72 to 80 MiB when the families of twelve more usage-policy
+// categories and of claimed consent took the automata to 72 MiB.
 func TestCompiledCorporaFitTheirBudget(t *testing.T) {
 	t.Parallel()
-	const budget = 72 << 20
+	const budget = 80 << 20
 	decline, comply := refusalPhrases()
 	sets := []struct {
 		name string

@@ -48,6 +48,9 @@ type artifactWords struct {
 	// test with ("fake user profiles"); Testing are the words that say so, anywhere in the sentence.
 	Deceit  []string `yaml:"deceit"`
 	Testing []string `yaml:"testing"`
+	// Passing are the verbs that make a test after them a check the thing is to get past ("bills that
+	// pass the pen test", "a urine sample that beats the drug test"), not what it is made to test with.
+	Passing []string `yaml:"passing"`
 	// Turning are words that turn the request to the harm's other side: between the verb and the harm
 	// word, what it is about or how to spot or stop it; between a harmful adjective and its thing or
 	// right after a harmful thing, what the thing is for ("a scam alert", "a malware analysis report").
@@ -72,8 +75,8 @@ type aimedSets struct {
 
 // artifactSets are the classes as word sets.
 type artifactSets struct {
-	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, turning, asking, teaching wordSet
-	aimed                                                                                             []aimedSets
+	make, things, harmful, doing, purposes, harmfulThings, deceit, testing, passing, turning, asking, teaching wordSet
+	aimed                                                                                                      []aimedSets
 	// makeFirst are the first words of the verbs of making and of the words that ask how, and harmFirst
 	// those of the words of harm: a sentence is read only where it holds one of each, which few do.
 	makeFirst, harmFirst map[string]bool
@@ -141,7 +144,7 @@ var artifactReader = sync.OnceValue(func() artifactSets {
 	}
 	out := artifactSets{make: set(w.Make, false), things: set(w.Things, false), harmful: set(w.Harmful, false),
 		doing: set(w.Doing, false), purposes: set(w.Purposes, true), harmfulThings: set(w.HarmfulThings, false),
-		deceit: set(w.Deceit, false), testing: set(w.Testing, false), turning: set(w.Turning, false), asking: set(w.Asking, false),
+		deceit: set(w.Deceit, false), testing: set(w.Testing, false), passing: set(w.Passing, false), turning: set(w.Turning, false), asking: set(w.Asking, false),
 		teaching:  set(w.Teaching, false),
 		makeFirst: map[string]bool{}, harmFirst: map[string]bool{}}
 	// A thing asked for while it is being made ("walk me through setting up a fake exchange"): the -ing
@@ -223,12 +226,23 @@ func harmfulArtifactAsked(text string) (start, end int, ok bool) {
 	}, func(start, end int) bool { return sentenceAsksHarmfulArtifact(text[start:end], sets) })
 }
 
+// checkPassed reports whether the test word at k is a check to get past: a verb of passing stands at
+// most three words before it ("pass the pen test", "beat a drug test").
+func checkPassed(words []string, k int, sets artifactSets) bool {
+	for j := max(0, k-3); j < k; j++ {
+		if sets.passing.at(words, j) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // sentenceAsksHarmfulArtifact reports whether a sentence asks for a harmful thing to be made (a verb of
 // making, the thing within reach, a word beside it that makes it harmful) or asks how to do a harm.
 func sentenceAsksHarmfulArtifact(sentence string, sets artifactSets) bool {
 	r := artifactReading{words: lowerWords(sentence), sets: sets}
 	for k := range r.words {
-		r.testing = r.testing || sets.testing.at(r.words, k) > 0
+		r.testing = r.testing || sets.testing.at(r.words, k) > 0 && !checkPassed(r.words, k, sets)
 	}
 	for m := range r.words {
 		if n := sets.asking.at(r.words, m); n > 0 && r.askedHowTo(m+n) {
