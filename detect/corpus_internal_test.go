@@ -12,7 +12,7 @@ import (
 // at load, and full rows for every state took all of them to 451 MiB (41 MiB with rows for the shallow
 // states only). maxTemplatePhrases stops one template; this stops many growing together, or a table
 // that grows with them. The budget is a guard, not a target: each category of harm read costs about
-// 0.2 KB a phrase, and it was raised from 72 to 80 MiB when the families of twelve more usage-policy
+// 0.2 KB a phrase, and it was raised from 72 to 80 MiB when the families of ten more usage-policy
 // categories and of claimed consent took the automata to 72 MiB.
 func TestCompiledCorporaFitTheirBudget(t *testing.T) {
 	t.Parallel()
