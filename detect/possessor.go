@@ -32,6 +32,12 @@ var ownPossessors = map[string]bool{
 	"mosque": true, "synagogue": true, "temple": true, "parish": true, "congregation": true, "gurdwara": true,
 	"community": true, "charity": true, "nonprofit": true, "shop": true, "store": true, "restaurant": true,
 	"band": true, "league": true, "union": true, "lab": true, "department": true, "gym": true, "studio": true,
+	// The institutions and services the asker is a member or a customer of, whose portals, apps and
+	// wifi they log into as themselves ("my university's student portal", "my bank's app").
+	"university": true, "college": true, "uni": true, "campus": true, "dorm": true, "library": true,
+	"bank": true, "employer": true, "hospital": true, "clinic": true, "insurer": true, "provider": true,
+	"isp": true, "carrier": true, "airline": true, "building": true, "apartment": true, "hoa": true,
+	"router": true, "wifi": true, "network": true, "laptop": true, "tablet": true, "printer": true,
 }
 
 // notInPossessor are the words a possessor cannot hold: the pronouns and function words whose "'s"
@@ -114,10 +120,23 @@ func possessorAt(lower string, i int) (start, end int, ok bool) {
 		}
 		p = after
 	}
-	if end < 0 {
+	if end < 0 || ownedTogether(lower[end:]) {
 		return 0, 0, false
 	}
 	return i, end, true
+}
+
+// ownedTogether reports whether what follows a possessor makes the asker an owner too: "and my" or "and
+// our" before the thing itself ("my roommate's and my prescriptions"), not before another possessor
+// ("my wife's and my kids' texts" are each one's).
+func ownedTogether(rest string) bool {
+	for _, and := range [...]string{" and my ", " and our "} {
+		if after, ok := strings.CutPrefix(rest, and); ok {
+			w, _ := wordFrom(after, 0)
+			return !strings.HasSuffix(w, "'s") && !strings.HasSuffix(w, "’s") && !strings.HasSuffix(w, "s'")
+		}
+	}
+	return false
 }
 
 // bytesLowerASCII folds b's ASCII capitals in place and returns it.
