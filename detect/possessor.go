@@ -38,6 +38,8 @@ var ownPossessors = map[string]bool{
 	"bank": true, "employer": true, "hospital": true, "clinic": true, "insurer": true, "provider": true,
 	"isp": true, "carrier": true, "airline": true, "building": true, "apartment": true, "hoa": true,
 	"router": true, "wifi": true, "network": true, "laptop": true, "tablet": true, "printer": true,
+	// The dead, whose estate the asker settles ("close my late father's credit card accounts").
+	"late": true, "dead": true, "deceased": true,
 }
 
 // notInPossessor are the words a possessor cannot hold: the pronouns and function words whose "'s"
