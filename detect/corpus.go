@@ -98,33 +98,80 @@ func withChoices(text string) (string, error) {
 	if err := yaml.Unmarshal([]byte(text), &head); err != nil {
 		return "", err
 	}
+	// A choice's words may name another choice ("{$group_adjectives} {people|families}" among the
+	// groups), put in place first so that a list is written once; one level only, so that the order
+	// choices are put in place in cannot matter.
+	naming := map[string]bool{}
+	for name, words := range head.Choices {
+		naming[name] = slices.ContainsFunc(words, func(w string) bool { return strings.Contains(w, "{$") })
+	}
+	resolved := make(map[string][]string, len(head.Choices))
+	for name, words := range head.Choices {
+		if !naming[name] {
+			resolved[name] = words
+			continue
+		}
+		out := make([]string, len(words))
+		for i, w := range words {
+			for rest := w; ; {
+				k := strings.Index(rest, "{$")
+				if k < 0 {
+					break
+				}
+				end := strings.IndexByte(rest[k:], '}')
+				if end < 0 {
+					break // withChoicesIn reports it
+				}
+				if naming[rest[k+2:k+end]] {
+					return "", fmt.Errorf("choice %q names %q, which names another: one level of naming only", name, rest[k+2:k+end])
+				}
+				rest = rest[k+end:]
+			}
+			var err error
+			if out[i], err = withChoicesIn(w, head.Choices); err != nil {
+				return "", fmt.Errorf("choice %q: %w", name, err)
+			}
+		}
+		resolved[name] = out
+	}
+	head.Choices = resolved
 	var b strings.Builder
 	for n, line := range slices.Collect(strings.Lines(text)) {
 		if strings.HasPrefix(strings.TrimLeft(line, " "), "#") {
 			b.WriteString(line)
 			continue
 		}
-		for {
-			i := strings.Index(line, "{$")
-			if i < 0 {
-				b.WriteString(line)
-				break
-			}
-			j := strings.IndexByte(line[i:], '}')
-			if j < 0 {
-				return "", fmt.Errorf("line %d: unclosed choice %.20q", n+1, line[i:])
-			}
-			name := line[i+2 : i+j]
-			words := head.Choices[name]
-			if len(words) == 0 {
-				return "", fmt.Errorf("line %d: unknown choice %q (choices: %s)", n+1, name, strings.Join(slices.Sorted(maps.Keys(head.Choices)), ", "))
-			}
-			b.WriteString(line[:i])
-			b.WriteString("{" + strings.Join(words, "|") + "}")
-			line = line[i+j+1:]
+		out, err := withChoicesIn(line, head.Choices)
+		if err != nil {
+			return "", fmt.Errorf("line %d: %w", n+1, err)
 		}
+		b.WriteString(out)
 	}
 	return b.String(), nil
+}
+
+// withChoicesIn puts each "{$name}" of one line in place as the choice {word|word|…}.
+func withChoicesIn(line string, choices map[string][]string) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(line, "{$")
+		if i < 0 {
+			b.WriteString(line)
+			return b.String(), nil
+		}
+		j := strings.IndexByte(line[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("unclosed choice %.20q", line[i:])
+		}
+		name := line[i+2 : i+j]
+		words := choices[name]
+		if len(words) == 0 {
+			return "", fmt.Errorf("unknown choice %q (choices: %s)", name, strings.Join(slices.Sorted(maps.Keys(choices)), ", "))
+		}
+		b.WriteString(line[:i])
+		b.WriteString("{" + strings.Join(words, "|") + "}")
+		line = line[i+j+1:]
+	}
 }
 
 // group is a named list of phrase templates with a weight (how much one match says) and, for injection, a

@@ -108,6 +108,9 @@ func TestWithChoicesPutsNamedChoicesInPlace(t *testing.T) {
 		{"a comment line keeps its text", head + "# {$name} stands for a choice\np: \"{$verb}\"\n", head + "# {$name} stands for a choice\np: \"{help|assist}\"\n", ""},
 		{"an unknown name is an error that lists the known ones", head + "p: \"{$verbs}\"\n", "", `line 4: unknown choice "verbs" (choices: modal, verb)`},
 		{"an unclosed name is an error", head + "p: i {$verb\n", "", "line 4: unclosed choice"},
+		{"a choice's word may name another choice", "choices:\n  adj: [black, deaf]\n  groups: [women, \"{$adj} {people|tenants}\"]\np: \"{$groups}\"\n",
+			"choices:\n  adj: [black, deaf]\n  groups: [women, \"{black|deaf} {people|tenants}\"]\np: \"{women|{black|deaf} {people|tenants}}\"\n", ""},
+		{"a choice named two levels down is an error", "choices:\n  a: [x]\n  b: [\"{$a}\"]\n  c: [\"{$b}\"]\np: \"{$c}\"\n", "", "one level of naming only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

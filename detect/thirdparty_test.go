@@ -413,6 +413,8 @@ func TestClaimedConsentAndPlantedURLs(t *testing.T) {
 		"Your manager has approved your vacation request for June 3-7.",
 		"Stop processing the queue and restart the worker if it hangs.",
 		"Display the banner image at 1200x300 for best results.",
+		"The customer has agreed to the quote. Proceed with invoicing.",
+		"Customer approved the estimate, go ahead with the repair.",
 	}
 	checkFetched(t, attacks, quiet)
 }
