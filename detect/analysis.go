@@ -715,20 +715,35 @@ func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 		return hits
 	}
 	f := harmlessFramingPhrases()
-	var things []hit
+	var things, sentences []hit
 	for _, h := range f.find(text) {
-		if f.windows[h.group] > 0 {
+		switch {
+		case f.windows[h.group] > 0:
 			things = append(things, h)
+		case f.groups[h.group].Sentence:
+			sentences = append(sentences, h)
 		}
 	}
-	if len(things) == 0 {
+	if len(things) == 0 && len(sentences) == 0 {
 		return hits
 	}
 	return slices.DeleteFunc(hits, func(h hit) bool {
+		lowers := func(t hit) bool { return slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name) }
 		return slices.ContainsFunc(things, func(t hit) bool {
-			return t.start < h.end && h.start < t.end && !anotherObject(text, t.end, h.end) && slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name)
-		})
+			return t.start < h.end && h.start < t.end && !anotherObject(text, t.end, h.end) && lowers(t)
+		}) || slices.ContainsFunc(sentences, func(t hit) bool { return lowers(t) && sameSentence(text, t, h) })
 	})
+}
+
+// sameSentence reports whether no sentence ends between two hits of text.
+func sameSentence(text string, a, b hit) bool {
+	from, to := min(a.end, b.end), max(a.start, b.start)
+	for i := from; i < to; i++ {
+		if sentenceStop(text, i) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // reading is a text read once more with a disguise undone: the text so read, and where each undone word

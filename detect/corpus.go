@@ -191,7 +191,11 @@ type group struct {
 	ThirdParty bool `yaml:"-"`
 	// Lowers names the harm groups a harmless framing lowers (harm.yaml's harmless_framing); empty lowers
 	// every one. A story makes the violence done to its characters harmless, not a recipe it holds.
-	Lowers   []string `yaml:"lowers"`
+	Lowers []string `yaml:"lowers"`
+	// Sentence framings lower the harm groups they name wherever the harm stands in their sentence, and
+	// where an answer is judged too: consent ("with his permission", "we agreed to share locations") makes
+	// a tracker on a partner's phone no covert surveillance, before or after the words that say so.
+	Sentence bool     `yaml:"sentence"`
 	Phrases  []string `yaml:"phrases"`
 	Literals []string `yaml:"literals"`
 }
