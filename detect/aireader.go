@@ -231,6 +231,16 @@ type readerWord struct {
 	opens, at, joined, marked, called, comma bool
 }
 
+// told reports whether a word after a handle tells of what the handle did or does ("suggested",
+// "opened", "has", "is"): a past form that is no act, or a verb of being or having.
+func told(w string, sets aiReaderSets) bool {
+	switch w {
+	case "is", "was", "has", "had", "did", "does", "said", "says", "wrote", "made", "found", "left", "thinks", "thought":
+		return true
+	}
+	return strings.HasSuffix(w, "ed") && !sets.acts[w] && len(w) > 4
+}
+
 // namesPeople reports whether the words from k on name people by the AI they work on (people_of_ai:
 // "researchers", "product managers"), so that the word for an AI before them qualifies them.
 func namesPeople(words []readerWord, k int, sets aiReaderSets) bool {
@@ -286,6 +296,11 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 				continue
 			}
 			end = last
+			// A handle that did something is told of, not called: "@github-copilot suggested a fix in the
+			// PR; please review."
+			if end+1 < len(words) && told(words[end+1].w, sets) {
+				continue
+			}
 		}
 		// A name after "for", "with" or "using" is what a page is about ("Tips for ChatGPT: ask clear
 		// questions"), unless a label before "for" names its audience.
@@ -339,14 +354,22 @@ func addressedAI(words []readerWord, sets aiReaderSets) (int, bool) {
 }
 
 // labelledFor reports whether the word at k is named after a label's "for" ("note for AI models",
-// "instructions for the browsing agent", "text for any automated processor").
+// "instructions for the browsing agent", "text for any automated processor"), a participle maybe between
+// ("instructions embedded for machine readers", "a note left for the AI").
 func labelledFor(words []readerWord, k int, sets aiReaderSets) bool {
 	j := k - 1
 	if j >= 0 && (words[j].w == "the" || words[j].w == "any" || words[j].w == "all" || words[j].w == "every") {
 		j--
 	}
-	return j >= 1 && words[j].w == "for" && sets.labels[words[j-1].w]
+	if j < 1 || words[j].w != "for" {
+		return false
+	}
+	return sets.labels[words[j-1].w] || j >= 2 && labelParticiples[words[j-1].w] && sets.labels[words[j-2].w]
 }
+
+// labelParticiples may stand between a label and its "for" ("instructions embedded for …").
+var labelParticiples = map[string]bool{"embedded": true, "written": true, "intended": true, "meant": true,
+	"left": true, "placed": true, "hidden": true, "added": true, "included": true, "inserted": true}
 
 // roleAtWork returns where the words after a role at work on this text begin: a reading role followed,
 // past "that", "who", "is" or "are", by a word pointing at this text ("whatever model is reading this",
@@ -360,7 +383,11 @@ func roleAtWork(words []readerWord, k int, sets aiReaderSets) (int, bool) {
 	if j >= len(words) {
 		return 0, false
 	}
-	if sets.readingRoles[words[k].w] && sets.pointing[words[j].w] && j+1 < len(words) &&
+	// Any role is a reader where no one knows whose it is ("whoever's bot reads this inbox", "whatever
+	// assistant is processing this"): a help desk's agent and a site's crawler are known to their page.
+	unknown := k > 0 && (words[k-1].w == "whosever" || words[k-1].w == "whatever" || words[k-1].w == "whichever") ||
+		k > 1 && words[k-1].w == "s" && words[k-2].w == "whoever" // "whoever's", read as two words
+	if (sets.readingRoles[words[k].w] || unknown) && sets.pointing[words[j].w] && j+1 < len(words) &&
 		(words[j+1].w == "this" || words[j+1].w == "these" || words[j+1].w == "my" || words[j+1].w == "our") {
 		return j + 2, true
 	}
