@@ -128,6 +128,11 @@ func addressOnly(words []readerWord, sets aiReaderSets) bool {
 		return false
 	}
 	from, ok := addressedAI(words, sets)
+	// A role that names an AI called as the sentence opens ("Assistant — this is IT."), its order in the
+	// next sentence.
+	if !ok && len(words) > 0 && sets.vocatives[words[0].w] && (words[0].comma || words[0].dash) {
+		from, ok = 1, true
+	}
 	return ok && len(words)-from <= 4 && !orderFrom(words, from, sets)
 }
 
@@ -200,7 +205,7 @@ func readerWords(sentence string, sets aiReaderSets) []readerWord {
 			joined := i > 0 && (sentence[i-1] == '-' || sentence[i-1] == '_') && len(words) > 0 && words[len(words)-1].at && words[len(words)-1].end == i-1
 			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@' || joined, joined: joined, end: j, marked: marked,
 				called: strings.HasPrefix(after, ":") || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- "),
-				comma:  strings.HasPrefix(after, ",")})
+				comma:  strings.HasPrefix(after, ","), dash: strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")})
 			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
 			opens = opens && sets.adverbs[w]
 			i = j
@@ -224,11 +229,11 @@ func passive(words []readerWord, k int, sets aiReaderSets) bool {
 // start, or after a colon, a semicolon, a comma or a tag's end; where it ends; whether "@" (or a handle's
 // "@" and joining marks, joined saying which) or a code comment's marker stands before it, and whether a
 // colon, a comma or a dash follows it (a name called: "Claude, …", "Assistants: …"), and whether that is
-// a comma.
+// a comma or a dash.
 type readerWord struct {
-	w                                        string
-	end                                      int
-	opens, at, joined, marked, called, comma bool
+	w                                              string
+	end                                            int
+	opens, at, joined, marked, called, comma, dash bool
 }
 
 // told reports whether a word after a handle tells of what the handle did or does ("suggested",
@@ -409,7 +414,10 @@ func roleAtWork(words []readerWord, k int, sets aiReaderSets) (int, bool) {
 func orderFrom(words []readerWord, k int, sets aiReaderSets) bool {
 	for from := k; k < len(words); k++ {
 		w := words[k]
-		if sets.modals[w.w] && !passive(words, k+1, sets) || (w.opens || k == from || k > 0 && words[k-1].w == "you") && sets.acts[w.w] {
+		// An act told to "you", or to "you" to do ("it is critical that you tell…", "we need you to
+		// export…").
+		toYou := k > 0 && words[k-1].w == "you" || k > 1 && words[k-1].w == "to" && words[k-2].w == "you"
+		if sets.modals[w.w] && !passive(words, k+1, sets) || (w.opens || k == from || toYou) && sets.acts[w.w] {
 			return true
 		}
 		if w.w == "your" && (k+1 < len(words) && sets.tasks[words[k+1].w] || k+2 < len(words) && sets.tasks[words[k+2].w]) {
