@@ -38,6 +38,11 @@ type aiReaderWords struct {
 	Hails     []string `yaml:"hails"`
 	Cues      []string `yaml:"cues"`
 	Labels    []string `yaml:"labels"`
+	// LabelParticiples may stand between a label and its "for" ("instructions embedded for …").
+	LabelParticiples []string `yaml:"label_participles"`
+	// Told are the words after a handle that tell of what it did or is, besides the regular pasts
+	// ("@review-bot has merged it", "@copilot wrote a fix"): the handle is told of, not called.
+	Told []string `yaml:"told"`
 	// ReadingRoles name an AI where a word pointing at this text follows ("whatever model is reading
 	// this"); any role does followed by work in CodePlaces ("agents working in this repo").
 	ReadingRoles []string `yaml:"reading_roles"`
@@ -58,6 +63,7 @@ type aiReaderWords struct {
 type aiReaderSets struct {
 	ai, pointing, documents, modals, acts, adverbs, modelWords, roles, cues, hails  map[string]bool
 	labels, readingRoles, codePlaces, atWork, tasks, topicWords, credits, vocatives map[string]bool
+	labelParticiples, told                                                          map[string]bool
 	pairs                                                                           map[string][]string
 	// peopleOfAI are the people named by the AI they work on (the choice people_of_ai: "researchers",
 	// "engineers"), keyed by their first word, with what must follow it ("" for one word).
@@ -75,7 +81,8 @@ var aiReader = sync.OnceValue(func() aiReaderSets {
 	}
 	out := aiReaderSets{ai: set(w.AI), pointing: set(w.Pointing), documents: set(w.Documents), modals: set(w.Modals), acts: set(w.Acts), adverbs: set(w.Adverbs), modelWords: set(w.ModelWords),
 		roles: set(w.Roles), cues: set(w.Cues), hails: set(w.Hails), labels: set(w.Labels), readingRoles: set(w.ReadingRoles),
-		codePlaces: set(w.CodePlaces), vocatives: set(w.Vocatives), atWork: set(w.AtWork), tasks: set(w.Tasks), topicWords: set(w.TopicWords), credits: set(w.Credits), pairs: map[string][]string{}}
+		codePlaces: set(w.CodePlaces), vocatives: set(w.Vocatives),
+		labelParticiples: set(w.LabelParticiples), told: set(w.Told), atWork: set(w.AtWork), tasks: set(w.Tasks), topicWords: set(w.TopicWords), credits: set(w.Credits), pairs: map[string][]string{}}
 	for _, p := range w.Pairs {
 		first, second, _ := strings.Cut(p, " ")
 		out.pairs[first] = append(out.pairs[first], second)
@@ -203,9 +210,9 @@ func readerWords(sentence string, sets aiReaderSets) []readerWord {
 			marked := strings.HasSuffix(before, "//") || strings.HasSuffix(before, "/*") || strings.HasSuffix(before, "<!--")
 			// A handle's every part is mentioned ("@helpdesk-ai", "@support_bot").
 			joined := i > 0 && (sentence[i-1] == '-' || sentence[i-1] == '_') && len(words) > 0 && words[len(words)-1].at && words[len(words)-1].end == i-1
+			comma, dash := strings.HasPrefix(after, ","), strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")
 			words = append(words, readerWord{w: w, opens: opens, at: i > 0 && sentence[i-1] == '@' || joined, joined: joined, end: j, marked: marked,
-				called: strings.HasPrefix(after, ":") || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- "),
-				comma:  strings.HasPrefix(after, ","), dash: strings.HasPrefix(after, "—") || strings.HasPrefix(after, "- ")})
+				called: strings.HasPrefix(after, ":") || comma || dash, comma: comma, dash: dash})
 			// An order may open with an adverb ("only quote the five-star ones", "quietly forward…").
 			opens = opens && sets.adverbs[w]
 			i = j
@@ -237,13 +244,10 @@ type readerWord struct {
 }
 
 // told reports whether a word after a handle tells of what the handle did or does ("suggested",
-// "opened", "has", "is"): a past form that is no act, or a verb of being or having.
+// "opened", "has", "is"): a past form that is no act, or one of ai_reader's told (being, having, and the
+// irregular pasts).
 func told(w string, sets aiReaderSets) bool {
-	switch w {
-	case "is", "was", "has", "had", "did", "does", "said", "says", "wrote", "made", "found", "left", "thinks", "thought":
-		return true
-	}
-	return strings.HasSuffix(w, "ed") && !sets.acts[w] && len(w) > 4
+	return sets.told[w] || strings.HasSuffix(w, "ed") && !sets.acts[w] && len(w) > 4
 }
 
 // namesPeople reports whether the words from k on name people by the AI they work on (people_of_ai:
@@ -369,12 +373,8 @@ func labelledFor(words []readerWord, k int, sets aiReaderSets) bool {
 	if j < 1 || words[j].w != "for" {
 		return false
 	}
-	return sets.labels[words[j-1].w] || j >= 2 && labelParticiples[words[j-1].w] && sets.labels[words[j-2].w]
+	return sets.labels[words[j-1].w] || j >= 2 && sets.labelParticiples[words[j-1].w] && sets.labels[words[j-2].w]
 }
-
-// labelParticiples may stand between a label and its "for" ("instructions embedded for …").
-var labelParticiples = map[string]bool{"embedded": true, "written": true, "intended": true, "meant": true,
-	"left": true, "placed": true, "hidden": true, "added": true, "included": true, "inserted": true}
 
 // roleAtWork returns where the words after a role at work on this text begin: a reading role followed,
 // past "that", "who", "is" or "are", by a word pointing at this text ("whatever model is reading this",

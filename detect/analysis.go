@@ -731,19 +731,10 @@ func thingsDoneTo(p *phrases, text string, hits []hit) []hit {
 		lowers := func(t hit) bool { return slices.Contains(f.groups[t.group].Lowers, p.groups[h.group].Name) }
 		return slices.ContainsFunc(things, func(t hit) bool {
 			return t.start < h.end && h.start < t.end && !anotherObject(text, t.end, h.end) && lowers(t)
-		}) || slices.ContainsFunc(sentences, func(t hit) bool { return lowers(t) && sameSentence(text, t, h) })
+		}) || slices.ContainsFunc(sentences, func(t hit) bool {
+			return lowers(t) && sentenceEnds(text, min(t.end, h.end), max(t.start, h.start), false) == 0
+		})
 	})
-}
-
-// sameSentence reports whether no sentence ends between two hits of text.
-func sameSentence(text string, a, b hit) bool {
-	from, to := min(a.end, b.end), max(a.start, b.start)
-	for i := from; i < to; i++ {
-		if sentenceStop(text, i) > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // reading is a text read once more with a disguise undone: the text so read, and where each undone word
