@@ -30,6 +30,8 @@ type refusalCorpus struct {
 	CompliancePairs []pair   `yaml:"compliance_pairs"`
 	// Choices are the named word lists its templates share ({$name}), put in place at load (withChoices).
 	Choices map[string][]string `yaml:"choices"`
+	// PremiseDenial are the word classes that read a reply denying its request's premise (premiseDenied).
+	PremiseDenial premiseWords `yaml:"premise_denial"`
 }
 
 type phraseCorpus struct {
@@ -70,9 +72,13 @@ type phraseCorpus struct {
 }
 
 var (
-	refusalPhrases = sync.OnceValues(func() (*phrases, *phrases) {
+	refusalCorpusOnce = sync.OnceValue(func() refusalCorpus {
 		var c refusalCorpus
 		loadCorpus("refusal.yaml", &c)
+		return c
+	})
+	refusalPhrases = sync.OnceValues(func() (*phrases, *phrases) {
+		c := refusalCorpusOnce()
 		// Factual explanations ride in the compliance automaton, as groups after the compliance ones.
 		l := loadLanguages("refusal_languages.yaml")
 		decline, _ := withLanguages(l, c.Groups, nil, func(e languageEntry) ([]group, []pair) { return e.Groups, nil })
@@ -305,7 +311,10 @@ type reply struct {
 	// "that was a crime against humanity") with no list or code after it: a refusal only where harm is
 	// read, as substituted is.
 	rebutted float64
-	evidence []Evidence
+	// handOvers are the compliance cues and the turns that hand something over after an answering back
+	// (handsOverAfter): what a denied premise, read apart (premiseDenied), is also weighed against.
+	handOvers []hit
+	evidence  []Evidence
 }
 
 // substituteReach is how far into a reply a substitute counts: where it replaces the answer, not where an
@@ -509,6 +518,7 @@ func analyzeReply(text, where string) reply {
 			over = append(over, t)
 		}
 	}
+	out.handOvers = over
 	if len(rebutHits) > 0 && !handsOverAfter(text, rebutHits, over) {
 		s := byGroup(decl, rebutHits, where, "refusal.", inOpening)
 		out.rebutted = s.score
