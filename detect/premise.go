@@ -1,8 +1,10 @@
 package detect
 
 import (
+	"iter"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // premiseWords are the word classes of refusal.yaml's premise_denial: what asks for a premise's reason,
@@ -88,38 +90,37 @@ func premiseDenied(request, reply string) (start, end int, ok bool) {
 // ("why should X not be allowed to vote?"), whose answer repeats its negation whether it argues for the
 // premise or against it.
 func premiseOf(text string, asking, function, negations map[string]bool) map[string]bool {
-	words := wordsWithStops(text)
-	for i, w := range words {
-		if !asking[w.word] {
+	var out map[string]bool
+	for w := range wordsWithStops(text) {
+		if out == nil {
+			if asking[w.word] {
+				out = map[string]bool{}
+			}
 			continue
 		}
-		out := map[string]bool{}
-		for _, x := range words[i+1:] {
-			if x.stop {
-				break
-			}
-			if isNegation(x.word, negations) {
-				return nil
-			}
-			if len(x.word) >= 4 && !function[x.word] {
-				out[premiseStem(x.word)] = true
-			}
-			if x.ends {
-				break
-			}
+		if w.stop {
+			break
 		}
-		return out
+		if isNegation(w.word, negations) {
+			return nil
+		}
+		if len(w.word) >= 4 && !function[w.word] {
+			out[premiseStem(w.word)] = true
+		}
+		if w.ends {
+			break
+		}
 	}
-	return nil
+	return out
 }
 
 // denies reports whether a sentence holds a negation and two of the premise's words, one of them at
 // most reach words after the negation.
 func denies(sentence string, premise, negations map[string]bool, reach int) bool {
-	words := wordsWithStops(sentence)
 	matched := map[string]bool{}
-	negatedAt, denied := -1, false
-	for i, w := range words {
+	negatedAt, denied, i := -1, false, -1
+	for w := range wordsWithStops(sentence) {
+		i++
 		if isNegation(w.word, negations) {
 			negatedAt = i
 			continue
@@ -142,35 +143,47 @@ type stoppedWord struct {
 	ends, stop bool
 }
 
-// wordsWithStops splits text into its words (letters, digits, apostrophes and hyphens within a word), in
+// wordsWithStops yields the words of text (letters, digits, apostrophes and hyphens within a word), in
 // lower case, each marked with the sentence stop after it.
-func wordsWithStops(text string) []stoppedWord {
-	var out []stoppedWord
-	for i := 0; i < len(text); {
-		if !isWordByte(text[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && (isWordByte(text[j]) || (text[j] == '\'' || text[j] == '-') && j+1 < len(text) && isWordByte(text[j+1])) {
-			j++
-		}
-		w := stoppedWord{word: strings.ToLower(text[i:j])}
-		for k := j; k < len(text) && k < j+3; k++ {
-			if c := text[k]; c == '?' {
-				w.stop, w.ends = true, true
-				break
-			} else if sentenceStop(text, k) > 0 {
-				w.ends = true
-				break
-			} else if c != ' ' && c != '"' && c != ')' {
-				break
+func wordsWithStops(text string) iter.Seq[stoppedWord] {
+	return func(yield func(stoppedWord) bool) {
+		for i := 0; i < len(text); {
+			if !isWordByte(text[i]) {
+				i++
+				continue
 			}
+			j := i
+			for j < len(text) && (isWordByte(text[j]) || (text[j] == '\'' || text[j] == '-') && j+1 < len(text) && isWordByte(text[j+1])) {
+				j++
+			}
+			w := stoppedWord{word: lowerASCII(text[i:j])}
+			for k := j; k < len(text) && k < j+3; k++ {
+				if c := text[k]; c == '?' {
+					w.stop, w.ends = true, true
+					break
+				} else if sentenceStop(text, k) > 0 {
+					w.ends = true
+					break
+				} else if c != ' ' && c != '"' && c != ')' {
+					break
+				}
+			}
+			if !yield(w) {
+				return
+			}
+			i = j
 		}
-		out = append(out, w)
-		i = j
 	}
-	return out
+}
+
+// lowerASCII is w in lower case, w itself (no copy) when it holds no capital.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf {
+			return strings.ToLower(w)
+		}
+	}
+	return w
 }
 
 // isNegation reports whether a word denies what follows it: one of negations, or a word ending in "n't".

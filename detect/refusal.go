@@ -88,6 +88,9 @@ func (JailbreakCompliance) detect(m *memo) Result {
 	}
 	// A jailbreak framing counts here even where no harm is read: the technique is the adversary's.
 	adversarial := noisyOr(attack.score, framing.score, harm.score)
+	if adversarial == 0 && personaScore == 0 {
+		return Result{}
+	}
 	declined, denial := m.declinedHarmful()
 	score := noisyOr(adversarial*(1-declined)*(0.6+0.4*r.complied), personaScore*(1-declined))
 	if score == 0 {
