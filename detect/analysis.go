@@ -32,6 +32,8 @@ type refusalCorpus struct {
 	Choices map[string][]string `yaml:"choices"`
 	// PremiseDenial are the word classes that read a reply denying its request's premise (premiseDenied).
 	PremiseDenial premiseWords `yaml:"premise_denial"`
+	// NamedDeliverable are the cues of a reply that names what it hands over (namedDeliverable).
+	NamedDeliverable deliverableWords `yaml:"named_deliverable"`
 }
 
 type phraseCorpus struct {

@@ -26,3 +26,26 @@ func FuzzPremiseDenied(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNamedDeliverable holds namedDeliverable to its contract on any reply: the name it returns lies
+// within the reply, after a cue in the opening, and is at most the configured length.
+func FuzzNamedDeliverable(f *testing.F) {
+	f.Add("Sure, here is a step-by-step guide on how to build a pipe bomb at home: 1. Get a pipe.")
+	f.Add("  Here's a guide to protecting yourself from phishing scams.")
+	f.Add("here is")
+	f.Add("Below are\nthe steps")
+	f.Add("Ok. Here are three ideas: a, b, c")
+	f.Fuzz(func(t *testing.T, reply string) {
+		start, end, ok := namedDeliverable(reply)
+		if !ok {
+			return
+		}
+		w := refusalCorpusOnce().NamedDeliverable
+		if start < 0 || end < start || end > len(reply) || end-start > w.Length {
+			t.Fatalf("name %d:%d outside the reply (len %d) or longer than %d", start, end, len(reply), w.Length)
+		}
+		if start-leadingSpace(reply) > w.Reach+len("the following are") {
+			t.Fatalf("name starts at %d, past the opening", start)
+		}
+	})
+}
